@@ -1,0 +1,25 @@
+// One exception type for everything a lab reports to its user, carrying the documented exit code:
+// 2 = bad input (options, files), 3 = the run failed (divergence, solver failure, write error).
+#pragma once
+#include <stdexcept>
+#include <string>
+
+namespace beam {
+
+enum ExitCode : int { kExitOk = 0, kExitBadInput = 2, kExitRunFailed = 3 };
+
+class Error : public std::runtime_error {
+public:
+  Error(int exit_code, const std::string &what) : std::runtime_error(what), exit_code_(exit_code) {}
+  int exitCode() const { return exit_code_; }
+
+private:
+  int exit_code_;
+};
+
+// Bad input: "what is wrong, what is accepted".
+inline Error inputError(const std::string &what) { return Error(kExitBadInput, what); }
+// The run itself failed.
+inline Error runError(const std::string &what) { return Error(kExitRunFailed, what); }
+
+} // namespace beam

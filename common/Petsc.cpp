@@ -1,0 +1,85 @@
+#include "common/Petsc.hpp"
+
+#include <cstdio>
+#include <cstring>
+#include <exception>
+
+namespace beam {
+namespace {
+
+std::string g_last_message; // per-process: the message PETSc produced for the error being thrown
+
+// Error handler that records PETSc's message instead of printing a traceback.
+PetscErrorCode captureHandler(MPI_Comm, int, const char *, const char *, PetscErrorCode n, PetscErrorType p,
+                              const char *mess, void *) {
+  if (p == PETSC_ERROR_INITIAL && mess && *mess) g_last_message = mess;
+  else if (p == PETSC_ERROR_INITIAL) {
+    const char *text = nullptr;
+    PetscErrorMessage(n, &text, nullptr);
+    g_last_message = text ? text : "PETSc error";
+  }
+  return n;
+}
+
+} // namespace
+
+std::string lastPetscMessage() { return g_last_message; }
+
+void throwPetscError(PetscErrorCode code, const char *expr, const char *file, int line) {
+  std::string msg = g_last_message;
+  if (msg.empty()) {
+    const char *text = nullptr;
+    PetscErrorMessage(code, &text, nullptr);
+    msg = text ? text : "PETSc error";
+  }
+  g_last_message.clear();
+  (void)expr;
+  (void)file;
+  (void)line;
+  // Errors from PETSc calls are failures of the run unless a caller reclassifies them.
+  throw runError(msg);
+}
+
+PVec duplicate(Vec like) {
+  PVec v;
+  BEAM_PETSC(VecDuplicate(like, v.out()));
+  return v;
+}
+
+PetscSession::PetscSession(int *argc, char ***argv, const char *help) {
+  const PetscErrorCode ierr = PetscInitialize(argc, argv, nullptr, help);
+  if (ierr) throw runError("PETSc initialization failed");
+  PetscBool debug = PETSC_FALSE;
+  PetscOptionsHasName(nullptr, nullptr, "-debug", &debug);
+  if (!debug) PetscPushErrorHandler(captureHandler, nullptr);
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank_);
+  MPI_Comm_size(PETSC_COMM_WORLD, &size_);
+}
+
+PetscSession::~PetscSession() { PetscFinalize(); }
+
+int runMain(const PetscSession &session, const char *program, const std::function<int()> &body) {
+  int code = kExitOk;
+  std::string message;
+  try {
+    code = body();
+  } catch (const Error &e) {
+    code = e.exitCode();
+    message = e.what();
+  } catch (const std::bad_alloc &) {
+    code = kExitRunFailed;
+    message = "out of memory";
+  } catch (const std::exception &e) {
+    code = kExitRunFailed;
+    message = e.what();
+  }
+  if (!message.empty() && session.rank() == 0) {
+    // Collapse PETSc's multi-line messages into one line.
+    for (char &c : message)
+      if (c == '\n') c = ' ';
+    std::fprintf(stderr, "%s: error: %s\n", program, message.c_str());
+  }
+  return code;
+}
+
+} // namespace beam

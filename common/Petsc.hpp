@@ -1,0 +1,90 @@
+// RAII handles for PETSc objects and the error bridge between PETSc's error codes and beam::Error.
+//
+// Every PETSc call in the project goes through BEAM_PETSC(...): a non-zero code becomes a beam::Error
+// carrying PETSc's own one-line message (captured by the error handler installed by PetscSession), so
+// a lab prints one line instead of a PETSc traceback. `-debug` keeps PETSc's traceback handler.
+#pragma once
+#include <petscksp.h>
+
+#include <functional>
+#include <string>
+#include <utility>
+
+#include "common/Error.hpp"
+
+namespace beam {
+
+// Message of the most recent PETSc error on this rank (set by the capturing error handler).
+std::string lastPetscMessage();
+[[noreturn]] void throwPetscError(PetscErrorCode code, const char *expr, const char *file, int line);
+
+#define BEAM_PETSC(...)                                                                            \
+  do {                                                                                             \
+    const PetscErrorCode beam_ierr_ = (__VA_ARGS__);                                               \
+    if (PetscUnlikely(beam_ierr_)) ::beam::throwPetscError(beam_ierr_, #__VA_ARGS__, __FILE__, __LINE__); \
+  } while (0)
+
+// Owning handle for a PETSc object destroyed by `Destroy(&obj)`.
+template <typename T, PetscErrorCode (*Destroy)(T *)>
+class Handle {
+public:
+  Handle() = default;
+  explicit Handle(T obj) : obj_(obj) {}
+  ~Handle() { reset(); }
+  Handle(const Handle &) = delete;
+  Handle &operator=(const Handle &) = delete;
+  Handle(Handle &&other) noexcept : obj_(std::exchange(other.obj_, nullptr)) {}
+  Handle &operator=(Handle &&other) noexcept {
+    if (this != &other) {
+      reset();
+      obj_ = std::exchange(other.obj_, nullptr);
+    }
+    return *this;
+  }
+  T get() const { return obj_; }
+  operator T() const { return obj_; } // NOLINT: pass straight to PETSc calls
+  // For PETSc creation calls: `VecCreate(comm, v.out())`. Releases any held object first.
+  T *out() {
+    reset();
+    return &obj_;
+  }
+  explicit operator bool() const { return obj_ != nullptr; }
+  void reset() {
+    if (obj_) (void)Destroy(&obj_); // destructors must not throw
+    obj_ = nullptr;
+  }
+
+private:
+  T obj_ = nullptr;
+};
+
+using PVec = Handle<Vec, VecDestroy>;
+using PMat = Handle<Mat, MatDestroy>;
+using PKSP = Handle<KSP, KSPDestroy>;
+using PIS = Handle<IS, ISDestroy>;
+using PScatter = Handle<VecScatter, VecScatterDestroy>;
+
+// A new vector with the same layout as `like`.
+PVec duplicate(Vec like);
+
+// Initializes PETSc for the lifetime of the object and installs the capturing error handler.
+class PetscSession {
+public:
+  PetscSession(int *argc, char ***argv, const char *help);
+  ~PetscSession();
+  PetscSession(const PetscSession &) = delete;
+  PetscSession &operator=(const PetscSession &) = delete;
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+
+private:
+  int rank_ = 0;
+  int size_ = 1;
+};
+
+// Runs `body` and maps every failure to the documented exit code, printing one line
+// "<program>: error: <what>" on rank 0's stderr (errors are detected collectively: options, files and
+// energy checks are the same on every rank).
+int runMain(const PetscSession &session, const char *program, const std::function<int()> &body);
+
+} // namespace beam

@@ -1,0 +1,44 @@
+#include "output/FileUtil.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "common/Error.hpp"
+
+namespace beam {
+
+void prepareOutputDirectory(const std::string &dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw inputError("output directory '" + dir + "' cannot be created: " + ec.message());
+  const std::string probe = dir + "/.write_test";
+  std::FILE *f = std::fopen(probe.c_str(), "w");
+  if (!f) throw inputError("output directory '" + dir + "' is not writable: " + std::strerror(errno));
+  std::fclose(f);
+  std::remove(probe.c_str());
+}
+
+void commitFile(const std::string &tmp, const std::string &path) {
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    std::remove(tmp.c_str());
+    throw runError("cannot write '" + path + "': " + why);
+  }
+}
+
+void writeFileAtomically(const std::string &path, const std::string &content) {
+  const std::string tmp = path + ".tmp";
+  std::FILE *f = std::fopen(tmp.c_str(), "wb");
+  if (!f) throw runError("cannot write '" + path + "': " + std::strerror(errno));
+  const bool ok = std::fwrite(content.data(), 1, content.size(), f) == content.size() && std::fflush(f) == 0;
+  const int err = errno;
+  if (std::fclose(f) != 0 || !ok) {
+    std::remove(tmp.c_str());
+    throw runError("cannot write '" + path + "': " + std::strerror(err ? err : EIO));
+  }
+  commitFile(tmp, path);
+}
+
+} // namespace beam

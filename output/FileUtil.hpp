@@ -1,0 +1,18 @@
+// File helpers shared by every writer: atomic replacement and output-directory checks.
+#pragma once
+#include <string>
+
+namespace beam {
+
+// Creates `dir` (and parents) if needed and checks that a file can be written in it; throws an input
+// error naming the directory otherwise. Call before a run starts.
+void prepareOutputDirectory(const std::string &dir);
+
+// Writes `content` to `path` through a temporary file in the same directory and a rename, so readers
+// see either the old or the new file, never a partial one. Throws a run error naming the file.
+void writeFileAtomically(const std::string &path, const std::string &content);
+
+// Renames `tmp` onto `path` (atomic on POSIX); throws a run error naming the file.
+void commitFile(const std::string &tmp, const std::string &path);
+
+} // namespace beam

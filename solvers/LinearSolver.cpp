@@ -1,0 +1,46 @@
+#include "solvers/LinearSolver.hpp"
+
+namespace beam {
+
+const char *linearSolverName(LinearSolverKind k) { return k == LinearSolverKind::Direct ? "direct" : "cg"; }
+
+LinearSolverKind parseLinearSolver(const std::string &name) {
+  if (name == "direct") return LinearSolverKind::Direct;
+  if (name == "cg") return LinearSolverKind::CG;
+  throw inputError("-linear_solver: unknown value '" + name + "'; accepted: direct, cg");
+}
+
+LinearSolver::LinearSolver(Mat A, const std::string &prefix, LinearSolverKind kind) : prefix_(prefix) {
+  MPI_Comm comm = PetscObjectComm(PetscObject(A));
+  BEAM_PETSC(KSPCreate(comm, ksp_.out()));
+  BEAM_PETSC(KSPSetOptionsPrefix(ksp_, prefix.c_str()));
+  BEAM_PETSC(KSPSetOperators(ksp_, A, A));
+  PC pc;
+  BEAM_PETSC(KSPGetPC(ksp_, &pc));
+  if (kind == LinearSolverKind::Direct) {
+    BEAM_PETSC(KSPSetType(ksp_, KSPPREONLY));
+    BEAM_PETSC(PCSetType(pc, PCCHOLESKY));
+    BEAM_PETSC(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+  } else {
+    BEAM_PETSC(KSPSetType(ksp_, KSPCG));
+    BEAM_PETSC(PCSetType(pc, PCJACOBI));
+    BEAM_PETSC(KSPSetTolerances(ksp_, 1e-10, 1e-50, PETSC_DEFAULT, 10000));
+    BEAM_PETSC(KSPSetInitialGuessNonzero(ksp_, PETSC_TRUE));
+  }
+  BEAM_PETSC(KSPSetFromOptions(ksp_));
+  BEAM_PETSC(KSPSetUp(ksp_)); // the factorization happens here, once
+}
+
+void LinearSolver::solve(Vec b, Vec x) const {
+  BEAM_PETSC(KSPSolve(ksp_, b, x));
+  KSPConvergedReason reason;
+  BEAM_PETSC(KSPGetConvergedReason(ksp_, &reason));
+  if (reason < 0) {
+    PetscInt its = 0;
+    BEAM_PETSC(KSPGetIterationNumber(ksp_, &its));
+    throw runError("linear solve (" + prefix_ + ") failed: " + KSPConvergedReasons[reason] + " after " +
+                   std::to_string(its) + " iterations");
+  }
+}
+
+} // namespace beam

@@ -1,0 +1,33 @@
+// A linear solve with one operator, configured from the options database under its own prefix
+// (`-mass_ksp_type`, `-shifted_pc_type`, ...).
+//
+// Default: a direct Cholesky factorization (MUMPS, serial and parallel) computed once, at construction,
+// and reused by every solve: the operator never changes during a run, so KSPSolve does not refactor.
+// LinearSolverKind::CG gives the course's solver, conjugate gradients with a Jacobi preconditioner,
+// started from the vector passed in (the previous step's value), to relative tolerance 1e-10.
+#pragma once
+#include <petscksp.h>
+
+#include <string>
+
+#include "common/Petsc.hpp"
+
+namespace beam {
+
+enum class LinearSolverKind { Direct, CG };
+const char *linearSolverName(LinearSolverKind k);
+LinearSolverKind parseLinearSolver(const std::string &name); // "direct" | "cg"
+
+class LinearSolver {
+public:
+  LinearSolver(Mat A, const std::string &prefix, LinearSolverKind kind);
+  // Solves A x = b; x holds the initial guess for iterative solvers. Throws a run error on failure.
+  void solve(Vec b, Vec x) const;
+  KSP ksp() const { return ksp_; }
+
+private:
+  PKSP ksp_;
+  std::string prefix_;
+};
+
+} // namespace beam

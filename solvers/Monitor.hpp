@@ -1,0 +1,40 @@
+// Monitors observe the time loop (snapshots, energy log, console); the loop itself does no I/O.
+#pragma once
+#include <petscvec.h>
+
+#include <string>
+
+#include "solvers/Energy.hpp"
+
+namespace beam {
+
+struct StepState {
+  PetscInt step = 0;   // 0 = initial state
+  PetscInt steps = 0;  // total number of steps of the run
+  double time = 0;
+  Vec x = nullptr, y = nullptr;
+  EnergyTerms energy;
+  double drift = 0;    // (E - E0) / scale
+  bool last() const { return step == steps; }
+};
+
+struct RunResult {
+  std::string scheme;
+  PetscInt steps_done = 0;
+  double time = 0;
+  bool diverged = false;
+  std::string divergence; // why, when diverged
+  double energy_scale = 1;
+  double max_abs_drift = 0, final_drift = 0;
+};
+
+class Monitor {
+public:
+  virtual ~Monitor() = default;
+  // Called for step 0 and after every completed step.
+  virtual void observe(const StepState &state) = 0;
+  // Called once when the run ends, normally or by divergence.
+  virtual void finish(const RunResult &) {}
+};
+
+} // namespace beam

@@ -1,0 +1,11 @@
+#include "solvers/SemiImplicit.hpp"
+
+namespace beam {
+
+void SemiImplicit::step(double, Vec x, Vec y) {
+  rightHandSide(x, y, b_);
+  solver_->solve(b_, y);
+  BEAM_PETSC(VecAXPY(x, dt_, y)); // x uses the new y
+}
+
+} // namespace beam
