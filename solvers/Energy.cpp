@@ -21,7 +21,12 @@ EnergyTerms EnergyMeter::measure(Vec x, Vec y) const {
   return e;
 }
 
-double energyScale(const SecondOrderSystem &system, double initial_energy, LinearSolverKind solver) {
+double driftScale(double initial_energy, double static_compliance) {
+  const double scale = std::max(std::abs(initial_energy), static_compliance);
+  return scale > 0 ? scale : 1.0;
+}
+
+double staticCompliance(const SecondOrderSystem &system, LinearSolverKind solver) {
   PetscReal fnorm;
   BEAM_PETSC(VecNorm(system.load, NORM_INFINITY, &fnorm));
   double compliance = 0;
@@ -34,8 +39,7 @@ double energyScale(const SecondOrderSystem &system, double initial_energy, Linea
     BEAM_PETSC(VecDot(system.load, xs, &v));
     compliance = 0.5 * PetscRealPart(v);
   }
-  const double scale = std::max(std::abs(initial_energy), compliance);
-  return scale > 0 ? scale : 1.0;
+  return compliance;
 }
 
 } // namespace beam

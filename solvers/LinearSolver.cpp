@@ -27,7 +27,11 @@ LinearSolver::LinearSolver(Mat A, const std::string &prefix, LinearSolverKind ki
     BEAM_PETSC(KSPSetTolerances(ksp_, 1e-10, 1e-50, PETSC_DEFAULT, 10000));
     BEAM_PETSC(KSPSetInitialGuessNonzero(ksp_, PETSC_TRUE));
   }
-  BEAM_PETSC(KSPSetFromOptions(ksp_));
+  try {
+    BEAM_PETSC(KSPSetFromOptions(ksp_));
+  } catch (const Error &e) { // e.g. -mass_ksp_type nonsense
+    throw inputError("options of the '" + prefix + "' solver: " + e.what());
+  }
   BEAM_PETSC(KSPSetUp(ksp_)); // the factorization happens here, once
 }
 

@@ -11,35 +11,41 @@ PetscInt stepCount(double T, double dt) {
   return PetscInt(std::ceil(T / dt * (1 - 1e-12)));
 }
 
-RunResult integrate(TimeScheme &scheme, const SecondOrderSystem &system, Vec x, Vec y,
-                    const RunSettings &settings, const std::vector<Monitor *> &monitors) {
-  if (!(settings.dt > 0)) throw inputError("-dt: must be > 0");
-  if (!(settings.T >= 0)) throw inputError("-T: must be >= 0");
-  scheme.setup(system, {settings.dt, settings.solver});
-  const EnergyMeter meter(system);
+TimeLoop::TimeLoop(TimeScheme &scheme, const SecondOrderSystem &system, const RunSettings &settings)
+    : scheme_(scheme), system_(system), settings_(settings) {
+  if (!(settings.dt > 0) || !std::isfinite(settings.dt)) throw inputError("-dt: must be a real > 0");
+  if (!(settings.T >= 0) || !std::isfinite(settings.T)) throw inputError("-T: must be a real >= 0");
+  steps_ = stepCount(settings.T, settings.dt);
+  scheme_.setup(system, {settings.dt, settings.solver});
+  compliance_ = staticCompliance(system, settings.solver);
+}
 
+RunResult TimeLoop::run(Vec x, Vec y, const std::vector<Monitor *> &monitors) {
+  const EnergyMeter meter(system_);
   StepState state;
-  state.steps = stepCount(settings.T, settings.dt);
+  state.steps = steps_;
   state.x = x;
   state.y = y;
   state.energy = meter.measure(x, y);
   const double e0 = state.energy.total();
 
   RunResult result;
-  result.scheme = scheme.name();
-  result.energy_scale = energyScale(system, e0, settings.solver);
+  result.scheme = scheme_.name();
+  result.energy_scale = driftScale(e0, compliance_);
   for (Monitor *m : monitors) m->observe(state);
 
-  for (PetscInt n = 1; n <= state.steps; ++n) {
-    scheme.step(state.time, x, y);
+  for (PetscInt n = 1; n <= steps_; ++n) {
+    scheme_.step(state.time, x, y);
     const EnergyTerms e = meter.measure(x, y);
     const double drift = (e.total() - e0) / result.energy_scale;
-    const double t = double(n) * settings.dt;
-    if (!std::isfinite(drift) || std::abs(drift) > settings.divergence_factor) {
+    const double t = double(n) * settings_.dt;
+    if (!std::isfinite(drift) || std::abs(drift) > settings_.divergence_factor) {
       std::ostringstream why;
-      why << scheme.name() << " diverged at step " << n << ", t = " << t << ": "
-          << (std::isfinite(drift) ? "energy drift exceeded the bound" : "energy is not finite");
-      if (std::isfinite(drift)) why << " (|E - E0| / scale = " << std::abs(drift) << " > " << settings.divergence_factor << ")";
+      why << scheme_.name() << " diverged at step " << n << ", t = " << t << ": ";
+      if (std::isfinite(drift))
+        why << "|E - E0| / scale = " << std::abs(drift) << " exceeds the bound " << settings_.divergence_factor;
+      else
+        why << "the energy is not finite";
       result.diverged = true;
       result.divergence = why.str();
       result.final_drift = drift;
@@ -57,6 +63,12 @@ RunResult integrate(TimeScheme &scheme, const SecondOrderSystem &system, Vec x, 
   }
   for (Monitor *m : monitors) m->finish(result);
   return result;
+}
+
+RunResult integrate(TimeScheme &scheme, const SecondOrderSystem &system, Vec x, Vec y,
+                    const RunSettings &settings, const std::vector<Monitor *> &monitors) {
+  TimeLoop loop(scheme, system, settings);
+  return loop.run(x, y, monitors);
 }
 
 } // namespace beam

@@ -1,0 +1,29 @@
+// The pieces every beam lab is made of: the beam's operator, the standard outputs of a run (console
+// energy, energy.csv, VTU snapshots, exports) and the final report.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "labs/BeamLabOptions.hpp"
+#include "solvers/TimeLoop.hpp"
+
+namespace beam {
+
+// M, S and f of the beam with its frozen DOFs applied.
+SecondOrderSystem beamSystem(const Beam &beam);
+
+// Writes M.mtx, K.mtx, F.mtx (Matrix Market, frozen DOFs applied) and fixed.txt (0-based) into dir.
+void exportSystem(const Beam &beam, const SecondOrderSystem &system, const std::string &dir);
+
+// Runs `loop` from rest with the lab's monitors writing into `dir` (energy.csv, snapshots), printing
+// the energy every options.console_every steps when `console`; honours -save_final.
+RunResult runBeamLab(TimeLoop &loop, const Beam &beam, const SecondOrderSystem &system,
+                     const BeamLabOptions &options, const std::string &dir, bool console);
+
+// Table of results on rank 0: scheme, steps, time, max |drift|, final drift, verdict.
+void printSummary(MPI_Comm comm, const std::vector<RunResult> &results);
+
+// main() of a one-scheme lab: options, beam, run, summary; exit 3 when the run diverged.
+int schemeLabMain(int argc, char **argv, const char *scheme, const char *help);
+
+} // namespace beam

@@ -1,0 +1,148 @@
+#include "labs/BeamLabOptions.hpp"
+
+#include <map>
+#include <sstream>
+
+#include "labs/OptionParsing.hpp"
+
+namespace beam {
+namespace {
+
+std::string str(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+struct Entry {
+  const char *name, *help;
+  std::string value;
+  PetscBool set;
+};
+
+// The PETSc options block; PetscOptionsBegin/End need a function returning PetscErrorCode.
+PetscErrorCode readEntries(MPI_Comm comm, const std::string &title, std::vector<Entry> &entries) {
+  PetscFunctionBeginUser;
+  PetscOptionsBegin(comm, nullptr, title.c_str(), nullptr);
+  for (auto &e : entries) {
+    char buf[PETSC_MAX_PATH_LEN];
+    PetscCall(PetscOptionsString(e.name, e.help, nullptr, e.value.c_str(), buf, sizeof buf, &e.set));
+    if (e.set) e.value = buf;
+  }
+  PetscOptionsEnd();
+  PetscFunctionReturn(0);
+}
+
+} // namespace
+
+BeamLabOptions readBeamLabOptions(MPI_Comm comm, const std::string &lab, bool multi_scheme) {
+  BeamLabOptions o;
+  o.run.T = 50;
+  o.run.dt = 0.01;
+  o.output_dir = "out/" + lab;
+
+  // Every option is read as text inside the PETSc block (so -help lists it with its default) and
+  // parsed strictly afterwards, so a typo like "-dt 0.0l" is an error, not a silent 0.
+  std::vector<Entry> entries = {
+      {"-mx", "Elements along the beam (integer >= 1)", std::to_string(o.beam.mx), PETSC_FALSE},
+      {"-my", "Elements across the beam (integer >= 1)", std::to_string(o.beam.my), PETSC_FALSE},
+      {"-hx", "Element width (> 0)", str(o.beam.hx), PETSC_FALSE},
+      {"-hy", "Element height (> 0)", str(o.beam.hy), PETSC_FALSE},
+      {"-thickness", "Thickness of every element (> 0)", str(o.beam.thickness), PETSC_FALSE},
+      {"-thickness_file", "File of mx*my element thicknesses in Q(x,y) order (overrides -thickness)", "", PETSC_FALSE},
+      {"-E", "Young's modulus (> 0)", str(o.beam.material.E), PETSC_FALSE},
+      {"-nu", "Poisson's ratio (-1 < nu < 0.5)", str(o.beam.material.nu), PETSC_FALSE},
+      {"-rho", "Density (> 0)", str(o.beam.material.rho), PETSC_FALSE},
+      {"-supports", "clamped_left, clamped_both or simply_supported", supportsName(o.beam.supports), PETSC_FALSE},
+      {"-point_load", "x,y,fx,fy[,x,y,fx,fy...]: forces at nodes (replaces the default -0.1 at P(MX,0,1))", "", PETSC_FALSE},
+      {"-top_load", "Vertical load per unit length along the top edge", "0", PETSC_FALSE},
+      {"-dt", "Time step (> 0)", str(o.run.dt), PETSC_FALSE},
+      {"-T", "Total time (>= 0)", str(o.run.T), PETSC_FALSE},
+      {"-divergence_factor", "Stop when |E - E0| exceeds this many energy scales (> 0)", str(o.run.divergence_factor), PETSC_FALSE},
+      {"-linear_solver", "direct (Cholesky, factored once) or cg (CG + Jacobi, the course's solver)", "direct", PETSC_FALSE},
+      {"-snapshot_every", "Write a VTU snapshot every N steps (0 = none; step 0 and the last always otherwise)", "10", PETSC_FALSE},
+      {"-console_every", "Print the energy every N steps (>= 1)", "10", PETSC_FALSE},
+      {"-output_dir", "Directory for snapshots and energy.csv", o.output_dir, PETSC_FALSE},
+      {"-export_system", "Directory to write M.mtx, K.mtx, F.mtx and fixed.txt (frozen DOFs applied)", "", PETSC_FALSE},
+      {"-save_final", "Matrix Market file for the final state (N x 2 array: x, y)", "", PETSC_FALSE},
+      {"-course_mass", "Course mass scaling (rho*t*A times the 4/2/1 pattern, no 1/36): true or false", "false", PETSC_FALSE},
+  };
+  std::string all_schemes;
+  for (const auto &n : schemeNames()) all_schemes += (all_schemes.empty() ? "" : ",") + n;
+  if (multi_scheme) entries.push_back({"-schemes", "Comma-separated schemes to run", all_schemes, PETSC_FALSE});
+  PetscBool help = PETSC_FALSE;
+  BEAM_PETSC(PetscOptionsHasHelp(nullptr, &help));
+  try {
+    BEAM_PETSC(readEntries(comm, "Options of the " + lab + " lab", entries));
+  } catch (const Error &e) {
+    throw inputError(e.what());
+  }
+  o.help = help;
+  if (o.help) return o;
+
+  std::map<std::string, std::string> v;
+  for (const auto &e : entries) v[e.name] = e.value;
+  auto positiveReal = [&](const char *name) {
+    const double x = parseReal(name, v[name]);
+    if (!(x > 0)) throw inputError(std::string(name) + ": " + v[name] + " is out of range; accepted: a real > 0");
+    return x;
+  };
+  auto integer = [&](const char *name, long min) {
+    const long x = parseInteger(name, v[name]);
+    if (x < min || x > 1000000000L)
+      throw inputError(std::string(name) + ": " + v[name] + " is out of range; accepted: an integer >= " + std::to_string(min));
+    return int(x);
+  };
+  o.beam.mx = integer("-mx", 1);
+  o.beam.my = integer("-my", 1);
+  o.beam.hx = positiveReal("-hx");
+  o.beam.hy = positiveReal("-hy");
+  o.beam.thickness = positiveReal("-thickness");
+  if (!v["-thickness_file"].empty()) o.beam.element_thickness = readRealFile("-thickness_file", v["-thickness_file"]);
+  o.beam.material.E = positiveReal("-E");
+  o.beam.material.nu = parseReal("-nu", v["-nu"]);
+  o.beam.material.rho = positiveReal("-rho");
+  const std::string cm = v["-course_mass"];
+  if (cm.empty() || cm == "true" || cm == "1" || cm == "yes") o.beam.mass_scaling = MassScaling::Course;
+  else if (cm == "false" || cm == "0" || cm == "no") o.beam.mass_scaling = MassScaling::Consistent;
+  else throw inputError("-course_mass: '" + cm + "' is not a truth value; accepted: true, false (or no value)");
+  o.beam.supports = parseSupports(v["-supports"]);
+  if (!v["-point_load"].empty()) {
+    const auto vals = parseRealList("-point_load", v["-point_load"]);
+    if (vals.empty() || vals.size() % 4 != 0)
+      throw inputError("-point_load: '" + v["-point_load"] + "' has " + std::to_string(vals.size()) +
+                       " numbers; accepted: groups of four x,y,fx,fy");
+    for (size_t i = 0; i < vals.size(); i += 4) {
+      if (vals[i] != double(long(vals[i])) || vals[i + 1] != double(long(vals[i + 1])))
+        throw inputError("-point_load: node coordinates must be integers, got " + str(vals[i]) + "," + str(vals[i + 1]));
+      o.beam.point_loads.push_back({int(vals[i]), int(vals[i + 1]), vals[i + 2], vals[i + 3]});
+    }
+  }
+  o.beam.top_load = parseReal("-top_load", v["-top_load"]);
+  o.beam.validate();
+
+  o.run.dt = positiveReal("-dt");
+  o.run.T = parseReal("-T", v["-T"]);
+  if (o.run.T < 0) throw inputError("-T: " + v["-T"] + " is out of range; accepted: a real >= 0");
+  if (o.run.T / o.run.dt > 1e9) throw inputError("-T/-dt: more than 1e9 steps; accepted: T/dt <= 1e9");
+  o.run.divergence_factor = positiveReal("-divergence_factor");
+  o.run.solver = parseLinearSolver(v["-linear_solver"]);
+  o.snapshot_every = integer("-snapshot_every", 0);
+  o.console_every = integer("-console_every", 1);
+  o.output_dir = v["-output_dir"];
+  if (o.output_dir.empty()) throw inputError("-output_dir: empty; accepted: a directory path");
+  o.export_dir = v["-export_system"];
+  o.save_final = v["-save_final"];
+  if (multi_scheme) {
+    std::stringstream list(v["-schemes"]);
+    std::string name;
+    while (std::getline(list, name, ',')) {
+      (void)makeScheme(name); // throws, listing the valid names, for an unknown one
+      o.schemes.push_back(name);
+    }
+    if (o.schemes.empty()) throw inputError("-schemes: empty; accepted: " + all_schemes);
+  }
+  return o;
+}
+
+} // namespace beam

@@ -1,0 +1,28 @@
+// The options of the beam labs, read in one PetscOptionsBegin block so -help lists them all.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "MesLib/Beam.hpp"
+#include "solvers/TimeLoop.hpp"
+
+namespace beam {
+
+struct BeamLabOptions {
+  BeamSpec beam;
+  RunSettings run;           // dt, T, divergence bound, linear solver kind
+  int snapshot_every = 10;   // 0 disables snapshots
+  int console_every = 10;
+  std::string output_dir;    // default out/<lab>
+  std::string export_dir;    // -export_system DIR: M.mtx, K.mtx, F.mtx, fixed.txt
+  std::string save_final;    // -save_final FILE: N x 2 Matrix Market array (x, y)
+  std::vector<std::string> schemes; // -schemes a,b,... (multi-scheme labs only; default: every scheme)
+  bool help = false;         // -help given: options were listed, do not run
+};
+
+// Defaults of the beam labs: the course's 20x5 beam, dt = 0.01, T = 50 (about one period of the first
+// bending mode, 2 pi / 0.1229 = 51).
+// multi_scheme adds -schemes (a comma-separated list of scheme names).
+BeamLabOptions readBeamLabOptions(MPI_Comm comm, const std::string &lab, bool multi_scheme = false);
+
+} // namespace beam

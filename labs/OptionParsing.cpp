@@ -1,0 +1,73 @@
+#include "labs/OptionParsing.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "common/Error.hpp"
+
+namespace beam {
+
+double parseReal(const std::string &option, const std::string &text) {
+  const char *s = text.c_str();
+  char *end = nullptr;
+  errno = 0;
+  const double v = std::strtod(s, &end);
+  if (text.empty() || end == s || *end != '\0' || errno == ERANGE || !std::isfinite(v))
+    throw inputError(option + ": '" + text + "' is not a finite real number");
+  return v;
+}
+
+long parseInteger(const std::string &option, const std::string &text) {
+  const char *s = text.c_str();
+  char *end = nullptr;
+  errno = 0;
+  const long v = std::strtol(s, &end, 10);
+  if (text.empty() || end == s || *end != '\0' || errno == ERANGE)
+    throw inputError(option + ": '" + text + "' is not an integer");
+  return v;
+}
+
+std::vector<double> parseRealList(const std::string &option, const std::string &text) {
+  std::vector<double> values;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) values.push_back(parseReal(option, item));
+  return values;
+}
+
+std::vector<double> readRealFile(const std::string &option, const std::string &path) {
+  std::ifstream in(path);
+  if (!in) throw inputError(option + ": cannot open file '" + path + "'");
+  std::vector<double> values;
+  std::string line;
+  for (int lineno = 1; std::getline(in, line); ++lineno) {
+    std::istringstream words(line);
+    std::string w;
+    while (words >> w) {
+      if (w[0] == '#') break;
+      try {
+        values.push_back(parseReal(option, w));
+      } catch (const Error &) {
+        throw inputError(option + ": " + path + ":" + std::to_string(lineno) + ": '" + w +
+                         "' is not a finite real number");
+      }
+    }
+  }
+  return values;
+}
+
+void rejectUnusedOptions() {
+  PetscInt n = 0;
+  char **names = nullptr, **values = nullptr;
+  if (PetscOptionsLeftGet(nullptr, &n, &names, &values)) throw runError("cannot query the options database");
+  std::string unknown;
+  for (PetscInt i = 0; i < n && unknown.empty(); ++i) unknown = names[i];
+  PetscOptionsLeftRestore(nullptr, &n, &names, &values);
+  if (!unknown.empty())
+    throw inputError("unknown option -" + unknown + "; run with -help for the accepted options");
+}
+
+} // namespace beam

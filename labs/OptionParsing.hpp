@@ -1,0 +1,22 @@
+// Strict parsing of option values: the whole string must be a finite number in range, otherwise an
+// input error names the option, the value and what is accepted.
+#pragma once
+#include <petscsys.h>
+
+#include <string>
+#include <vector>
+
+namespace beam {
+
+double parseReal(const std::string &option, const std::string &text);
+long parseInteger(const std::string &option, const std::string &text);
+// Comma-separated reals, e.g. "3,0,0,-0.1".
+std::vector<double> parseRealList(const std::string &option, const std::string &text);
+// Reals from a text file, whitespace separated; errors name the file and the line.
+std::vector<double> readRealFile(const std::string &option, const std::string &path);
+
+// Fails with an input error naming the first option nobody read ("unknown option -foo"). Call after
+// every object has taken its options (KSPSetFromOptions included) and before anything is written.
+void rejectUnusedOptions();
+
+} // namespace beam
