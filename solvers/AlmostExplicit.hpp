@@ -14,7 +14,8 @@ public:
   std::string name() const override { return "almost_explicit"; }
 
 protected:
-  double shiftFactor() const override { return 0.0; }
+  double stiffnessShift() const override { return 0.0; }
+  double explicitDamping() const override { return 1.0; }
 };
 
 } // namespace beam

@@ -12,7 +12,8 @@ public:
   std::string name() const override { return "fully_implicit"; }
 
 protected:
-  double shiftFactor() const override { return 1.0; }
+  double stiffnessShift() const override { return 1.0; }
+  double explicitDamping() const override { return 0.0; }
 };
 
 } // namespace beam

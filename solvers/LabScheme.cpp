@@ -8,23 +8,30 @@ void LabScheme::setup(const SecondOrderSystem &system, const SchemeSettings &set
   dt_ = settings.dt;
   b_ = system.createVector();
   r_ = system.createVector();
-  const double c = shiftFactor();
-  if (c == 0) {
+  const double c = stiffnessShift();
+  const double a = system.damped() ? 1.0 - explicitDamping() : 0.0;
+  if (c == 0 && a == 0) {
     solver_.emplace(system.mass, "mass_", settings.solver);
-  } else {
-    // M and S share one sparsity pattern (same element connectivity), so the sum keeps it.
-    BEAM_PETSC(MatDuplicate(system.mass, MAT_COPY_VALUES, shifted_.out()));
-    BEAM_PETSC(MatAXPY(shifted_, c * dt_ * dt_, system.stiffness, SAME_NONZERO_PATTERN));
-    BEAM_PETSC(MatSetOption(shifted_, MAT_SPD, PETSC_TRUE));
-    solver_.emplace(shifted_, "shifted_", settings.solver);
+    return;
   }
+  // M, C and S share one sparsity pattern on the beam; SUBSET covers a C given with fewer entries.
+  BEAM_PETSC(MatDuplicate(system.mass, MAT_COPY_VALUES, shifted_.out()));
+  if (c != 0) BEAM_PETSC(MatAXPY(shifted_, c * dt_ * dt_, system.stiffness, SUBSET_NONZERO_PATTERN));
+  if (a != 0) BEAM_PETSC(MatAXPY(shifted_, a * dt_, system.damping, SUBSET_NONZERO_PATTERN));
+  BEAM_PETSC(MatSetOption(shifted_, MAT_SPD, PETSC_TRUE));
+  solver_.emplace(shifted_, "shifted_", settings.solver);
 }
 
-void LabScheme::rightHandSide(Vec x, Vec y, Vec b) const {
-  BEAM_PETSC(MatMult(system_->stiffness, x, r_));
-  BEAM_PETSC(VecAYPX(r_, -1.0, system_->load)); // r = f - S x
+void LabScheme::rightHandSide(Vec x, Vec y, double t_load, Vec b) const {
+  system_->force(t_load, r_);
+  BEAM_PETSC(MatMult(system_->stiffness, x, b)); // b is scratch until its final value below
+  BEAM_PETSC(VecAXPY(r_, -1.0, b));
+  if (system_->damped() && explicitDamping() != 0) {
+    BEAM_PETSC(MatMult(system_->damping, y, b));
+    BEAM_PETSC(VecAXPY(r_, -explicitDamping(), b));
+  }
   BEAM_PETSC(MatMult(system_->mass, y, b));
-  BEAM_PETSC(VecAXPY(b, dt_, r_));
+  BEAM_PETSC(VecAXPY(b, dt_, r_)); // b = M y + dt (f - S x - e C y)
 }
 
 } // namespace beam

@@ -14,7 +14,8 @@ public:
   std::string name() const override { return "midpoint"; }
 
 protected:
-  double shiftFactor() const override { return 0.25; }
+  double stiffnessShift() const override { return 0.25; }
+  double explicitDamping() const override { return 0.5; }
 };
 
 } // namespace beam

@@ -13,7 +13,8 @@ public:
   std::string name() const override { return "semi_implicit"; }
 
 protected:
-  double shiftFactor() const override { return 0.0; }
+  double stiffnessShift() const override { return 0.0; }
+  double explicitDamping() const override { return 1.0; }
 };
 
 } // namespace beam
