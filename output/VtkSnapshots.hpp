@@ -7,7 +7,9 @@
 // appended encoding. The .pvd is rewritten (temporary file + rename) after every snapshot, so a run that
 // stops at any point leaves a series ParaView opens.
 #pragma once
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "MesLib/Beam.hpp"
@@ -28,8 +30,13 @@ public:
   const std::vector<std::pair<double, std::string>> &series() const { return series_; }
 
 private:
+  struct Grid; // the VTK objects, kept out of this header
+
   void write(const StepState &state);
+  void writePvtu(PetscInt step) const;
   void writePvd() const;
+  // <name>_<step>.<ext> for rank < 0, else that rank's piece <name>_<step>_<rank>.<ext>.
+  std::string fileName(PetscInt step, int rank, const char *ext) const;
 
   const Beam &beam_;
   std::string dir_, name_;
@@ -40,6 +47,8 @@ private:
   std::vector<PetscInt> local_nodes_;
   PScatter scatter_;
   PVec local_;
+  std::vector<int> piece_ranks_; // ranks with a non-empty piece (their files make up a .pvtu)
+  std::unique_ptr<Grid> grid_;
 };
 
 } // namespace beam
