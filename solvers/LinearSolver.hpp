@@ -1,7 +1,7 @@
 // A linear solve with one operator, configured from the options database under its own prefix
 // (`-mass_ksp_type`, `-shifted_pc_type`, ...).
 //
-// Default: a direct Cholesky factorization (MUMPS, serial and parallel) computed once, at construction,
+// Default: a direct Cholesky factorization (CHOLMOD on one rank, MUMPS on several) computed once, at construction,
 // and reused by every solve: the operator never changes during a run, so KSPSolve does not refactor.
 // LinearSolverKind::CG gives the course's solver, conjugate gradients with a Jacobi preconditioner,
 // started from the vector passed in (the previous step's value), to relative tolerance 1e-10.
