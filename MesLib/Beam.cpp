@@ -115,6 +115,13 @@ std::vector<PetscInt> Beam::ownedElements() const {
   return elems;
 }
 
+ElementMatrix Beam::elementStiffness() const { return q4Stiffness(spec_.material, spec_.hx, spec_.hy, 1.0); }
+
+ElementMatrix Beam::elementMass() const {
+  const ElementMatrix m = q4Mass(spec_.material, spec_.hx, spec_.hy, 1.0, spec_.mass_scaling);
+  return spec_.lumped_mass ? lumpRowSum(m) : m;
+}
+
 PMat Beam::stiffness(bool apply_frozen) const { return assemble(true, apply_frozen); }
 PMat Beam::mass(bool apply_frozen) const { return assemble(false, apply_frozen); }
 
@@ -149,8 +156,7 @@ PMat Beam::assemble(bool stiffness, bool apply_frozen) const {
   BEAM_PETSC(MatSetOption(A, MAT_NO_OFF_PROC_ENTRIES, PETSC_TRUE));
 
   // All elements share one geometry: compute the unit-thickness matrix once and scale per element.
-  const ElementMatrix base = stiffness ? q4Stiffness(spec_.material, spec_.hx, spec_.hy, 1.0)
-                                       : q4Mass(spec_.material, spec_.hx, spec_.hy, 1.0, spec_.mass_scaling);
+  const ElementMatrix base = stiffness ? elementStiffness() : elementMass();
   // Elements touching owned nodes lie in element rows [y_first - 1, y_last].
   const int y_first = mesh_.nodeXY(node_begin_)[1], y_last = mesh_.nodeXY(node_end_ - 1)[1];
   PetscInt rows[8];

@@ -34,6 +34,7 @@ struct BeamSpec {
   double thickness = 1;                   // uniform thickness ...
   std::vector<double> element_thickness;  // ... or one per element, in Q(x, y) order (overrides)
   MassScaling mass_scaling = MassScaling::Consistent;
+  bool lumped_mass = false; // row-sum lumped (diagonal) mass instead of the consistent one
   Supports supports = Supports::ClampedLeft;
   // Loads. With no point load and no top load the default applies: a vertical force -0.1 at the
   // bottom-right node P(MX, 0, 1) (for simply supported beams, at the bottom node of mid-span).
@@ -69,6 +70,11 @@ public:
   PVec load() const;
   // A vector with this beam's row layout.
   PVec createVector() const;
+
+  // Element matrices of unit thickness (every element is hx x hy; thickness scales them): the one
+  // place both the assembled matrices and the matrix-free operator take them from.
+  ElementMatrix elementStiffness() const;
+  ElementMatrix elementMass() const;
 
   // The elements this rank owns for output: those whose bottom-left node it owns.
   std::vector<PetscInt> ownedElements() const;

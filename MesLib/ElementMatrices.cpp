@@ -65,6 +65,13 @@ ElementMatrix q4Mass(const Material &m, double hx, double hy, double t, MassScal
   return M;
 }
 
+ElementMatrix lumpRowSum(const ElementMatrix &m) {
+  ElementMatrix d{};
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j) d[size_t(i * 8 + i)] += m[size_t(i * 8 + j)];
+  return d;
+}
+
 std::array<double, 3> q4CentreStress(const Material &m, double hx, double hy, const double ue[8]) {
   const auto B = strainDisplacement(hx, hy, 0.0, 0.0);
   const auto D = planeStress(m);

@@ -25,6 +25,9 @@ enum class MassScaling { Consistent, Course };
 ElementMatrix q4Stiffness(const Material &m, double hx, double hy, double t);
 // Mass of a Q4 element of thickness t.
 ElementMatrix q4Mass(const Material &m, double hx, double hy, double t, MassScaling scaling);
+// Row-sum lumping: each row's sum on the diagonal (for the Q4 rectangle identical to HRZ lumping:
+// rho*t*A/4 per node and direction with the consistent scaling).
+ElementMatrix lumpRowSum(const ElementMatrix &m);
 // Stress (sxx, syy, sxy) at the element centre for element displacements ue (local DOF order).
 std::array<double, 3> q4CentreStress(const Material &m, double hx, double hy, const double ue[8]);
 // Von Mises equivalent of a plane-stress state.

@@ -12,11 +12,32 @@
 
 namespace beam {
 
-SecondOrderSystem beamSystem(const Beam &beam) {
-  SecondOrderSystem system;
-  system.mass = beam.mass();
-  system.stiffness = beam.stiffness();
-  system.load = beam.load();
+SecondOrderSystem beamSystem(const Beam &beam, const BeamLabOptions &options) {
+  SecondOrderSystem system = beamSystem(beam, options.operator_kind);
+  system.load_factor = options.load_factor;
+  const double alpha = options.rayleigh_alpha, beta = options.rayleigh_beta;
+  if (alpha == 0 && beta == 0) return system;
+  if (!system.combine) {
+    // From the frozen M and S (identity rows there), so the frozen rows and columns of C hold
+    // alpha + beta on the diagonal and 0 elsewhere; zeroing them (diagonal 0) decouples them from C.
+    BEAM_PETSC(MatDuplicate(system.mass, MAT_COPY_VALUES, system.damping.out()));
+    BEAM_PETSC(MatScale(system.damping, alpha));
+    BEAM_PETSC(MatAXPY(system.damping, beta, system.stiffness, SUBSET_NONZERO_PATTERN));
+    const std::vector<PetscInt> frozen = beam.ownedFrozenDofs();
+    BEAM_PETSC(MatZeroRowsColumns(system.damping, PetscInt(frozen.size()), frozen.data(), 0.0, nullptr, nullptr));
+    BEAM_PETSC(MatSetOption(system.damping, MAT_SYMMETRIC, PETSC_TRUE));
+    return system;
+  }
+  // Matrix-free: C = alpha M + beta S as a composite of the two shells. Its frozen rows hold
+  // (alpha + beta) x_i instead of 0, which changes nothing: every scheme keeps x_i = y_i = 0 there.
+  Mat parts[2] = {system.mass, system.stiffness};
+  BEAM_PETSC(MatCreateComposite(beam.comm(), 2, parts, system.damping.out()));
+  const PetscScalar scalings[2] = {alpha, beta};
+  BEAM_PETSC(MatCompositeSetScalings(system.damping, scalings));
+  // a M + b C + c S = (a + b alpha) M + (c + b beta) S for the schemes' system matrices.
+  system.combine = [inner = system.combine, alpha, beta](double a, double b, double c) {
+    return inner(a + b * alpha, 0.0, c + b * beta);
+  };
   return system;
 }
 
@@ -47,7 +68,7 @@ RunResult runBeamLab(TimeLoop &loop, const Beam &beam, const SecondOrderSystem &
 }
 
 void printSummary(MPI_Comm comm, const std::vector<RunResult> &results) {
-  BEAM_PETSC(PetscPrintf(comm, "\n%-16s %9s %10s %14s %14s  %s\n", "scheme", "steps", "time", "max|drift|",
+  BEAM_PETSC(PetscPrintf(comm, "\n%-18s %9s %10s %14s %14s  %s\n", "scheme", "steps", "time", "max|drift|",
                          "final drift", "verdict"));
   for (const auto &r : results) {
     // conserved: round-off level; oscillates: the drift comes back (final below half the largest);
@@ -57,7 +78,7 @@ void printSummary(MPI_Comm comm, const std::vector<RunResult> &results) {
                           : std::abs(r.final_drift) < 0.5 * r.max_abs_drift ? "oscillates"
                           : r.final_drift < 0                       ? "loses energy"
                                                                     : "gains energy";
-    BEAM_PETSC(PetscPrintf(comm, "%-16s %9lld %10.5g %14.6e %14.6e  %s\n", r.scheme.c_str(),
+    BEAM_PETSC(PetscPrintf(comm, "%-18s %9lld %10.5g %14.6e %14.6e  %s\n", r.scheme.c_str(),
                            (long long)r.steps_done, r.time, r.max_abs_drift, r.final_drift, verdict));
   }
   BEAM_PETSC(PetscPrintf(comm, "(drift = (E - E0) / scale, scale = max(|E0|, 1/2 f'S^-1 f))\n"));
@@ -69,7 +90,7 @@ int schemeLabMain(int argc, char **argv, const char *scheme_name, const char *he
     const BeamLabOptions options = readBeamLabOptions(PETSC_COMM_WORLD, scheme_name);
     if (options.help) return int(kExitOk);
     const Beam beam(options.beam, PETSC_COMM_WORLD);
-    const SecondOrderSystem system = beamSystem(beam);
+    const SecondOrderSystem system = beamSystem(beam, options);
     const auto scheme = makeScheme(scheme_name);
     TimeLoop loop(*scheme, system, options.run);
     rejectUnusedOptions(); // every solver has read its options by now; nothing is written yet

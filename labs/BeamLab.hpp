@@ -4,13 +4,15 @@
 #include <string>
 #include <vector>
 
+#include "MesLib/BeamSystem.hpp"
 #include "labs/BeamLabOptions.hpp"
 #include "solvers/TimeLoop.hpp"
 
 namespace beam {
 
-// M, S and f of the beam with its frozen DOFs applied.
-SecondOrderSystem beamSystem(const Beam &beam);
+// beamSystem(beam, options.operator_kind) plus the options' Rayleigh damping C = alpha M + beta S (zero
+// rows and columns at frozen DOFs) and load in time f(t) = f0 g(t).
+SecondOrderSystem beamSystem(const Beam &beam, const BeamLabOptions &options);
 
 // Writes M.mtx, K.mtx, F.mtx (Matrix Market, frozen DOFs applied) and fixed.txt (0-based) into dir.
 void exportSystem(const Beam &beam, const SecondOrderSystem &system, const std::string &dir);

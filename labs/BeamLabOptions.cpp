@@ -3,6 +3,7 @@
 #include <map>
 #include <sstream>
 
+#include "labs/LoadInTime.hpp"
 #include "labs/OptionParsing.hpp"
 
 namespace beam {
@@ -59,12 +60,18 @@ BeamLabOptions readBeamLabOptions(MPI_Comm comm, const std::string &lab, bool mu
       {"-dt", "Time step (> 0)", str(o.run.dt), PETSC_FALSE},
       {"-T", "Total time (>= 0)", str(o.run.T), PETSC_FALSE},
       {"-divergence_factor", "Stop when |E - E0| exceeds this many energy scales (> 0)", str(o.run.divergence_factor), PETSC_FALSE},
-      {"-linear_solver", "direct (Cholesky, factored once) or cg (CG + Jacobi, the course's solver)", "direct", PETSC_FALSE},
+      {"-linear_solver", "direct (Cholesky, factored once) or cg (CG + Jacobi, the course's solver); default direct, cg with -operator matfree", "direct", PETSC_FALSE},
+      {"-operator", "assembled (sparse matrices) or matfree (element-by-element, no global matrix)", "assembled", PETSC_FALSE},
+      {"-lumped_mass", "Row-sum lumped (diagonal) mass: true or false", "false", PETSC_FALSE},
       {"-snapshot_every", "Write a VTU snapshot every N steps (0 = none; step 0 and the last always otherwise)", "10", PETSC_FALSE},
       {"-console_every", "Print the energy every N steps (>= 1)", "10", PETSC_FALSE},
       {"-output_dir", "Directory for snapshots and energy.csv", o.output_dir, PETSC_FALSE},
       {"-export_system", "Directory to write M.mtx, K.mtx, F.mtx and fixed.txt (frozen DOFs applied)", "", PETSC_FALSE},
       {"-save_final", "Matrix Market file for the final state (N x 2 array: x, y)", "", PETSC_FALSE},
+      {"-rayleigh_alpha", "Rayleigh damping C = alpha M + beta S: alpha (>= 0)", "0", PETSC_FALSE},
+      {"-rayleigh_beta", "Rayleigh damping C = alpha M + beta S: beta (>= 0)", "0", PETSC_FALSE},
+      {"-load_curve", "CSV t,g: f(t) = f0 g(t), piecewise linear, constant beyond the ends", "", PETSC_FALSE},
+      {"-load_harmonic", "A,omega: f(t) = f0 A sin(omega t)", "", PETSC_FALSE},
       {"-course_mass", "Course mass scaling (rho*t*A times the 4/2/1 pattern, no 1/36): true or false", "false", PETSC_FALSE},
   };
   std::string all_schemes;
@@ -102,10 +109,8 @@ BeamLabOptions readBeamLabOptions(MPI_Comm comm, const std::string &lab, bool mu
   o.beam.material.E = positiveReal("-E");
   o.beam.material.nu = parseReal("-nu", v["-nu"]);
   o.beam.material.rho = positiveReal("-rho");
-  const std::string cm = v["-course_mass"];
-  if (cm.empty() || cm == "true" || cm == "1" || cm == "yes") o.beam.mass_scaling = MassScaling::Course;
-  else if (cm == "false" || cm == "0" || cm == "no") o.beam.mass_scaling = MassScaling::Consistent;
-  else throw inputError("-course_mass: '" + cm + "' is not a truth value; accepted: true, false (or no value)");
+  o.beam.mass_scaling = parseBool("-course_mass", v["-course_mass"]) ? MassScaling::Course : MassScaling::Consistent;
+  o.beam.lumped_mass = parseBool("-lumped_mass", v["-lumped_mass"]);
   o.beam.supports = parseSupports(v["-supports"]);
   if (!v["-point_load"].empty()) {
     const auto vals = parseRealList("-point_load", v["-point_load"]);
@@ -121,12 +126,38 @@ BeamLabOptions readBeamLabOptions(MPI_Comm comm, const std::string &lab, bool mu
   o.beam.top_load = parseReal("-top_load", v["-top_load"]);
   o.beam.validate();
 
+  auto nonNegativeReal = [&](const char *name) {
+    const double x = parseReal(name, v[name]);
+    if (!(x >= 0)) throw inputError(std::string(name) + ": " + v[name] + " is out of range; accepted: a real >= 0");
+    return x;
+  };
+  o.rayleigh_alpha = nonNegativeReal("-rayleigh_alpha");
+  o.rayleigh_beta = nonNegativeReal("-rayleigh_beta");
+  if (!v["-load_curve"].empty() && !v["-load_harmonic"].empty())
+    throw inputError("-load_curve and -load_harmonic both given; accepted: at most one of them");
+  if (!v["-load_curve"].empty()) o.load_factor = LoadCurve::read(v["-load_curve"]);
+  if (!v["-load_harmonic"].empty()) {
+    const auto ah = parseRealList("-load_harmonic", v["-load_harmonic"]);
+    if (ah.size() != 2)
+      throw inputError("-load_harmonic: '" + v["-load_harmonic"] + "' has " + std::to_string(ah.size()) +
+                       " numbers; accepted: amplitude,omega");
+    o.load_factor = harmonicLoad(ah[0], ah[1]);
+  }
+
   o.run.dt = positiveReal("-dt");
   o.run.T = parseReal("-T", v["-T"]);
   if (o.run.T < 0) throw inputError("-T: " + v["-T"] + " is out of range; accepted: a real >= 0");
   if (o.run.T / o.run.dt > 1e9) throw inputError("-T/-dt: more than 1e9 steps; accepted: T/dt <= 1e9");
   o.run.divergence_factor = positiveReal("-divergence_factor");
+  o.operator_kind = parseOperator(v["-operator"]);
   o.run.solver = parseLinearSolver(v["-linear_solver"]);
+  if (o.operator_kind == OperatorKind::MatrixFree) {
+    bool solver_given = false;
+    for (const auto &e : entries) solver_given |= (std::string(e.name) == "-linear_solver" && e.set);
+    if (!solver_given) o.run.solver = LinearSolverKind::CG;
+    else if (o.run.solver == LinearSolverKind::Direct)
+      throw inputError("-linear_solver direct: a matrix-free operator cannot be factored; accepted with -operator matfree: cg");
+  }
   o.snapshot_every = integer("-snapshot_every", 0);
   o.console_every = integer("-console_every", 1);
   o.output_dir = v["-output_dir"];

@@ -30,6 +30,12 @@ long parseInteger(const std::string &option, const std::string &text) {
   return v;
 }
 
+bool parseBool(const std::string &option, const std::string &text) {
+  if (text.empty() || text == "true" || text == "1" || text == "yes") return true;
+  if (text == "false" || text == "0" || text == "no") return false;
+  throw inputError(option + ": '" + text + "' is not a truth value; accepted: true, false (or no value)");
+}
+
 std::vector<double> parseRealList(const std::string &option, const std::string &text) {
   std::vector<double> values;
   std::stringstream ss(text);

@@ -10,6 +10,8 @@ namespace beam {
 
 double parseReal(const std::string &option, const std::string &text);
 long parseInteger(const std::string &option, const std::string &text);
+// true/1/yes or an empty value (a bare flag) -> true; false/0/no -> false.
+bool parseBool(const std::string &option, const std::string &text);
 // Comma-separated reals, e.g. "3,0,0,-0.1".
 std::vector<double> parseRealList(const std::string &option, const std::string &text);
 // Reals from a text file, whitespace separated; errors name the file and the line.

@@ -22,7 +22,7 @@ int main(int argc, char **argv) {
     const auto options = beam::readBeamLabOptions(PETSC_COMM_WORLD, "energy_drift", true);
     if (options.help) return 0;
     const beam::Beam beam(options.beam, PETSC_COMM_WORLD);
-    const beam::SecondOrderSystem system = beam::beamSystem(beam);
+    const beam::SecondOrderSystem system = beam::beamSystem(beam, options);
 
     // Set every scheme up first, so all solver options are read before the unknown-option check.
     std::vector<std::unique_ptr<beam::TimeScheme>> schemes;

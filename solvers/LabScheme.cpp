@@ -11,7 +11,7 @@ void LabScheme::setup(const SecondOrderSystem &system, const SchemeSettings &set
   const double c = stiffnessShift();
   const double a = system.damped() ? 1.0 - explicitDamping() : 0.0;
   if (c == 0 && a == 0) {
-    solver_.emplace(system.mass, "mass_", settings.solver);
+    solver_.emplace(system.mass, "mass_", system.diagonal_mass ? LinearSolverKind::Diagonal : settings.solver);
     return;
   }
   shifted_ = system.combination(1.0, a * dt_, c * dt_ * dt_);

@@ -14,15 +14,17 @@
 
 namespace beam {
 
-enum class LinearSolverKind { Direct, CG };
+// Diagonal: the matrix is diagonal (lumped mass), solved exactly by one Jacobi application.
+enum class LinearSolverKind { Direct, CG, Diagonal };
 const char *linearSolverName(LinearSolverKind k);
 LinearSolverKind parseLinearSolver(const std::string &name); // "direct" | "cg"
 
 class LinearSolver {
 public:
   LinearSolver(Mat A, const std::string &prefix, LinearSolverKind kind);
-  // Solves A x = b; x holds the initial guess for iterative solvers. Throws a run error on failure.
-  void solve(Vec b, Vec x) const;
+  // Solves A x = b; x holds the initial guess for iterative solvers. Throws a run error on failure,
+  // unless require_convergence is false (then x holds the last iterate).
+  void solve(Vec b, Vec x, bool require_convergence = true) const;
   KSP ksp() const { return ksp_; }
 
 private:

@@ -20,6 +20,8 @@ struct SecondOrderSystem {
   // f(t) written into the vector, for loads that are not f0 g(t) (a sampled per-DOF history); when set
   // it replaces f0 * load_factor(t).
   std::function<void(double, Vec)> load_field;
+  // M is diagonal (lumped): solves with M alone need no factorization or iteration.
+  bool diagonal_mass = false;
   // Matrix-free systems build a M + b C + c S themselves (a shell operator); empty = assembled.
   std::function<PMat(double a, double b, double c)> combine;
 

@@ -1,0 +1,115 @@
+#include "labs/LoadInTime.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace beam {
+namespace {
+
+std::string trim(const std::string &s) {
+  const auto b = s.find_first_not_of(" \t\r");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
+}
+
+// Strict: the whole field is a number (finite or not; the caller decides).
+bool parseNumber(const std::string &text, double &v) {
+  const std::string s = trim(text);
+  if (s.empty()) return false;
+  char *end = nullptr;
+  errno = 0;
+  v = std::strtod(s.c_str(), &end);
+  return *end == '\0' && errno != ERANGE;
+}
+
+std::string num(double v) {
+  std::ostringstream s;
+  s.precision(17);
+  s << v;
+  return s.str();
+}
+
+} // namespace
+
+LoadCurve::LoadCurve(std::vector<double> t, std::vector<double> g) : t_(std::move(t)), g_(std::move(g)) {
+  if (t_.empty() || t_.size() != g_.size()) throw inputError("load curve: needs at least one (t, g) pair");
+  for (size_t i = 1; i < t_.size(); ++i)
+    if (!(t_[i] > t_[i - 1])) throw inputError("load curve: times must increase strictly");
+}
+
+LoadCurve LoadCurve::read(const std::string &path) {
+  std::ifstream in(path);
+  if (!in) throw inputError(path + ": cannot open the -load_curve file");
+  std::vector<double> t, g;
+  std::string line;
+  int lineno = 0;
+  bool seen_first = false;
+  while (std::getline(in, line)) {
+    ++lineno;
+    const std::string s = trim(line);
+    if (s.empty() || s[0] == '#') continue;
+    const auto where = path + ":" + std::to_string(lineno) + ": ";
+    std::vector<std::string> fields;
+    std::stringstream ss(s);
+    std::string f;
+    while (std::getline(ss, f, ',')) fields.push_back(f);
+    if (s.back() == ',') fields.push_back("");
+    double tv = 0, gv = 0;
+    const bool first = !seen_first;
+    seen_first = true;
+    if (fields.size() == 2 && first && !parseNumber(fields[0], tv) && !parseNumber(fields[1], gv)) continue; // header
+    if (fields.size() != 2)
+      throw inputError(where + "expected two comma-separated numbers t,g; got " + std::to_string(fields.size()) +
+                       " fields in '" + s + "'");
+    if (!parseNumber(fields[0], tv) || !parseNumber(fields[1], gv))
+      throw inputError(where + "'" + s + "' is not two numbers t,g");
+    if (!std::isfinite(tv) || !std::isfinite(gv))
+      throw inputError(where + "'" + s + "' holds a non-finite value; accepted: finite reals");
+    if (!t.empty() && !(tv > t.back()))
+      throw inputError(where + "t = " + num(tv) + " does not exceed the previous t = " + num(t.back()) +
+                       "; accepted: strictly increasing times");
+    t.push_back(tv);
+    g.push_back(gv);
+  }
+  if (t.empty()) throw inputError(path + ":" + std::to_string(lineno) + ": no t,g rows; accepted: at least one");
+  return LoadCurve(std::move(t), std::move(g));
+}
+
+double LoadCurve::operator()(double t) const {
+  if (t <= t_.front()) return g_.front();
+  if (t >= t_.back()) return g_.back();
+  const size_t i = size_t(std::upper_bound(t_.begin(), t_.end(), t) - t_.begin()); // t_[i-1] <= t < t_[i]
+  const double s = (t - t_[i - 1]) / (t_[i] - t_[i - 1]);
+  return (1 - s) * g_[i - 1] + s * g_[i];
+}
+
+std::function<double(double)> harmonicLoad(double amplitude, double omega) {
+  return [amplitude, omega](double t) { return amplitude * std::sin(omega * t); };
+}
+
+LoadHistory::LoadHistory(Eigen::MatrixXd samples, double dt) : samples_(std::move(samples)), dt_(dt) {
+  if (samples_.cols() < 1) throw inputError("load history: needs at least one sample");
+  if (!(dt_ > 0) || !std::isfinite(dt_)) throw inputError("-load_dt: must be a real > 0");
+}
+
+void LoadHistory::evaluate(double t, PetscInt begin, PetscInt n, PetscScalar *f) const {
+  const double s = std::max(0.0, t / dt_);
+  const Eigen::Index last = samples_.cols() - 1;
+  Eigen::Index k = std::min<Eigen::Index>(Eigen::Index(std::floor(s)), last);
+  const double w = k < last ? s - double(k) : 0.0;
+  const Eigen::Index k1 = std::min(k + 1, last);
+  for (PetscInt i = 0; i < n; ++i)
+    f[i] = (1 - w) * samples_(begin + i, k) + w * samples_(begin + i, k1);
+}
+
+Eigen::VectorXd LoadHistory::largestSample() const {
+  Eigen::Index best = 0;
+  samples_.colwise().norm().maxCoeff(&best);
+  return samples_.col(best);
+}
+
+} // namespace beam

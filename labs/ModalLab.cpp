@@ -1,0 +1,237 @@
+#include "labs/ModalLab.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "labs/OptionParsing.hpp"
+#include "output/FileUtil.hpp"
+#include "output/VtkSnapshots.hpp"
+#include "solvers/Amplification.hpp"
+
+namespace beam {
+namespace {
+
+struct Entry {
+  const char *name, *help;
+  std::string value;
+};
+
+// One PETSc options block of text entries (so -help lists them with their defaults), parsed strictly
+// by the caller.
+PetscErrorCode readBlock(MPI_Comm comm, const char *title, std::vector<Entry> &entries) {
+  PetscFunctionBeginUser;
+  PetscOptionsBegin(comm, nullptr, title, nullptr);
+  for (auto &e : entries) {
+    char buf[PETSC_MAX_PATH_LEN];
+    PetscBool set = PETSC_FALSE;
+    PetscCall(PetscOptionsString(e.name, e.help, nullptr, e.value.c_str(), buf, sizeof buf, &set));
+    if (set) e.value = buf;
+  }
+  PetscOptionsEnd();
+  PetscFunctionReturn(0);
+}
+
+void readEntries(MPI_Comm comm, const char *title, std::vector<Entry> &entries) {
+  try {
+    BEAM_PETSC(readBlock(comm, title, entries));
+  } catch (const Error &e) {
+    throw inputError(e.what());
+  }
+}
+
+std::string str(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+long integerIn(const Entry &e, long min, long max) {
+  const long v = parseInteger(e.name, e.value);
+  if (v < min || v > max)
+    throw inputError(std::string(e.name) + ": " + e.value + " is out of range; accepted: an integer in [" +
+                     std::to_string(min) + ", " + std::to_string(max) + "]");
+  return v;
+}
+
+// "inf", "0" or the number, as the stability report prints steps.
+std::string stepText(double dt) {
+  if (std::isinf(dt)) return "inf";
+  if (dt == 0) return "0";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", dt);
+  return buf;
+}
+
+} // namespace
+
+StabilityOptions readStabilityOptions(MPI_Comm comm) {
+  StabilityOptions o;
+  std::vector<Entry> entries = {
+      {"-omega_range", "Chart: Omega = omega*dt from 0 to this (> 0)", str(o.omega_range)},
+      {"-omega_points", "Chart: number of Omega values (integer >= 2)", std::to_string(o.omega_points)},
+      {"-xi", "Chart: damping ratio of the oscillator (>= 0; critical steps are for the undamped beam)", str(o.xi)},
+      {"-measure_steps", "Steps of each trial run of the measured critical step (0 = do not measure)",
+       std::to_string(o.measure.steps)},
+      {"-measure_growth", "A trial run is unstable when |E - E0| exceeds this many energy scales (> 1)",
+       str(o.measure.growth)},
+  };
+  readEntries(comm, "Options of the stability analysis", entries);
+  PetscBool help = PETSC_FALSE;
+  BEAM_PETSC(PetscOptionsHasHelp(nullptr, &help));
+  if (help) return o;
+  o.omega_range = parseReal("-omega_range", entries[0].value);
+  if (!(o.omega_range > 0))
+    throw inputError("-omega_range: " + entries[0].value + " is out of range; accepted: a real > 0");
+  o.omega_points = int(integerIn(entries[1], 2, 1000000));
+  o.xi = parseReal("-xi", entries[2].value);
+  if (!(o.xi >= 0)) throw inputError("-xi: " + entries[2].value + " is out of range; accepted: a real >= 0");
+  o.measure.steps = PetscInt(integerIn(entries[3], 0, 100000000));
+  o.measure.growth = parseReal("-measure_growth", entries[4].value);
+  if (!(o.measure.growth > 1))
+    throw inputError("-measure_growth: " + entries[4].value + " is out of range; accepted: a real > 1");
+  return o;
+}
+
+SpectralRadiusTable spectralRadiusTable(const std::vector<std::string> &schemes, double range, int points, double xi) {
+  SpectralRadiusTable t;
+  t.schemes = schemes;
+  t.xi = xi;
+  for (int i = 0; i < points; ++i) {
+    const double omega_h = range * double(i) / double(points - 1);
+    std::vector<double> row;
+    for (const auto &s : schemes) row.push_back(spectralRadius(s, omega_h, xi));
+    t.omega.push_back(omega_h);
+    t.rho.push_back(row);
+  }
+  return t;
+}
+
+void reportCriticalSteps(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen,
+                         const std::vector<std::string> &schemes, double omega_max, const StabilityOptions &options) {
+  const MPI_Comm comm = system.comm();
+  std::vector<double> theory;
+  for (const auto &s : schemes) {
+    const double omega_crit = criticalOmega(s);
+    theory.push_back(criticalStep(omega_crit, omega_max));
+    BEAM_PETSC(PetscPrintf(comm, "critical_dt %s = %s   (Omega_crit = %s)\n", s.c_str(), stepText(theory.back()).c_str(),
+                           stepText(omega_crit).c_str()));
+  }
+  for (const auto &s : schemes)
+    if (!isOneStepMap(s))
+      BEAM_PETSC(PetscPrintf(comm,
+                             "note: %s keeps state between steps, so its critical_dt and chart column describe the "
+                             "restarted (x, y) step, not its full amplification matrix; measured_dt runs the real "
+                             "scheme\n",
+                             s.c_str()));
+  for (size_t i = 0; i < schemes.size(); ++i) {
+    const char *name = schemes[i].c_str();
+    if (std::isinf(theory[i]) || theory[i] == 0) { // nothing to bracket
+      BEAM_PETSC(PetscPrintf(comm, "measured_dt %s = %s\n", name, stepText(theory[i]).c_str()));
+      continue;
+    }
+    if (options.measure.steps == 0) {
+      BEAM_PETSC(PetscPrintf(comm, "measured_dt %s = none (-measure_steps 0)\n", name));
+      continue;
+    }
+    const MeasuredStep m = measureCriticalStep(system, frozen, schemes[i], theory[i], options.measure);
+    if (m.found)
+      BEAM_PETSC(PetscPrintf(comm, "measured_dt %s = %s   (unstable at %s; measured/theory = %.5f; %d runs of %lld steps)\n",
+                             name, stepText(m.dt).c_str(), stepText(m.unstable_dt).c_str(), m.dt / theory[i],
+                             m.runs, (long long)options.measure.steps));
+    else
+      BEAM_PETSC(PetscPrintf(comm, "measured_dt %s = none (%s after %d runs of %lld steps)\n", name, m.why.c_str(),
+                             m.runs, (long long)options.measure.steps));
+  }
+}
+
+ModesOptions readModesOptions(MPI_Comm comm) {
+  ModesOptions o;
+  std::vector<Entry> entries = {
+      {"-modes", "Number of natural modes to compute (integer >= 1)", std::to_string(o.modes)},
+  };
+  readEntries(comm, "Options of the modes lab", entries);
+  PetscBool help = PETSC_FALSE;
+  BEAM_PETSC(PetscOptionsHasHelp(nullptr, &help));
+  if (help) return o;
+  o.modes = int(integerIn(entries[0], 1, 100000));
+  return o;
+}
+
+std::vector<double> eulerBernoulliOmegas(const BeamSpec &spec, int count) {
+  static const double cantilever[] = {3.5160, 22.0345, 61.6972};
+  static const double clamped[] = {22.3733, 61.6728, 120.9034};
+  const double pi2 = M_PI * M_PI;
+  const double simply[] = {pi2, 4 * pi2, 9 * pi2};
+  const double *beta_l2 = spec.supports == Supports::ClampedLeft   ? cantilever
+                          : spec.supports == Supports::ClampedBoth ? clamped
+                                                                   : simply;
+  const double L = spec.mx * spec.hx, H = spec.my * spec.hy, t = spec.thickness;
+  const double EI = spec.material.E * t * H * H * H / 12;
+  const double rhoA = spec.material.rho * t * H * (spec.mass_scaling == MassScaling::Course ? 36.0 : 1.0);
+  std::vector<double> omegas;
+  for (int n = 0; n < std::min(count, 3); ++n)
+    omegas.push_back(beta_l2[n] * std::sqrt(EI / (rhoA * L * L * L * L)));
+  return omegas;
+}
+
+double verticalShare(const SecondOrderSystem &system, Vec shape) {
+  PVec vertical = duplicate(shape), mv = duplicate(shape);
+  BEAM_PETSC(VecCopy(shape, vertical));
+  PetscInt lo, hi;
+  BEAM_PETSC(VecGetOwnershipRange(vertical, &lo, &hi));
+  PetscScalar *v;
+  BEAM_PETSC(VecGetArray(vertical, &v));
+  for (PetscInt i = lo; i < hi; ++i)
+    if (i % 2 == 0) v[i - lo] = 0; // DOF 2n is ux of node n, 2n+1 its uy (course numbering)
+  BEAM_PETSC(VecRestoreArray(vertical, &v));
+  PetscScalar part, whole;
+  BEAM_PETSC(MatMult(system.mass, vertical, mv));
+  BEAM_PETSC(VecDot(vertical, mv, &part));
+  BEAM_PETSC(MatMult(system.mass, shape, mv));
+  BEAM_PETSC(VecDot(shape, mv, &whole));
+  return PetscRealPart(part) / PetscRealPart(whole);
+}
+
+void writeModes(const Beam &beam, const std::vector<double> &omegas, const std::vector<PVec> &shapes,
+                const std::string &dir) {
+  prepareOutputDirectory(dir);
+  int rank = 0;
+  MPI_Comm_rank(beam.comm(), &rank);
+  if (rank == 0) {
+    std::string csv = "mode,omega,frequency\n";
+    for (size_t k = 0; k < omegas.size(); ++k) {
+      char line[128];
+      std::snprintf(line, sizeof line, "%zu,%.17g,%.17g\n", k + 1, omegas[k], omegas[k] / (2 * M_PI));
+      csv += line;
+    }
+    writeFileAtomically(dir + "/modes.csv", csv);
+  }
+  // Mode number k+1 plays the step and the time of a snapshot series: one VTU per mode, and modes.pvd.
+  VtkSnapshots snapshots(beam, dir, 1, "modes");
+  PVec view = beam.createVector(), zero = beam.createVector();
+  BEAM_PETSC(VecSet(zero, 0.0));
+  for (size_t k = 0; k < shapes.size(); ++k) {
+    // Largest nodal |u|: both DOFs of a node live on one rank, as consecutive local entries.
+    const PetscScalar *u;
+    PetscInt n;
+    BEAM_PETSC(VecGetLocalSize(shapes[k], &n));
+    BEAM_PETSC(VecGetArrayRead(shapes[k], &u));
+    double local = 0, largest = 0;
+    for (PetscInt i = 0; i + 1 < n; i += 2) local = std::max(local, std::hypot(PetscRealPart(u[i]), PetscRealPart(u[i + 1])));
+    BEAM_PETSC(VecRestoreArrayRead(shapes[k], &u));
+    MPI_Allreduce(&local, &largest, 1, MPI_DOUBLE, MPI_MAX, beam.comm());
+    BEAM_PETSC(VecCopy(shapes[k], view));
+    if (largest > 0) BEAM_PETSC(VecScale(view, 1.0 / largest));
+    StepState state;
+    state.step = PetscInt(k + 1);
+    state.steps = PetscInt(shapes.size());
+    state.time = double(k + 1);
+    state.x = view;
+    state.y = zero;
+    snapshots.observe(state);
+  }
+}
+
+} // namespace beam
