@@ -8,6 +8,7 @@
 #include "output/EnergyLog.hpp"
 #include "output/FileUtil.hpp"
 #include "output/MatrixMarket.hpp"
+#include "output/Progress.hpp"
 #include "output/VtkSnapshots.hpp"
 
 namespace beam {
@@ -54,7 +55,8 @@ RunResult runBeamLab(TimeLoop &loop, const Beam &beam, const SecondOrderSystem &
   prepareOutputDirectory(dir);
   std::vector<std::unique_ptr<Monitor>> owned;
   owned.push_back(std::make_unique<EnergyLog>(beam.comm(), dir + "/energy.csv"));
-  if (console) owned.push_back(std::make_unique<ConsoleEnergy>(beam.comm(), options.console_every));
+  if (console && !options.quiet) owned.push_back(std::make_unique<ConsoleEnergy>(beam.comm(), options.console_every));
+  if (!options.quiet) owned.push_back(std::make_unique<Progress>(beam.comm()));
   if (options.snapshot_every > 0) owned.push_back(std::make_unique<VtkSnapshots>(beam, dir, options.snapshot_every));
   std::vector<Monitor *> monitors;
   for (auto &m : owned) monitors.push_back(m.get());

@@ -65,6 +65,7 @@ BeamLabOptions readBeamLabOptions(MPI_Comm comm, const std::string &lab, bool mu
       {"-lumped_mass", "Row-sum lumped (diagonal) mass: true or false", "false", PETSC_FALSE},
       {"-snapshot_every", "Write a VTU snapshot every N steps (0 = none; step 0 and the last always otherwise)", "10", PETSC_FALSE},
       {"-console_every", "Print the energy every N steps (>= 1)", "10", PETSC_FALSE},
+      {"-quiet", "No energy lines and no progress display on the console: true or false", "false", PETSC_FALSE},
       {"-output_dir", "Directory for snapshots and energy.csv", o.output_dir, PETSC_FALSE},
       {"-export_system", "Directory to write M.mtx, K.mtx, F.mtx and fixed.txt (frozen DOFs applied)", "", PETSC_FALSE},
       {"-save_final", "Matrix Market file for the final state (N x 2 array: x, y)", "", PETSC_FALSE},
@@ -160,6 +161,7 @@ BeamLabOptions readBeamLabOptions(MPI_Comm comm, const std::string &lab, bool mu
   }
   o.snapshot_every = integer("-snapshot_every", 0);
   o.console_every = integer("-console_every", 1);
+  o.quiet = parseBool("-quiet", v["-quiet"]);
   o.output_dir = v["-output_dir"];
   if (o.output_dir.empty()) throw inputError("-output_dir: empty; accepted: a directory path");
   o.export_dir = v["-export_system"];

@@ -15,6 +15,7 @@ struct BeamLabOptions {
   RunSettings run;           // dt, T, divergence bound, linear solver kind
   int snapshot_every = 10;   // 0 disables snapshots
   int console_every = 10;
+  bool quiet = false;        // -quiet: no console energy lines, no progress display
   std::string output_dir;    // default out/<lab>
   std::string export_dir;    // -export_system DIR: M.mtx, K.mtx, F.mtx, fixed.txt
   std::string save_final;    // -save_final FILE: N x 2 Matrix Market array (x, y)

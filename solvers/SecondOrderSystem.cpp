@@ -9,8 +9,8 @@ PMat SecondOrderSystem::combination(double a, double b, double c) const {
   } else {
     BEAM_PETSC(MatDuplicate(mass, MAT_COPY_VALUES, A.out()));
     if (a != 1) BEAM_PETSC(MatScale(A, a));
-    if (b != 0 && damped()) BEAM_PETSC(MatAXPY(A, b, damping, SUBSET_NONZERO_PATTERN));
-    if (c != 0) BEAM_PETSC(MatAXPY(A, c, stiffness, SUBSET_NONZERO_PATTERN));
+    if (b != 0 && damped()) BEAM_PETSC(MatAXPY(A, b, damping, DIFFERENT_NONZERO_PATTERN));
+    if (c != 0) BEAM_PETSC(MatAXPY(A, c, stiffness, DIFFERENT_NONZERO_PATTERN));
   }
   if (a > 0 && b >= 0 && c >= 0) BEAM_PETSC(MatSetOption(A, MAT_SPD, PETSC_TRUE));
   return A;

@@ -34,9 +34,9 @@ struct SecondOrderSystem {
     if (load_factor) BEAM_PETSC(VecScale(f, load_factor(t)));
   }
   PVec createVector() const { return duplicate(load); }
-  // a M + b C + c S: the system matrix of an implicit scheme. Assembled systems sum the matrices in
-  // M's pattern (the beam's M, C and S share it; SUBSET covers a sparser C or S); matrix-free systems
-  // return their own operator. Marked SPD when a > 0 and b, c >= 0.
+  // a M + b C + c S: the system matrix of an implicit scheme. Assembled systems sum the matrices on
+  // the union of their patterns (a diagonal M with a banded S is fine); matrix-free systems return
+  // their own operator. Marked SPD when a > 0 and b, c >= 0.
   PMat combination(double a, double b, double c) const;
   MPI_Comm comm() const { return PetscObjectComm(PetscObject(load.get())); }
 };
