@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# End-to-end checks of the lab binaries. Usage: lab_cli_test.sh <build>/labs
+# Each case: expected exit code, a fragment the one-line error must contain, the command.
+set -u
+labs=$1
+labs=$(cd "$labs" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+failures=0
+passed=0
+
+expect() { # expect <rc> <fragment> <cmd...>
+  local rc=$1 fragment=$2; shift 2
+  "$@" > out.txt 2> err.txt
+  local got=$?
+  local lines
+  lines=$(wc -l < err.txt)
+  if [ "$got" != "$rc" ] || { [ -n "$fragment" ] && ! grep -qF -- "$fragment" err.txt; } || { [ "$rc" != 0 ] && [ "$lines" != 1 ]; }; then
+    echo "FAIL: $* -> exit $got (want $rc), stderr ($lines lines): $(head -c 300 err.txt)"
+    failures=$((failures + 1))
+  else
+    passed=$((passed + 1))
+  fi
+}
+
+m="$labs/midpoint"
+# Bad options: exit 2, one line naming the option and what is accepted, nothing written.
+expect 2 "-dt: 0 is out of range; accepted: a real > 0" "$m" -dt 0 -output_dir bad1
+expect 2 "-dt: 'abc' is not a finite real number" "$m" -dt abc -output_dir bad1
+expect 2 "-T: -1 is out of range" "$m" -T -1 -output_dir bad1
+expect 2 "-mx: 0 is out of range; accepted: an integer >= 1" "$m" -mx 0 -output_dir bad1
+expect 2 "-my: '2.5' is not an integer" "$m" -my 2.5 -output_dir bad1
+expect 2 "-nu: 0.5 is out of range; accepted: -1 < nu < 0.5" "$m" -nu 0.5 -output_dir bad1
+expect 2 "-nu: -1 is out of range" "$m" -nu -1 -output_dir bad1
+expect 2 "-E: -100 is out of range; accepted: a real > 0" "$m" -E -100 -output_dir bad1
+expect 2 "-rho: 0 is out of range" "$m" -rho 0 -output_dir bad1
+expect 2 "-dt: 'nan' is not a finite real number" "$m" -dt nan -output_dir bad1
+expect 2 "-supports: unknown value 'hinged'; accepted: clamped_left, clamped_both, simply_supported" "$m" -supports hinged -output_dir bad1
+expect 2 "-linear_solver: unknown value 'lu'; accepted: direct, cg" "$m" -linear_solver lu -output_dir bad1
+expect 2 "-operator: unknown value 'x'; accepted: assembled, matfree" "$m" -operator x -output_dir bad1
+expect 2 "a matrix-free operator cannot be factored" "$m" -operator matfree -linear_solver direct -output_dir bad1
+expect 2 "-point_load: node (30,0) is outside the beam" "$m" -point_load 30,0,0,-1 -output_dir bad1
+expect 2 "-point_load: '1,2,3' has 3 numbers; accepted: groups of four x,y,fx,fy" "$m" -point_load 1,2,3 -output_dir bad1
+expect 2 "-course_mass: 'maybe' is not a truth value" "$m" -course_mass maybe -output_dir bad1
+expect 2 "unknown option -dtt" "$m" -dtt 0.1 -output_dir bad1
+expect 2 "options of the 'shifted_' solver" "$m" -shifted_ksp_type nonsense -output_dir bad1
+expect 2 "-snapshot_every: -1 is out of range" "$m" -snapshot_every -1 -output_dir bad1
+expect 2 "-thickness_file: cannot open file" "$m" -thickness_file /nonexistent -output_dir bad1
+printf '1 2\n3 x\n' > thick.txt
+expect 2 "thick.txt:2: 'x' is not a finite real number" "$m" -thickness_file thick.txt -output_dir bad1
+expect 2 "element thickness: 3 values given; accepted: exactly mx*my = 100" bash -c "printf '1 1 1' > t3.txt; '$m' -thickness_file t3.txt -output_dir bad1"
+expect 2 "unknown scheme 'rk5'; accepted: almost_explicit, semi_implicit" "$labs/energy_drift" -schemes midpoint,rk5 -output_dir bad1
+if [ -e bad1 ]; then echo "FAIL: a rejected run wrote its output directory"; failures=$((failures + 1)); fi
+touch afile
+expect 2 "output directory 'afile/x' cannot be created" "$m" -output_dir afile/x -T 0.1
+
+# Divergence: exit 3, step and time named, output so far valid.
+expect 3 "semi_implicit diverged at step" "$labs/semi_implicit" -dt 0.05 -T 20 -output_dir div -console_every 1000
+expect 3 "almost_explicit diverged at step" "$labs/almost_explicit" -output_dir div2 -console_every 1000
+last=$(tail -n 1 div/energy.csv | cut -d, -f1)
+if ! grep -q '</Collection>' div/beam.pvd || [ -z "$last" ]; then
+  echo "FAIL: diverged run left an invalid .pvd or energy.csv"; failures=$((failures + 1))
+fi
+
+# Sample run: midpoint conserves E (drift at round-off: 5000 steps x ~1e-15 per step, bound 1e-10),
+# one snapshot every 10 steps plus step 0 (501), and the declared energy.csv header.
+expect 0 "" "$m" -output_dir mid -console_every 100000 -save_final final.mtx -export_system sys
+if [ "$(head -n 1 mid/energy.csv | cut -d, -f1-6)" != "step,time,kinetic,potential,work,total" ]; then
+  echo "FAIL: energy.csv header: $(head -n 1 mid/energy.csv)"; failures=$((failures + 1))
+fi
+rows=$(($(wc -l < mid/energy.csv) - 1))
+snaps=$(grep -c '<DataSet' mid/beam.pvd)
+maxdrift=$(awk -F, 'NR > 1 { d = $NF < 0 ? -$NF : $NF; if (d > m) m = d } END { print m + 0 }' mid/energy.csv)
+if [ "$rows" != 5001 ] || [ "$snaps" != 501 ] || ! awk -v d="$maxdrift" 'BEGIN { exit !(d < 1e-10) }'; then
+  echo "FAIL: midpoint sample run: rows=$rows snapshots=$snaps max|drift|=$maxdrift"; failures=$((failures + 1))
+fi
+if [ "$(sed -n 2p final.mtx)" != "252 2" ] || [ "$(wc -l < sys/fixed.txt)" != 12 ] || ! head -n 1 sys/K.mtx | grep -q 'coordinate real general'; then
+  echo "FAIL: -save_final / -export_system files"; failures=$((failures + 1))
+fi
+
+echo "$passed passed, $failures failed"
+[ "$failures" = 0 ]
