@@ -10,6 +10,7 @@
 #include "output/MatrixMarket.hpp"
 #include "output/Progress.hpp"
 #include "output/VtkSnapshots.hpp"
+#include "solvers/CriticalStep.hpp"
 
 namespace beam {
 
@@ -96,6 +97,7 @@ int schemeLabMain(int argc, char **argv, const char *scheme_name, const char *he
     const auto scheme = makeScheme(scheme_name);
     TimeLoop loop(*scheme, system, options.run);
     rejectUnusedOptions(); // every solver has read its options by now; nothing is written yet
+    warnIfUnstable(system, beam.frozenDofs(), scheme_name, options.run.dt); // warns, does not refuse
     if (!options.export_dir.empty()) exportSystem(beam, system, options.export_dir);
     const RunResult result = runBeamLab(loop, beam, system, options, options.output_dir, true);
     printSummary(PETSC_COMM_WORLD, {result});

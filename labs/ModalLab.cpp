@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "labs/BeamLab.hpp"
 #include "labs/OptionParsing.hpp"
 #include "output/FileUtil.hpp"
 #include "output/VtkSnapshots.hpp"
@@ -66,6 +67,13 @@ std::string stepText(double dt) {
 
 } // namespace
 
+SecondOrderSystem modalSystem(const Beam &beam, const BeamLabOptions &options) {
+  if (options.operator_kind != OperatorKind::Assembled)
+    throw inputError(std::string("-operator ") + operatorName(options.operator_kind) +
+                     ": the eigenvalue labs restrict assembled M and S to the free DOFs; accepted: assembled");
+  return beamSystem(beam, options);
+}
+
 StabilityOptions readStabilityOptions(MPI_Comm comm) {
   StabilityOptions o;
   std::vector<Entry> entries = {
@@ -94,6 +102,10 @@ StabilityOptions readStabilityOptions(MPI_Comm comm) {
   return o;
 }
 
+void readSchemeOptions(const std::vector<std::string> &schemes) {
+  for (const auto &s : schemes) readSchemeOptions(s);
+}
+
 SpectralRadiusTable spectralRadiusTable(const std::vector<std::string> &schemes, double range, int points, double xi) {
   SpectralRadiusTable t;
   t.schemes = schemes;
@@ -118,6 +130,9 @@ void reportCriticalSteps(const SecondOrderSystem &system, const std::vector<Pets
     BEAM_PETSC(PetscPrintf(comm, "critical_dt %s = %s   (Omega_crit = %s)\n", s.c_str(), stepText(theory.back()).c_str(),
                            stepText(omega_crit).c_str()));
   }
+  if (system.damped())
+    BEAM_PETSC(PetscPrintf(comm, "note: the beam is damped; critical_dt is the undamped limit, measured_dt runs with "
+                                 "the damping\n"));
   for (const auto &s : schemes)
     if (!isOneStepMap(s))
       BEAM_PETSC(PetscPrintf(comm,
@@ -171,6 +186,7 @@ std::vector<double> eulerBernoulliOmegas(const BeamSpec &spec, int count) {
   const double EI = spec.material.E * t * H * H * H / 12;
   const double rhoA = spec.material.rho * t * H * (spec.mass_scaling == MassScaling::Course ? 36.0 : 1.0);
   std::vector<double> omegas;
+  if (!spec.element_thickness.empty()) return omegas;
   for (int n = 0; n < std::min(count, 3); ++n)
     omegas.push_back(beta_l2[n] * std::sqrt(EI / (rhoA * L * L * L * L)));
   return omegas;
@@ -192,6 +208,33 @@ double verticalShare(const SecondOrderSystem &system, Vec shape) {
   BEAM_PETSC(MatMult(system.mass, shape, mv));
   BEAM_PETSC(VecDot(shape, mv, &whole));
   return PetscRealPart(part) / PetscRealPart(whole);
+}
+
+std::vector<PVec> reportModes(const BeamSpec &spec, const SecondOrderSystem &system, const ModalSolver &solver) {
+  const MPI_Comm comm = system.comm();
+  const auto eb = eulerBernoulliOmegas(spec, 3);
+  std::vector<PVec> shapes;
+  size_t bending = 0;
+  BEAM_PETSC(PetscPrintf(comm, "%-5s %14s %14s %9s  %s\n", "mode", "omega", "frequency", "vertical", "Q4/EB"));
+  for (size_t k = 0; k < solver.omegas().size(); ++k) {
+    shapes.push_back(solver.shape(PetscInt(k)));
+    const double w = solver.omegas()[k], share = verticalShare(system, shapes.back());
+    char line[160];
+    int n = std::snprintf(line, sizeof line, "%-5zu %14.8g %14.8g %9.3f  ", k + 1, w, w / (2 * M_PI), share);
+    if (share > 0.5 && bending < eb.size()) { // the next bending mode: compare with the next EB frequency
+      std::snprintf(line + n, sizeof line - size_t(n), "bending %zu: %.5f (EB omega = %.8g)", bending + 1,
+                    w / eb[bending], eb[bending]);
+      ++bending;
+    } else {
+      std::snprintf(line + n, sizeof line - size_t(n), "%s", share > 0.5 ? "bending" : "axial/in-plane");
+    }
+    BEAM_PETSC(PetscPrintf(comm, "%s\n", line));
+  }
+  char slenderness[32];
+  std::snprintf(slenderness, sizeof slenderness, "%g", spec.mx * spec.hx / (spec.my * spec.hy));
+  BEAM_PETSC(PetscPrintf(comm, "L/H = %s, supports %s (Euler-Bernoulli neglects shear deformation and rotary inertia)\n",
+                         slenderness, supportsName(spec.supports)));
+  return shapes;
 }
 
 void writeModes(const Beam &beam, const std::vector<double> &omegas, const std::vector<PVec> &shapes,

@@ -5,11 +5,16 @@
 #include <vector>
 
 #include "MesLib/Beam.hpp"
+#include "labs/BeamLabOptions.hpp"
 #include "output/SpectralRadiusChart.hpp"
 #include "solvers/CriticalStep.hpp"
 #include "solvers/FreeVibration.hpp"
 
 namespace beam {
+
+// The lab's system (beamSystem(beam, options): its damping and load in time included) with assembled
+// M and S, which the eigensolvers restrict to the free DOFs; -operator matfree is an input error here.
+SecondOrderSystem modalSystem(const Beam &beam, const BeamLabOptions &options);
 
 // ---- stability lab ----
 
@@ -21,6 +26,10 @@ struct StabilityOptions {
 };
 // -omega_range, -omega_points, -xi, -measure_steps, -measure_growth (one options block, listed by -help).
 StabilityOptions readStabilityOptions(MPI_Comm comm);
+
+// Sets every scheme up once on the oscillator, so their own options (-newmark_beta, ...) are read, and
+// count as used, before the unknown-option check; the chart and critical steps then use those values.
+void readSchemeOptions(const std::vector<std::string> &schemes);
 
 // rho(A(Omega)) of every scheme on `points` equally spaced Omega in [0, range].
 SpectralRadiusTable spectralRadiusTable(const std::vector<std::string> &schemes, double range, int points, double xi);
@@ -41,12 +50,18 @@ ModesOptions readModesOptions(MPI_Comm comm);
 //   omega_n = (beta_n L)^2 sqrt(E I / (rho A L^4)),  I = t H^3 / 12, A = t H, H = my hy, L = mx hx,
 // with (beta_n L)^2 = 3.5160, 22.0345, 61.6972 (cantilever, clamped_left), 22.3733, 61.6728, 120.9034
 // (clamped_both), (n pi)^2 (simply_supported). rho is multiplied by 36 under the course mass scaling
-// (whose mass matrix is 36x the consistent one). count <= 3.
+// (whose mass matrix is 36x the consistent one). count <= 3. Empty for a beam with per-element
+// thicknesses (-thickness_file), which no single Euler-Bernoulli beam describes.
 std::vector<double> eulerBernoulliOmegas(const BeamSpec &spec, int count);
 
 // Fraction phi_y' M phi_y / phi' M phi of a mode's mass-weighted norm in the vertical DOFs: close to 1
 // for bending modes of a slender beam, close to 0 for axial ones.
 double verticalShare(const SecondOrderSystem &system, Vec shape);
+
+// Prints one line per computed mode: omega, frequency, vertical share and, for the first three bending
+// modes (vertical share > 0.5; axial modes are skipped), the ratio Q4/EB with eulerBernoulliOmegas.
+// Returns the mode shapes (ModalSolver::shape).
+std::vector<PVec> reportModes(const BeamSpec &spec, const SecondOrderSystem &system, const ModalSolver &solver);
 
 // modes.csv (mode,omega,frequency with frequency = omega / 2 pi), and one VTU per mode (point data
 // displacement = the mass-normalized shape rescaled so the largest nodal |u| is 1, for viewing) with

@@ -13,7 +13,7 @@ EnergyLog::EnergyLog(MPI_Comm comm, const std::string &path) : path_(path) {
   if (rank != 0) return;
   file_ = std::fopen(path.c_str(), "w");
   if (!file_) throw runError("cannot write '" + path + "': " + std::strerror(errno));
-  std::fprintf(file_, "step,time,kinetic,potential,work,total,drift\n");
+  std::fprintf(file_, "step,time,kinetic,potential,work,total,dissipated,balance_error,drift\n");
 }
 
 EnergyLog::~EnergyLog() {
@@ -23,8 +23,8 @@ EnergyLog::~EnergyLog() {
 void EnergyLog::observe(const StepState &s) {
   if (!file_) return;
   const auto &e = s.energy;
-  std::fprintf(file_, "%lld,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", (long long)s.step, s.time, e.kinetic,
-               e.potential, e.work, e.total(), s.drift);
+  std::fprintf(file_, "%lld,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", (long long)s.step, s.time,
+               e.kinetic, e.potential, e.work, e.total(), e.dissipated, e.balance_error, s.drift);
   if (std::fflush(file_) != 0 || std::ferror(file_))
     throw runError("cannot write '" + path_ + "': " + std::strerror(errno));
 }

@@ -1,5 +1,7 @@
-// energy.csv: one row per step, header step,time,kinetic,potential,work,total,drift
-// (drift = (E - E0) / scale, see energyScale). Written by rank 0, flushed every row so the file is
+// energy.csv: one row per step, header step,time,kinetic,potential,work,total,dissipated,balance_error,drift
+// (the terms of solvers/Energy.hpp: total = kinetic + potential - work + dissipated, balance_error =
+// total - total at step 0, drift = balance_error / scale, see energyScale; the first six columns keep
+// their original order). Written by rank 0, flushed every row so the file is
 // valid CSV up to the last completed step even if the run stops.
 #pragma once
 #include <cstdio>

@@ -5,9 +5,20 @@
 
 namespace beam {
 
-EnergyMeter::EnergyMeter(const SecondOrderSystem &system) : system_(system), w_(system.createVector()) {}
+EnergyMeter::EnergyMeter(const SecondOrderSystem &system)
+    : system_(system), w_(system.createVector()), x_prev_(system.createVector()), f_prev_(system.createVector()),
+      f_(system.createVector()) {}
 
-EnergyTerms EnergyMeter::measure(Vec x, Vec y) const {
+double EnergyMeter::dissipationRate(Vec y) {
+  if (!system_.damped()) return 0;
+  PetscScalar v;
+  BEAM_PETSC(MatMult(system_.damping, y, w_));
+  BEAM_PETSC(VecDot(y, w_, &v));
+  return PetscRealPart(v);
+}
+
+// Kinetic and potential energy of (x, y) plus the integrals accumulated so far.
+EnergyTerms EnergyMeter::stored(Vec x, Vec y) {
   EnergyTerms e;
   PetscScalar v;
   BEAM_PETSC(MatMult(system_.mass, y, w_));
@@ -16,9 +27,40 @@ EnergyTerms EnergyMeter::measure(Vec x, Vec y) const {
   BEAM_PETSC(MatMult(system_.stiffness, x, w_));
   BEAM_PETSC(VecDot(x, w_, &v));
   e.potential = 0.5 * PetscRealPart(v);
-  BEAM_PETSC(VecDot(system_.load, x, &v));
-  e.work = PetscRealPart(v);
+  e.work = work_;
+  e.dissipated = dissipated_;
+  e.balance_error = e.total() - total0_;
   return e;
+}
+
+EnergyTerms EnergyMeter::start(double t, Vec x, Vec y) {
+  work_ = dissipated_ = total0_ = 0;
+  system_.force(t, f_prev_);
+  BEAM_PETSC(VecCopy(x, x_prev_));
+  rate_prev_ = dissipationRate(y);
+  t_prev_ = t;
+  EnergyTerms e = stored(x, y);
+  total0_ = e.total();
+  e.balance_error = 0;
+  return e;
+}
+
+EnergyTerms EnergyMeter::advance(double t, Vec x, Vec y) {
+  // Work: trapezoidal rule on f'x' over the step, 1/2 (f_n + f_{n+1})'(x_{n+1} - x_n).
+  system_.force(t, f_);
+  BEAM_PETSC(VecAYPX(x_prev_, -1.0, x)); // x_prev_ := x_{n+1} - x_n
+  BEAM_PETSC(VecAXPY(f_prev_, 1.0, f_)); // f_prev_ := f_n + f_{n+1}
+  PetscScalar v;
+  BEAM_PETSC(VecDot(f_prev_, x_prev_, &v));
+  work_ += 0.5 * PetscRealPart(v);
+  // Dissipation: trapezoidal rule on y'Cy.
+  const double rate = dissipationRate(y);
+  dissipated_ += 0.5 * (t - t_prev_) * (rate_prev_ + rate);
+  rate_prev_ = rate;
+  t_prev_ = t;
+  BEAM_PETSC(VecCopy(x, x_prev_));
+  BEAM_PETSC(VecCopy(f_, f_prev_));
+  return stored(x, y);
 }
 
 double driftScale(double initial_energy, double static_compliance) {

@@ -1,6 +1,15 @@
-// Total energy of M x'' = f - S x with a constant load (reference 003, "całkowita energia"):
-//   E = 1/2 y'My  +  1/2 x'Sx  -  f'x   (kinetic + strain - work of the load);
-// dE/dt = y'(M x'' + S x - f) = 0 along exact solutions.
+// Energy balance of M x'' + C x' + S x = f(t) (reference 003's "całkowita energia", extended to damping
+// and loads that vary in time):
+//   kinetic    K = 1/2 y'My,    potential  P = 1/2 x'Sx,
+//   work       W = integral of f(t)'x' dt,  dissipated  D = integral of y'Cy dt,
+//   total      E = K + P - W + D,
+// and dE/dt = y'(M x'' + S x - f + C y) = 0 along exact solutions, so E stays at its initial value.
+// W and D are integrated step by step with the trapezoidal rule:
+//   W += 1/2 (f_n + f_{n+1})'(x_{n+1} - x_n),   D += dt/2 (y_n'C y_n + y_{n+1}'C y_{n+1}).
+// With a constant load f and x_0 = 0 the work sum telescopes to f'x_n, the lab's E = K + P - f'x.
+// balance_error = E - E_0. It is round-off for schemes that conserve energy exactly (Newmark's average
+// acceleration, undamped, any load; the lab midpoint with a load linear in time); with damping the
+// trapezoidal D itself carries an O(dt^2) quadrature error.
 #pragma once
 #include "solvers/LinearSolver.hpp"
 #include "solvers/SecondOrderSystem.hpp"
@@ -8,18 +17,27 @@
 namespace beam {
 
 struct EnergyTerms {
-  double kinetic = 0, potential = 0, work = 0;
-  double total() const { return kinetic + potential - work; }
+  double kinetic = 0, potential = 0, work = 0, dissipated = 0;
+  double balance_error = 0; // total() - total() at the start of the run
+  double total() const { return kinetic + potential - work + dissipated; }
 };
 
+// Stateful: it integrates the work and the dissipation along a run, one step at a time.
 class EnergyMeter {
 public:
   explicit EnergyMeter(const SecondOrderSystem &system);
-  EnergyTerms measure(Vec x, Vec y) const;
+  // The state at the start of a run (work and dissipation start at 0).
+  EnergyTerms start(double t, Vec x, Vec y);
+  // The state after the next step, ending at time t.
+  EnergyTerms advance(double t, Vec x, Vec y);
 
 private:
+  double dissipationRate(Vec y); // y'Cy (0 undamped)
+  EnergyTerms stored(Vec x, Vec y);
+
   const SecondOrderSystem &system_;
-  PVec w_;
+  PVec w_, x_prev_, f_prev_, f_;
+  double t_prev_ = 0, rate_prev_ = 0, work_ = 0, dissipated_ = 0, total0_ = 0;
 };
 
 // Scale for the relative drift (E - E0) / scale: max(|E0|, 1/2 f'S^{-1}f). The second term is the

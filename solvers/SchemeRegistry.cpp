@@ -3,8 +3,12 @@
 #include <utility>
 
 #include "solvers/AlmostExplicit.hpp"
+#include "solvers/CentralDifference.hpp"
 #include "solvers/FullyImplicit.hpp"
+#include "solvers/GeneralizedAlpha.hpp"
+#include "solvers/Mamc.hpp"
 #include "solvers/Midpoint.hpp"
+#include "solvers/Rk4.hpp"
 #include "solvers/SemiImplicit.hpp"
 
 namespace beam {
@@ -23,6 +27,12 @@ const std::vector<std::pair<std::string, Factory>> &registry() {
       entry<SemiImplicit>("semi_implicit"),
       entry<FullyImplicit>("fully_implicit"),
       entry<Midpoint>("midpoint"),
+      entry<Newmark>("newmark"),
+      entry<Mamc>("mamc"),
+      entry<CentralDifference>("central_difference"),
+      entry<Rk4>("rk4"),
+      entry<HhtAlpha>("hht"),
+      entry<ChungHulbertAlpha>("generalized_alpha"),
   };
   return schemes;
 }

@@ -21,12 +21,12 @@ TimeLoop::TimeLoop(TimeScheme &scheme, const SecondOrderSystem &system, const Ru
 }
 
 RunResult TimeLoop::run(Vec x, Vec y, const std::vector<Monitor *> &monitors) {
-  const EnergyMeter meter(system_);
+  EnergyMeter meter(system_); // integrates work and dissipation along the run
   StepState state;
   state.steps = steps_;
   state.x = x;
   state.y = y;
-  state.energy = meter.measure(x, y);
+  state.energy = meter.start(0.0, x, y);
   const double e0 = state.energy.total();
 
   RunResult result;
@@ -36,9 +36,9 @@ RunResult TimeLoop::run(Vec x, Vec y, const std::vector<Monitor *> &monitors) {
 
   for (PetscInt n = 1; n <= steps_; ++n) {
     scheme_.step(state.time, x, y);
-    const EnergyTerms e = meter.measure(x, y);
-    const double drift = (e.total() - e0) / result.energy_scale;
     const double t = double(n) * settings_.dt;
+    const EnergyTerms e = meter.advance(t, x, y);
+    const double drift = (e.total() - e0) / result.energy_scale; // total includes the dissipation
     if (!std::isfinite(drift) || std::abs(drift) > settings_.divergence_factor) {
       std::ostringstream why;
       why << scheme_.name() << " diverged at step " << n << ", t = " << t << ": ";

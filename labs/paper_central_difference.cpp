@@ -1,0 +1,177 @@
+// Reference 002 reproduced: central differences (three-level form B.16) against RK4 on the paper's two
+// damped examples, at the paper's steps.
+//
+//   two_dof      M q'' + C q' + K q = f (eq. (19)), h = 0.285, 0.1423, 0.6325, 0.9487 (the paper's
+//                omega h = 0.9, 0.45, 2, 3 with omega = sqrt(k/m) of one mass on one spring), T = 20 s;
+//   fifteen_dof  the chain of eq. (20), h = 0.7873 and 0.9258 (omega h = 1.7 and 2 with the period
+//                2 pi sqrt(m/k) of the lightest mass, 1.5 kg, on one spring, 7 N/m) and h = 0.5, T = 150 s.
+// Both start at rest under constant forces and settle at the static solution K^{-1} f.
+// The step the paper's rule allows (omega_rule h <= 2) is compared with the true limit 2/omega_max,
+// omega_max^2 the largest eigenvalue of K phi = omega^2 M phi (with damping too: the amplification
+// matrix of B.16 reaches -1 exactly at det(4M/h^2 - K) = 0, see solvers/CentralDifference.hpp), and with
+// the spectral radius of the amplification matrix of the three-level recurrence at each h.
+// Expect: central differences stable at h = 0.285, 0.1423 (two_dof) and 0.5 (fifteen_dof), diverging at
+// every step the rule puts at or below its limit but above 2/omega_max (0.6325, 0.9487, 0.7873, 0.9258);
+// RK4 with a fixed step is no safer: its limit is set by the most negative (overdamped) eigenvalue of
+// the first-order form, 0.3296 (two_dof) and 0.6806 (fifteen_dof), so it diverges at the same four steps.
+// Writes <output_dir>/<case>/<scheme>/{trajectory.csv,energy.csv}, summary.csv and, with Debian's
+// python3-matplotlib, <output_dir>/<case>.png (output/plot_paper_central_difference.py).
+#include <Eigen/Eigenvalues>
+
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+#include <sstream>
+
+#include "labs/BeamLab.hpp"
+#include "labs/DiscreteSystem.hpp"
+#include "labs/OptionParsing.hpp"
+#include "output/EnergyLog.hpp"
+#include "output/FileUtil.hpp"
+#include "output/TrajectoryLog.hpp"
+
+static const char help[] =
+    "Reference 002 reproduced: central differences vs RK4 on its 2-DOF and 15-DOF examples.\n"
+    "  -output_dir DIR   (default out/paper_central_difference)\n";
+
+namespace {
+
+struct Case {
+  const char *system;
+  double k_spring, m_single; // the paper's step rule: omega_rule = sqrt(k/m) of one mass on one spring
+  std::vector<double> steps;
+  double T;
+};
+
+// Spectral radius of the three-level recurrence (B.16) as a map of (q_n, q_{n-1}).
+double spectralRadiusB16(const beam::DiscreteModel &m, double h) {
+  const Eigen::MatrixXd M(m.M), K(m.K), C(m.C);
+  const Eigen::Index n = M.rows();
+  const Eigen::MatrixXd L = M / (h * h) + C / (2 * h);
+  const Eigen::LDLT<Eigen::MatrixXd> Linv(L);
+  Eigen::MatrixXd A = Eigen::MatrixXd::Zero(2 * n, 2 * n);
+  A.topLeftCorner(n, n) = -Linv.solve(K - 2 * M / (h * h));
+  A.topRightCorner(n, n) = -Linv.solve(M / (h * h) - C / (2 * h));
+  A.bottomLeftCorner(n, n).setIdentity();
+  return Eigen::EigenSolver<Eigen::MatrixXd>(A, false).eigenvalues().cwiseAbs().maxCoeff();
+}
+
+// The fixed-step RK4 limit: the largest h with |R(h s)| <= 1 for every eigenvalue s of the first-order
+// form z' = [[0, I], [-M^{-1}K, -M^{-1}C]] z, R(z) = 1 + z + z^2/2 + z^3/6 + z^4/24 (bisection from a
+// stable h; an overdamped mode puts a large negative real s on the axis, where RK4 stops at 2.785/|s|).
+double rk4Limit(const beam::DiscreteModel &m) {
+  const Eigen::MatrixXd M(m.M), K(m.K), C(m.C);
+  const Eigen::Index n = M.rows();
+  Eigen::MatrixXd A = Eigen::MatrixXd::Zero(2 * n, 2 * n);
+  A.topRightCorner(n, n).setIdentity();
+  A.bottomLeftCorner(n, n) = -M.ldlt().solve(K);
+  A.bottomRightCorner(n, n) = -M.ldlt().solve(C);
+  const Eigen::VectorXcd s = Eigen::EigenSolver<Eigen::MatrixXd>(A, false).eigenvalues();
+  auto stable = [&](double h) {
+    for (Eigen::Index i = 0; i < s.size(); ++i) {
+      const std::complex<double> z = h * s(i);
+      if (std::abs(1.0 + z + z * z / 2.0 + z * z * z / 6.0 + z * z * z * z / 24.0) > 1 + 1e-12) return false;
+    }
+    return true;
+  };
+  double lo = 0, hi = 1;
+  while (stable(hi)) hi *= 2;
+  for (int it = 0; it < 60; ++it) (stable(0.5 * (lo + hi)) ? lo : hi) = 0.5 * (lo + hi);
+  return lo;
+}
+
+// Largest |q_i(t)| over a run.
+struct MaxDisplacement final : beam::Monitor {
+  void observe(const beam::StepState &s) override {
+    PetscReal v;
+    BEAM_PETSC(VecNorm(s.x, NORM_INFINITY, &v));
+    if (std::isfinite(v) && v > max) max = v;
+  }
+  double max = 0;
+};
+
+std::string fixed(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%g", v);
+  return b;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  beam::PetscSession session(&argc, &argv, help);
+  return beam::runMain(session, "paper_central_difference", [&] {
+    char dir_buf[PETSC_MAX_PATH_LEN] = "out/paper_central_difference";
+    BEAM_PETSC(PetscOptionsGetString(nullptr, nullptr, "-output_dir", dir_buf, sizeof dir_buf, nullptr));
+    const std::string out = dir_buf;
+    PetscBool help_given = PETSC_FALSE;
+    BEAM_PETSC(PetscOptionsHasHelp(nullptr, &help_given));
+    if (help_given) return 0;
+    const std::vector<Case> cases = {{"two_dof", 5.0, 0.5, {0.285, 0.1423, 0.6325, 0.9487}, 20.0},
+                                     {"fifteen_dof", 7.0, 1.5, {0.7873, 0.9258, 0.5}, 150.0}};
+    beam::prepareOutputDirectory(out);
+    std::string summary = "system,h,omega_rule_h,omega_max_h,rho_B16,scheme,max_abs_q,q_final_max_abs,diverged\n";
+    std::string plots;
+    for (const Case &c : cases) {
+      const beam::DiscreteModel model = beam::builtinModel(c.system);
+      const beam::SecondOrderSystem system = beam::toSecondOrderSystem(model, PETSC_COMM_WORLD);
+      const double omega_max = std::sqrt(beam::largestEigenvalue(model));
+      const double omega_rule = std::sqrt(c.k_spring / c.m_single);
+      BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD,
+                             "\n%s: omega_max = %.6g -> critical step 2/omega_max = %.6g;  paper's rule: "
+                             "omega = sqrt(k/m) = %.6g -> h <= 2/omega = %.6g (%.2f x too large)\n",
+                             c.system, omega_max, 2 / omega_max, omega_rule, 2 / omega_rule, omega_max / omega_rule));
+      BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%s: fixed-step RK4 is stable for h <= %.6g\n", c.system, rk4Limit(model)));
+      BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%8s %12s %12s %10s  %-18s %12s %14s\n", "h", "omega_rule h",
+                             "omega_max h", "rho(A)", "scheme", "max |q|", "|q(T)|_max"));
+      for (double h : c.steps) {
+        const double rho = spectralRadiusB16(model, h);
+        const std::string name = std::string(c.system) + "_h" + fixed(h);
+        for (const char *scheme_name : {"central_difference", "rk4"}) {
+          const std::string dir = out + "/" + name + "/" + scheme_name;
+          beam::prepareOutputDirectory(dir);
+          const auto scheme = beam::makeScheme(scheme_name);
+          beam::RunSettings run;
+          run.dt = h;
+          run.T = c.T;
+          run.divergence_factor = std::numeric_limits<double>::infinity(); // show the growth; stop at overflow
+          beam::TimeLoop loop(*scheme, system, run);
+          beam::EnergyLog energy(PETSC_COMM_WORLD, dir + "/energy.csv");
+          beam::PVec q = beam::toPetscVector(system, model.q0), v = beam::toPetscVector(system, model.v0);
+          beam::TrajectoryLog trajectory(q, dir + "/trajectory.csv", 1);
+          MaxDisplacement peak;
+          const beam::RunResult r = loop.run(q, v, {&energy, &trajectory, &peak});
+          PetscReal qT;
+          BEAM_PETSC(VecNorm(q, NORM_INFINITY, &qT));
+          BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%8g %12.4g %12.4g %10.4g  %-18s %12.4g %14.4g%s\n", h,
+                                 omega_rule * h, omega_max * h, rho, scheme_name, peak.max, double(qT),
+                                 r.diverged ? "  (overflow)" : ""));
+          std::ostringstream row;
+          row.precision(10);
+          row << c.system << "," << h << "," << omega_rule * h << "," << omega_max * h << "," << rho << ","
+              << scheme_name << "," << peak.max << "," << double(qT) << "," << (r.diverged ? 1 : 0) << "\n";
+          summary += row.str();
+        }
+        plots += " '" + name + "'";
+      }
+    }
+    int rank = 0;
+    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+    if (rank == 0) {
+      beam::writeFileAtomically(out + "/summary.csv", summary);
+      std::printf("\nwrote %s/summary.csv and the trajectories under %s/<case>/<scheme>/\n", out.c_str(), out.c_str());
+      const std::string script = BEAM_SOURCE_DIR "/output/plot_paper_central_difference.py";
+      const char *python = "/usr/bin/python3";
+      if (!std::filesystem::exists(python)) {
+        std::printf("plots skipped: %s not found\n", python);
+      } else {
+        const std::string cmd = std::string(python) + " '" + script + "' '" + out + "'" + plots;
+        if (std::system(cmd.c_str()) != 0) std::printf("plots skipped: %s failed (is python3-matplotlib installed?)\n", script.c_str());
+      }
+    }
+    return 0;
+  });
+}

@@ -1,0 +1,46 @@
+#include "output/SpectralRadiusChart.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "common/Error.hpp"
+#include "output/FileUtil.hpp"
+
+namespace beam {
+
+void writeSpectralRadiusChart(MPI_Comm comm, const SpectralRadiusTable &table, const std::string &dir) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank != 0) return;
+  std::string csv = "Omega";
+  for (const auto &s : table.schemes) csv += "," + s;
+  csv += "\n";
+  for (size_t i = 0; i < table.omega.size(); ++i) {
+    char field[32];
+    std::snprintf(field, sizeof field, "%.17g", table.omega[i]);
+    csv += field;
+    for (double r : table.rho[i]) {
+      std::snprintf(field, sizeof field, ",%.17g", r);
+      csv += field;
+    }
+    csv += "\n";
+  }
+  writeFileAtomically(dir + "/spectral_radius.csv", csv);
+  std::printf("wrote %s/spectral_radius.csv\n", dir.c_str());
+
+  const std::string script = BEAM_SCRIPTS_DIR "/plot_spectral_radius.py";
+  const char *python = "/usr/bin/python3";
+  if (!std::filesystem::exists(python) || !std::filesystem::exists(script)) {
+    std::printf("plot skipped: %s or %s not found\n", python, script.c_str());
+    return;
+  }
+  char xi[32];
+  std::snprintf(xi, sizeof xi, "%.17g", table.xi);
+  const std::string cmd = std::string(python) + " '" + script + "' '" + dir + "' " + xi;
+  std::fflush(stdout); // keep our lines before the script's
+  if (std::system(cmd.c_str()) != 0)
+    std::printf("plot skipped: %s failed (is python3-matplotlib installed?)\n", script.c_str());
+}
+
+} // namespace beam

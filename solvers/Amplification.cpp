@@ -1,0 +1,177 @@
+#include "solvers/Amplification.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <iterator>
+#include <limits>
+#include <sstream>
+#include <vector>
+
+#include "solvers/TimeScheme.hpp"
+
+namespace beam {
+namespace {
+
+// A 1x1 matrix on PETSC_COMM_SELF holding `value` (stored even when 0, so patterns match for MatAXPY).
+PMat scalarMatrix(double value) {
+  PMat A;
+  BEAM_PETSC(MatCreateSeqAIJ(PETSC_COMM_SELF, 1, 1, 1, nullptr, A.out()));
+  BEAM_PETSC(MatSetValue(A, 0, 0, value, INSERT_VALUES));
+  BEAM_PETSC(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  BEAM_PETSC(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  BEAM_PETSC(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
+  return A;
+}
+
+// Hides, for its lifetime, the options that make PETSc print from inside a set-up or a solve (viewers,
+// monitors, converged reasons: -mass_ksp_view, -mat_view, -shifted_ksp_monitor, ...). A scan sets a
+// scheme up hundreds of times on the oscillator, and those options were given for the beam's solves.
+// Each hidden option comes back with its value and its "used" mark, so the unknown-option check and
+// -options_left see the database as it was.
+class QuietOptions {
+public:
+  QuietOptions() {
+    char *all = nullptr;
+    BEAM_PETSC(PetscOptionsGetAll(nullptr, &all));
+    std::istringstream words(all ? all : "");
+    BEAM_PETSC(PetscFree(all));
+    std::vector<std::string> tokens{std::istream_iterator<std::string>(words), std::istream_iterator<std::string>()};
+    auto isName = [](const std::string &t) { return t.size() > 1 && t[0] == '-' && std::isalpha((unsigned char)t[1]); };
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      const std::string &name = tokens[i];
+      if (!isName(name)) continue;
+      const bool chatty = (name.find("view") != std::string::npos && name != "-log_view") ||
+                          name.find("monitor") != std::string::npos ||
+                          name.find("converged_reason") != std::string::npos;
+      if (!chatty) continue;
+      Hidden h{name, i + 1 < tokens.size() && !isName(tokens[i + 1]) ? tokens[i + 1] : "", PETSC_FALSE};
+      BEAM_PETSC(PetscOptionsUsed(nullptr, name.c_str(), &h.used));
+      BEAM_PETSC(PetscOptionsClearValue(nullptr, name.c_str()));
+      hidden_.push_back(h);
+    }
+  }
+  ~QuietOptions() {
+    for (const Hidden &h : hidden_) {
+      (void)PetscOptionsSetValue(nullptr, h.name.c_str(), h.value.empty() ? nullptr : h.value.c_str());
+      PetscBool present;
+      if (h.used) (void)PetscOptionsHasName(nullptr, nullptr, h.name.c_str(), &present); // marks it used again
+    }
+  }
+  QuietOptions(const QuietOptions &) = delete;
+  QuietOptions &operator=(const QuietOptions &) = delete;
+
+private:
+  struct Hidden {
+    std::string name, value;
+    PetscBool used;
+  };
+  std::vector<Hidden> hidden_;
+};
+
+// The oscillator with omega = Omega and h = 1: m = 1, k = Omega^2, c = 2 xi Omega, f = 0.
+SecondOrderSystem oscillator(double omega_h, double xi) {
+  if (!(omega_h >= 0) || !std::isfinite(omega_h))
+    throw inputError("Omega = omega*h: " + std::to_string(omega_h) + " is out of range; accepted: a real >= 0");
+  if (!(xi >= 0) || !std::isfinite(xi))
+    throw inputError("-xi: " + std::to_string(xi) + " is out of range; accepted: a real >= 0");
+  SecondOrderSystem s;
+  s.mass = scalarMatrix(1.0);
+  BEAM_PETSC(MatSetOption(s.mass, MAT_SPD, PETSC_TRUE));
+  s.stiffness = scalarMatrix(omega_h * omega_h);
+  if (xi > 0) s.damping = scalarMatrix(2 * xi * omega_h);
+  BEAM_PETSC(VecCreateSeq(PETSC_COMM_SELF, 1, s.load.out()));
+  BEAM_PETSC(VecSet(s.load, 0.0));
+  return s;
+}
+
+double value(Vec v) {
+  const PetscInt zero = 0;
+  PetscScalar a;
+  BEAM_PETSC(VecGetValues(v, 1, &zero, &a));
+  return PetscRealPart(a);
+}
+
+using Matrix2 = std::array<std::array<double, 2>, 2>;
+
+} // namespace
+
+Matrix2 amplificationMatrix(const std::string &scheme, double omega_h, double xi) {
+  const QuietOptions quiet;
+  const SecondOrderSystem system = oscillator(omega_h, xi);
+  const auto stepper = makeScheme(scheme);
+  stepper->setup(system, {1.0, LinearSolverKind::Direct});
+  PVec x = system.createVector(), y = system.createVector();
+  Matrix2 A{};
+  for (size_t column = 0; column < 2; ++column) {
+    // Each column starts from a state set from outside, which a scheme with internal state must treat
+    // as a restart (StepContinuity.hpp).
+    BEAM_PETSC(VecSet(x, column == 0 ? 1.0 : 0.0));
+    BEAM_PETSC(VecSet(y, column == 1 ? 1.0 : 0.0));
+    stepper->step(0.0, x, y);
+    A[0][column] = value(x);
+    A[1][column] = value(y);
+  }
+  return A;
+}
+
+void readSchemeOptions(const std::string &scheme) {
+  const SecondOrderSystem system = oscillator(1.0, 0.0);
+  makeScheme(scheme)->setup(system, {1.0, LinearSolverKind::Direct});
+}
+
+bool isOneStepMap(const std::string &scheme, double omega_h, double xi) {
+  const Matrix2 A = amplificationMatrix(scheme, omega_h, xi);
+  const QuietOptions quiet;
+  const SecondOrderSystem system = oscillator(omega_h, xi);
+  const auto stepper = makeScheme(scheme);
+  stepper->setup(system, {1.0, LinearSolverKind::Direct});
+  PVec x = system.createVector(), y = system.createVector();
+  BEAM_PETSC(VecSet(x, 1.0));
+  BEAM_PETSC(VecSet(y, 0.0));
+  stepper->step(0.0, x, y); // two consecutive steps: a scheme may use what it kept from the first
+  stepper->step(1.0, x, y);
+  // A^2 (1, 0)
+  const double x2 = A[0][0] * A[0][0] + A[0][1] * A[1][0], y2 = A[1][0] * A[0][0] + A[1][1] * A[1][0];
+  const double scale = std::max({1.0, std::abs(x2), std::abs(y2)});
+  return std::abs(value(x) - x2) <= 1e-8 * scale && std::abs(value(y) - y2) <= 1e-8 * scale;
+}
+
+double spectralRadius(const std::array<std::array<double, 2>, 2> &A) {
+  // Eigenvalues p +- sqrt(d), p = tr/2, d = p^2 - det written as ((a - d)/2)^2 + b c, which avoids the
+  // cancellation of p^2 - det when both are ~1. Complex pair (d < 0): |lambda|^2 = det.
+  const double p = 0.5 * (A[0][0] + A[1][1]);
+  const double half_gap = 0.5 * (A[0][0] - A[1][1]);
+  const double d = half_gap * half_gap + A[0][1] * A[1][0];
+  if (d < 0) return std::sqrt(A[0][0] * A[1][1] - A[0][1] * A[1][0]);
+  return std::abs(p) + std::sqrt(d);
+}
+
+double criticalOmega(const std::string &scheme, double xi, const CriticalOmegaSearch &search) {
+  // Round-off in A grows with the stiffness term Omega^2 (Newmark's a = -Omega^2 x feeds x'), so the
+  // allowance does too: at Omega = 1e4 it is 1e-6, still far below any growth a real run would show.
+  auto stable = [&](double omega_h) {
+    return spectralRadius(scheme, omega_h, xi) <= 1 + search.tolerance * (1 + 1e-4 * omega_h * omega_h);
+  };
+  if (!stable(search.first)) return 0.0;
+  // Log-spaced scan from `first` to `bound`; the first unstable point brackets the limit.
+  const double ratio = std::pow(10.0, 1.0 / search.per_decade);
+  double lo = search.first, hi = 0;
+  while (lo < search.bound) {
+    const double next = std::min(lo * ratio, search.bound);
+    if (!stable(next)) {
+      hi = next;
+      break;
+    }
+    lo = next;
+  }
+  if (hi == 0) return std::numeric_limits<double>::infinity();
+  // Bisection to the resolution of a double.
+  while (hi - lo > 4 * std::numeric_limits<double>::epsilon() * hi) {
+    const double mid = 0.5 * (lo + hi);
+    (stable(mid) ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+} // namespace beam

@@ -1,0 +1,59 @@
+// Amplification matrix of a time scheme on one oscillator, and the stability limit it gives
+// (reference 002, section 2.1: u_{n+1} = A(h) u_n + g_{n+1}, eq. (6)-(7); a perturbation grows like
+// A^n, eq. (11), so the scheme is stable when the spectral radius of A is <= 1, and A depends on h only
+// through Omega = omega h and the damping ratio xi, eq. (14)-(15)).
+//
+// Generic: A is measured, not derived. A single oscillator m = 1, k = omega^2, c = 2 xi omega, f = 0 is
+// built as a 1-DOF SecondOrderSystem on PETSC_COMM_SELF and the registered scheme, set up with
+// dt = h, takes one step from (x, y) = (1, 0) and one from (0, 1): the two results are the columns of A.
+// So every scheme in the registry, including ones added later, gets its chart and its critical step
+// with no code here. This covers one-step schemes, whose step is a fixed linear map of (x, y). A scheme
+// that carries history between steps (a three-level central difference, a multistep method) is not a
+// map of (x, y) alone; its amplification matrix would act on the longer state it keeps.
+//
+// Scaling: with omega = 1 and h = Omega (or h = 1 and omega = Omega) A is the same, so everything below
+// takes Omega (and xi). For a multi-DOF system the modes decouple (M- and S-orthogonality), each mode i
+// is this oscillator with Omega_i = omega_i dt, and the scheme is stable when every Omega_i is, hence
+// dt_crit = Omega_crit / omega_max.
+#pragma once
+#include <array>
+#include <string>
+
+namespace beam {
+
+// A = [[dx'/dx, dx'/dy], [dy'/dx, dy'/dy]] for one step of `scheme` at Omega = omega*h >= 0, xi >= 0.
+std::array<std::array<double, 2>, 2> amplificationMatrix(const std::string &scheme, double omega_h, double xi = 0);
+// Sets `scheme` up once on the oscillator with every option visible, so its own options (-newmark_beta)
+// and its solvers' (-mass_ksp_view) are read and count as used. The functions above hide the options
+// that print from inside solves (viewers, monitors, converged reasons) while they set schemes up
+// hundreds of times; a lab that checks for unknown options before scanning calls this first.
+void readSchemeOptions(const std::string &scheme);
+
+// True when `scheme` is a one-step map of (x, y) at this Omega: two consecutive steps from (1, 0) give
+// A^2 (1, 0). False for schemes that carry state between steps (hht, generalized_alpha: their
+// acceleration is not the equilibrium one; a three-level central difference: x_{n-1}); for those the
+// A above is the restarted step, not the method's amplification matrix.
+bool isOneStepMap(const std::string &scheme, double omega_h = 1, double xi = 0);
+// Largest |eigenvalue| of a real 2x2 matrix.
+double spectralRadius(const std::array<std::array<double, 2>, 2> &A);
+inline double spectralRadius(const std::string &scheme, double omega_h, double xi = 0) {
+  return spectralRadius(amplificationMatrix(scheme, omega_h, xi));
+}
+
+// The search for the stability limit.
+struct CriticalOmegaSearch {
+  double tolerance = 1e-10; // "stable": rho <= 1 + tolerance (1 + 1e-4 Omega^2), above A's round-off
+  double first = 1e-3;      // smallest Omega tested: unstable there means unstable for every Omega > 0
+  double bound = 1e4;       // stable up to here means unconditionally stable
+  int per_decade = 20;      // log-spaced scan points; the first unstable one is refined by bisection
+};
+
+// Omega_crit: the end of the stability interval (0, Omega_crit] that starts at Omega -> 0, i.e. the
+// largest Omega such that rho(A(Omega')) <= 1 + tolerance for every scanned Omega' <= Omega, refined by
+// bisection to round-off. Returns +infinity when stable on the whole scan up to `bound` (fully implicit,
+// midpoint), 0 when already unstable at `first` (almost explicit: rho = sqrt(1 + Omega^2) > 1 for every
+// Omega > 0; first = 1e-3 gives rho - 1 = 5e-7, far above round-off, and a stability interval shorter
+// than 1e-3 would limit the default beam to dt < 2.4e-5 anyway). Semi-implicit: exactly 2.
+double criticalOmega(const std::string &scheme, double xi = 0, const CriticalOmegaSearch &search = {});
+
+} // namespace beam

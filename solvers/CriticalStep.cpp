@@ -1,0 +1,129 @@
+#include "solvers/CriticalStep.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <sstream>
+
+#include "common/Slepc.hpp"
+#include "solvers/Amplification.hpp"
+#include "solvers/Energy.hpp"
+#include "solvers/FreeVibration.hpp"
+#include "solvers/TimeLoop.hpp"
+
+namespace beam {
+
+double criticalStep(double omega_crit, double omega_max) {
+  if (omega_crit == 0) return 0;
+  if (std::isinf(omega_crit)) return std::numeric_limits<double>::infinity();
+  return omega_crit / omega_max;
+}
+
+namespace {
+
+// Uniform in [-1, 1) from a 64-bit index (splitmix64): the same value for a DOF on any rank count.
+double hashUniform(std::uint64_t i) {
+  std::uint64_t z = i + 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return double(z >> 11) * 0x1.0p-52 - 1.0;
+}
+
+// The trial runs' initial displacement (see the header): random, 0 at frozen DOFs, strain energy equal to
+// the compliance energy (or 1 without a load).
+PVec roughDisplacement(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen,
+                       LinearSolverKind solver) {
+  PVec x = system.createVector(), w = system.createVector();
+  PetscInt lo, hi;
+  BEAM_PETSC(VecGetOwnershipRange(x, &lo, &hi));
+  PetscScalar *v;
+  BEAM_PETSC(VecGetArray(x, &v));
+  for (PetscInt i = lo; i < hi; ++i) v[i - lo] = hashUniform(std::uint64_t(i));
+  for (PetscInt d : frozen)
+    if (d >= lo && d < hi) v[d - lo] = 0;
+  BEAM_PETSC(VecRestoreArray(x, &v));
+  PetscScalar strain;
+  BEAM_PETSC(MatMult(system.stiffness, x, w));
+  BEAM_PETSC(VecDot(x, w, &strain));
+  const double compliance = staticCompliance(system, solver);
+  const double target = compliance > 0 ? compliance : 1.0;
+  BEAM_PETSC(VecScale(x, std::sqrt(target / (0.5 * PetscRealPart(strain)))));
+  return x;
+}
+
+} // namespace
+
+MeasuredStep measureCriticalStep(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen,
+                                 const std::string &scheme, double guess, const CriticalStepSearch &search) {
+  if (!(guess > 0) || !std::isfinite(guess))
+    throw inputError("critical step guess: must be a finite real > 0");
+  const PVec x0 = roughDisplacement(system, frozen, search.solver);
+  PVec x = system.createVector(), y = system.createVector();
+  MeasuredStep m;
+  auto stable = [&](double dt) {
+    const auto stepper = makeScheme(scheme);
+    RunSettings run;
+    run.dt = dt;
+    run.T = double(search.steps) * dt;
+    run.divergence_factor = search.growth;
+    run.solver = search.solver;
+    BEAM_PETSC(VecCopy(x0, x));
+    BEAM_PETSC(VecSet(y, 0.0));
+    ++m.runs;
+    return !integrate(*stepper, system, x, y, run, {}).diverged;
+  };
+
+  double lo = 0.9 * guess, hi = 1.1 * guess;
+  int moves = 0;
+  while (!stable(lo)) { // the whole bracket is unstable: move it down
+    if (++moves > search.widenings) {
+      std::ostringstream why;
+      why << "unstable down to dt = " << lo;
+      m.why = why.str();
+      return m;
+    }
+    hi = lo;
+    lo *= 0.9;
+  }
+  moves = 0;
+  while (stable(hi)) { // the whole bracket is stable: move it up
+    if (++moves > search.widenings) {
+      std::ostringstream why;
+      why << "stable up to dt = " << hi;
+      m.why = why.str();
+      return m;
+    }
+    lo = hi;
+    hi *= 1.1;
+  }
+  while ((hi - lo) / hi > search.precision) {
+    const double mid = 0.5 * (lo + hi);
+    (stable(mid) ? lo : hi) = mid;
+  }
+  m.found = true;
+  m.dt = lo;
+  m.unstable_dt = hi;
+  return m;
+}
+
+void warnIfUnstable(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen,
+                    const std::string &scheme, double dt) {
+  if (system.combine) return; // matrix-free: no assembled M and S to restrict to the free DOFs
+  const double omega_crit = criticalOmega(scheme);
+  if (std::isinf(omega_crit)) return;
+  const SlepcScope slepc;
+  const FreeVibration problem(system, frozen);
+  const double omega_max = largestOmega(problem, "stability_check_", 1e-6);
+  const double dt_crit = criticalStep(omega_crit, omega_max);
+  if (dt <= dt_crit) return;
+  // Formatted here: PETSc's printf writes 0 as "0." and we want the plain C form.
+  char line[256];
+  std::snprintf(line, sizeof line, "warning: dt = %g exceeds the critical step %g of %s (omega_max = %g)%s\n", dt,
+                dt_crit, scheme.c_str(), omega_max, omega_crit == 0 ? ": it is unstable for every dt > 0" : "");
+  BEAM_PETSC(PetscPrintf(system.comm(), "%s", line));
+}
+
+} // namespace beam

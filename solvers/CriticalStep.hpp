@@ -1,0 +1,63 @@
+// The critical time step of a scheme on a system, in theory and in practice (lab "Równania ruchu",
+// reference 003: "for which dt is the scheme stable?"; reference 002: the step follows from the
+// amplification matrix and the system's largest frequency).
+//
+// Theory: dt_crit = Omega_crit / omega_max, Omega_crit from the scheme's amplification matrix
+// (Amplification.hpp), omega_max from S phi = omega^2 M phi on the free DOFs (FreeVibration.hpp).
+// Practice: bisection on dt over short runs of the real system (measureCriticalStep below).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "solvers/LinearSolver.hpp"
+#include "solvers/SecondOrderSystem.hpp"
+
+namespace beam {
+
+// dt_crit from Omega_crit and omega_max: Omega_crit / omega_max, with 0 and infinity passed through.
+double criticalStep(double omega_crit, double omega_max);
+
+struct CriticalStepSearch {
+  PetscInt steps = 1000;       // steps of each trial run
+  double growth = 1e6;         // a run is unstable when |E - E0| > growth * scale (TimeLoop's test)
+  double precision = 1e-4;     // bisection stops when (hi - lo) / hi < precision
+  int widenings = 10;          // bracket moves by x0.9 (down) or x1.1 (up) before giving up
+  LinearSolverKind solver = LinearSolverKind::Direct;
+};
+
+struct MeasuredStep {
+  bool found = false;
+  double dt = 0;          // largest step seen stable (the bracket's lower end)
+  double unstable_dt = 0; // smallest step seen unstable (upper end)
+  int runs = 0;
+  std::string why;        // when not found: which way the bracket failed
+};
+
+// Bisection for the largest stable dt of `scheme` on `system`, starting from the bracket
+// [0.9, 1.1] x guess and widening it when needed.
+//
+// Each trial integrates `steps` steps with TimeLoop from a pseudo-random displacement (a fixed hash of
+// the global DOF index, so every rank count gives the same state; 0 at frozen DOFs; zero velocity),
+// scaled so its strain energy equals the load's compliance energy. Why not start from rest: a point
+// load projects only weakly on the highest mode, the one that goes unstable first, so its growth would
+// start from far below the energy scale. A random field is the opposite: its strain energy 1/2 x'Sx =
+// sum omega_i^2 c_i^2 / 2 sits mostly in the highest modes.
+// Why the criterion separates sharply: just below the limit a stable scheme's energy oscillates by a
+// bounded factor (semi-implicit at Omega = 2(1 - e): at most ~2/e, 2e4 at e = 1e-4), just above it the
+// highest mode grows like rho^n (semi-implicit at Omega = 2(1 + e): rho ~ 1 + 2.8 sqrt(e), so e = 1e-4
+// grows the energy by e^56 in 1000 steps). With growth = 1e6 the measured limit is within ~1e-4 of the
+// true one.
+MeasuredStep measureCriticalStep(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen,
+                                 const std::string &scheme, double guess, const CriticalStepSearch &search = {});
+
+// Prints on rank 0's stdout, with the lab's other console lines (stderr stays for the one error line a
+// failing lab prints)
+//   warning: dt = <dt> exceeds the critical step <dt_crit> of <scheme> (omega_max = <w>)
+// when dt > Omega_crit(scheme) / omega_max; silent for unconditionally stable schemes. Cheap: omega_max
+// by SLEPc to a loose tolerance (options prefix `stability_check_`), the undamped Omega_crit by the
+// amplification scan. Starts SLEPc for its own scope when the program has not. Assembled systems only:
+// a matrix-free system (system.combine set) is skipped without a word.
+void warnIfUnstable(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen,
+                    const std::string &scheme, double dt);
+
+} // namespace beam

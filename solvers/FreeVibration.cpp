@@ -1,0 +1,162 @@
+#include "solvers/FreeVibration.hpp"
+
+#include <slepceps.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace beam {
+
+FreeVibration::FreeVibration(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen) {
+  PetscInt lo = 0, hi = 0;
+  BEAM_PETSC(MatGetOwnershipRange(system.stiffness, &lo, &hi));
+  std::vector<PetscInt> sorted(frozen);
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<PetscInt> free;
+  for (PetscInt i = lo; i < hi; ++i)
+    if (!std::binary_search(sorted.begin(), sorted.end(), i)) free.push_back(i);
+  const MPI_Comm comm = system.comm();
+  BEAM_PETSC(ISCreateGeneral(comm, PetscInt(free.size()), free.data(), PETSC_COPY_VALUES, free_.out()));
+  BEAM_PETSC(MatCreateSubMatrix(system.stiffness, free_, free_, MAT_INITIAL_MATRIX, stiffness_.out()));
+  BEAM_PETSC(MatCreateSubMatrix(system.mass, free_, free_, MAT_INITIAL_MATRIX, mass_.out()));
+  // Principal submatrices of SPD matrices are SPD; telling PETSc lets Cholesky be used on them.
+  for (Mat A : {stiffness_.get(), mass_.get()}) {
+    BEAM_PETSC(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
+    BEAM_PETSC(MatSetOption(A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+    BEAM_PETSC(MatSetOption(A, MAT_SPD, PETSC_TRUE));
+  }
+  full_template_ = system.createVector();
+}
+
+PetscInt FreeVibration::freeCount() const {
+  PetscInt n = 0;
+  BEAM_PETSC(ISGetSize(free_, &n));
+  return n;
+}
+
+PVec FreeVibration::createFullVector() const { return duplicate(full_template_); }
+
+PVec FreeVibration::createFreeVector() const {
+  PVec v;
+  BEAM_PETSC(MatCreateVecs(stiffness_, v.out(), nullptr));
+  return v;
+}
+
+void FreeVibration::expand(Vec free, Vec full) const {
+  BEAM_PETSC(VecSet(full, 0.0));
+  BEAM_PETSC(VecISCopy(full, free_, SCATTER_FORWARD, free)); // forward = reduced into full: full[free_] = free
+}
+
+struct ModalSolver::Impl {
+  EPS eps = nullptr;
+  ~Impl() {
+    if (eps) (void)EPSDestroy(&eps);
+  }
+};
+
+namespace {
+
+// The factorization SLEPc uses for its inner solves: direct Cholesky, as LinearSolver does.
+void useDirectSolves(EPS eps, MPI_Comm comm) {
+  ST st;
+  KSP ksp;
+  PC pc;
+  BEAM_PETSC(EPSGetST(eps, &st));
+  BEAM_PETSC(STGetKSP(st, &ksp));
+  BEAM_PETSC(KSPSetType(ksp, KSPPREONLY));
+  BEAM_PETSC(KSPGetPC(ksp, &pc));
+  BEAM_PETSC(PCSetType(pc, PCCHOLESKY));
+  PetscMPIInt size = 1;
+  MPI_Comm_size(comm, &size);
+  BEAM_PETSC(PCFactorSetMatSolverType(pc, size == 1 ? MATSOLVERCHOLMOD : MATSOLVERMUMPS));
+}
+
+} // namespace
+
+ModalSolver::ModalSolver(const FreeVibration &problem, const ModalSettings &settings)
+    : problem_(problem), settings_(settings), impl_(std::make_unique<Impl>()) {
+  if (settings.count < 1 || settings.count > problem.freeCount())
+    throw inputError(settings.count_name + ": " + std::to_string(settings.count) +
+                     " is out of range; accepted: an integer from 1 to the " + std::to_string(problem.freeCount()) +
+                     " free DOFs");
+  const MPI_Comm comm = PetscObjectComm(PetscObject(problem.stiffness()));
+  EPS &eps = impl_->eps;
+  BEAM_PETSC(EPSCreate(comm, &eps));
+  BEAM_PETSC(EPSSetOptionsPrefix(eps, settings.prefix.c_str()));
+  BEAM_PETSC(EPSSetOperators(eps, problem.stiffness(), problem.mass()));
+  BEAM_PETSC(EPSSetProblemType(eps, EPS_GHEP));
+  BEAM_PETSC(EPSSetDimensions(eps, settings.count, PETSC_DEFAULT, PETSC_DEFAULT));
+  BEAM_PETSC(EPSSetTolerances(eps, settings.tol, settings.max_it > 0 ? settings.max_it : PETSC_DEFAULT));
+  ST st;
+  BEAM_PETSC(EPSGetST(eps, &st));
+  if (settings.end == SpectrumEnd::Largest) {
+    BEAM_PETSC(EPSSetWhichEigenpairs(eps, EPS_LARGEST_MAGNITUDE));
+  } else {
+    BEAM_PETSC(STSetType(st, STSINVERT));
+    BEAM_PETSC(EPSSetTarget(eps, 0.0));
+    BEAM_PETSC(EPSSetWhichEigenpairs(eps, EPS_TARGET_MAGNITUDE));
+  }
+  useDirectSolves(eps, comm);
+  try {
+    BEAM_PETSC(EPSSetFromOptions(eps));
+  } catch (const Error &e) { // e.g. -omega_max_eps_type nonsense
+    throw inputError("options of the '" + settings.prefix + "' eigensolver: " + e.what());
+  }
+}
+
+ModalSolver::~ModalSolver() = default;
+
+void ModalSolver::solve() {
+  EPS eps = impl_->eps;
+  BEAM_PETSC(EPSSolve(eps));
+  PetscInt converged = 0, its = 0;
+  EPSConvergedReason reason;
+  BEAM_PETSC(EPSGetConverged(eps, &converged));
+  BEAM_PETSC(EPSGetIterationNumber(eps, &its));
+  BEAM_PETSC(EPSGetConvergedReason(eps, &reason));
+  if (converged < settings_.count || reason < 0)
+    throw runError("eigensolver '" + settings_.prefix + "' did not converge: " + std::to_string(converged) +
+                   " of " + std::to_string(settings_.count) + " eigenpairs after " + std::to_string(its) +
+                   " iterations (" + EPSConvergedReasons[reason] + "); try -" + settings_.prefix +
+                   "eps_max_it or -" + settings_.prefix + "eps_ncv");
+  omegas_.clear();
+  for (PetscInt i = 0; i < settings_.count; ++i) {
+    PetscScalar kr, ki;
+    BEAM_PETSC(EPSGetEigenvalue(eps, i, &kr, &ki));
+    // S and M are SPD, so lambda = omega^2 > 0; a round-off negative is clamped to omega = 0.
+    omegas_.push_back(std::sqrt(std::max(0.0, double(PetscRealPart(kr)))));
+  }
+}
+
+PetscInt ModalSolver::iterations() const {
+  PetscInt its = 0;
+  BEAM_PETSC(EPSGetIterationNumber(impl_->eps, &its));
+  return its;
+}
+
+PVec ModalSolver::shape(PetscInt i) const {
+  if (i < 0 || i >= PetscInt(omegas_.size())) throw runError("mode " + std::to_string(i) + " was not computed");
+  PVec v = problem_.createFreeVector(), mv = problem_.createFreeVector();
+  BEAM_PETSC(EPSGetEigenvector(impl_->eps, i, v, nullptr));
+  // Mass normalization phi' M phi = 1 (SLEPc already B-normalizes GHEP vectors; redone so the contract
+  // does not depend on it), then a deterministic sign: largest-magnitude entry positive.
+  PetscScalar norm2;
+  BEAM_PETSC(MatMult(problem_.mass(), v, mv));
+  BEAM_PETSC(VecDot(v, mv, &norm2));
+  PetscReal vmax, vmin;
+  BEAM_PETSC(VecMax(v, nullptr, &vmax));
+  BEAM_PETSC(VecMin(v, nullptr, &vmin));
+  const double sign = std::abs(vmin) > std::abs(vmax) ? -1.0 : 1.0;
+  BEAM_PETSC(VecScale(v, sign / std::sqrt(PetscRealPart(norm2))));
+  PVec full = problem_.createFullVector();
+  problem_.expand(v, full);
+  return full;
+}
+
+double largestOmega(const FreeVibration &problem, const std::string &prefix, double tol) {
+  ModalSolver solver(problem, {SpectrumEnd::Largest, 1, tol, 0, prefix});
+  solver.solve();
+  return solver.omegas().front();
+}
+
+} // namespace beam

@@ -1,0 +1,120 @@
+#include "solvers/GeneralizedAlpha.hpp"
+
+#include <cmath>
+
+#include "solvers/SchemeOptions.hpp"
+
+namespace beam {
+
+GeneralizedAlpha::GeneralizedAlpha(std::string name, const GeneralizedAlphaParameters &p)
+    : name_(std::move(name)), p_(p) {
+  // alpha_m, alpha_f < 1 keep A* positive definite; gamma >= 1/2 and beta >= 0 are the range in which
+  // the family is stable at all (gamma < 1/2 amplifies every mode).
+  if (!(p.alpha_m < 1 && p.alpha_f < 1 && p.beta >= 0 && p.gamma >= 0.5))
+    throw inputError(name_ + ": parameters out of range; accepted: alpha_m < 1, alpha_f < 1, beta >= 0, gamma >= 1/2");
+}
+
+GeneralizedAlphaParameters GeneralizedAlpha::newmark(double beta, double gamma) {
+  if (!(gamma >= 0.5) || !std::isfinite(gamma))
+    throw inputError("-newmark_gamma: " + std::to_string(gamma) + " is out of range; accepted: a real >= 1/2");
+  if (!(beta >= 0) || !std::isfinite(beta))
+    throw inputError("-newmark_beta: " + std::to_string(beta) + " is out of range; accepted: a real >= 0");
+  return {0.0, 0.0, beta, gamma};
+}
+
+GeneralizedAlphaParameters GeneralizedAlpha::hht(double alpha) {
+  if (!(alpha >= -1.0 / 3 && alpha <= 0))
+    throw inputError("-hht_alpha: " + std::to_string(alpha) + " is out of range; accepted: a real in [-1/3, 0]");
+  return {0.0, -alpha, 0.25 * (1 - alpha) * (1 - alpha), 0.5 - alpha};
+}
+
+GeneralizedAlphaParameters GeneralizedAlpha::chungHulbert(double rho) {
+  if (!(rho >= 0 && rho <= 1))
+    throw inputError("-rho_inf: " + std::to_string(rho) + " is out of range; accepted: a real in [0, 1]");
+  const double am = (2 * rho - 1) / (rho + 1), af = rho / (rho + 1);
+  return {am, af, 0.25 * (1 - am + af) * (1 - am + af), 0.5 - am + af};
+}
+
+GeneralizedAlphaParameters Newmark::readParameters() const {
+  // Bounds as documented; newmark() repeats the check for programmatic use.
+  const double inf = HUGE_VAL;
+  const double beta = schemeParameter("-newmark_beta", 0.25, 0, inf, "a real >= 0 (0.25: average acceleration)");
+  const double gamma = schemeParameter("-newmark_gamma", 0.5, 0.5, inf, "a real >= 1/2 (1/2: second order)");
+  return newmark(beta, gamma);
+}
+
+GeneralizedAlphaParameters HhtAlpha::readParameters() const {
+  return hht(schemeParameter("-hht_alpha", -0.05, -1.0 / 3, 0, "a real in [-1/3, 0]"));
+}
+
+GeneralizedAlphaParameters ChungHulbertAlpha::readParameters() const {
+  return chungHulbert(schemeParameter("-rho_inf", 0.8, 0, 1, "a real in [0, 1]"));
+}
+
+void GeneralizedAlpha::setup(const SecondOrderSystem &system, const SchemeSettings &settings) {
+  if (!(settings.dt > 0)) throw inputError("time step dt must be > 0");
+  p_ = readParameters();
+  system_ = &system;
+  h_ = settings.dt;
+  const double h = h_, af = p_.alpha_f;
+  lhs_ = system.combination(1 - p_.alpha_m, (1 - af) * p_.gamma * h, (1 - af) * p_.beta * h * h);
+  solver_.emplace(lhs_, name_ + "_", settings.solver);
+  mass_solver_.emplace(system.mass, "mass_", settings.solver);
+  for (PVec *v : {&a_, &f_, &g_, &xt_, &yt_, &w_, &rhs_}) *v = system.createVector();
+  BEAM_PETSC(VecSet(a_, 0.0));
+  continuity_.reset();
+}
+
+void GeneralizedAlpha::startFrom(double t, Vec x, Vec y, Vec a) {
+  if (!system_) throw runError(name_ + ": startFrom() before setup()");
+  BEAM_PETSC(VecCopy(a, a_));
+  continuity_.record(t, x, y);
+}
+
+void GeneralizedAlpha::step(double t, Vec x, Vec y) {
+  const SecondOrderSystem &sys = *system_;
+  const double h = h_, am = p_.alpha_m, af = p_.alpha_f, beta = p_.beta, gamma = p_.gamma;
+  if (!continuity_.continues(t, x, y)) {
+    // A new start: a_n from the equation of motion at t, M a = f - C y - S x.
+    sys.force(t, rhs_);
+    BEAM_PETSC(MatMult(sys.stiffness, x, w_));
+    BEAM_PETSC(VecAXPY(rhs_, -1.0, w_));
+    if (sys.damped()) {
+      BEAM_PETSC(MatMult(sys.damping, y, w_));
+      BEAM_PETSC(VecAXPY(rhs_, -1.0, w_));
+    }
+    mass_solver_->solve(rhs_, a_);
+  }
+  // Predictors: the Newmark updates without their a_{n+1} terms.
+  BEAM_PETSC(VecWAXPY(xt_, h, y, x));
+  BEAM_PETSC(VecAXPY(xt_, h * h * (0.5 - beta), a_));
+  BEAM_PETSC(VecWAXPY(yt_, h * (1 - gamma), a_, y));
+  // rhs = f_{n+1-af} - am M a_n - C y~ - S x~, with z~ = (1 - af) z_pred + af z_n.
+  sys.force(t + h, rhs_);
+  if (af != 0) {
+    BEAM_PETSC(VecScale(rhs_, 1 - af));
+    sys.force(t, f_);
+    BEAM_PETSC(VecAXPY(rhs_, af, f_));
+  }
+  if (am != 0) {
+    BEAM_PETSC(MatMult(sys.mass, a_, w_));
+    BEAM_PETSC(VecAXPY(rhs_, -am, w_));
+  }
+  if (sys.damped()) {
+    BEAM_PETSC(VecAXPBYPCZ(g_, 1 - af, af, 0.0, yt_, y));
+    BEAM_PETSC(MatMult(sys.damping, g_, w_));
+    BEAM_PETSC(VecAXPY(rhs_, -1.0, w_));
+  }
+  BEAM_PETSC(VecAXPBYPCZ(g_, 1 - af, af, 0.0, xt_, x));
+  BEAM_PETSC(MatMult(sys.stiffness, g_, w_));
+  BEAM_PETSC(VecAXPY(rhs_, -1.0, w_));
+  // A* a_{n+1} = rhs (a_n is the initial guess of an iterative solver).
+  BEAM_PETSC(VecCopy(a_, g_));
+  solver_->solve(rhs_, g_);
+  BEAM_PETSC(VecWAXPY(x, beta * h * h, g_, xt_));
+  BEAM_PETSC(VecWAXPY(y, gamma * h, g_, yt_));
+  BEAM_PETSC(VecCopy(g_, a_));
+  continuity_.record(t + h, x, y);
+}
+
+} // namespace beam

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Offscreen rendering end to end: a small midpoint run, scripts/render.py on its last snapshot under
+# xvfb-run, and a check that the PNG is a real picture (not blank, not one flat colour).
+# usage: render_png_test.sh MIDPOINT_BINARY RENDER_SCRIPT WORK_DIR
+# A missing xvfb-run is a failure, not a skip: the rendering path must be tested on every machine that
+# runs the suite (scripts/setup-debian.sh installs xvfb).
+set -euo pipefail
+midpoint=$1 render=$2 work=$3
+python=/usr/bin/python3
+command -v xvfb-run >/dev/null || { echo "render_png: FAIL: xvfb-run not found; install xvfb (scripts/setup-debian.sh)"; exit 1; }
+[ -x "$python" ] || { echo "render_png: FAIL: $python not found"; exit 1; }
+"$python" -c "import vtk" 2>/dev/null || { echo "render_png: FAIL: VTK's Python bindings missing; install python3-vtk9"; exit 1; }
+
+rm -rf "$work"
+mkdir -p "$work"
+"$midpoint" -mx 8 -my 2 -T 1 -output_dir "$work/run" -quiet > "$work/midpoint.log"
+xvfb-run -a "$python" "$render" "$work/run/beam.pvd" --last --out "$work/last.png"
+
+# Not blank: many distinct colours (the von Mises map) and a real share of non-background pixels.
+"$python" - "$work/last.png" <<'PY'
+import sys
+import vtk
+from vtk.util.numpy_support import vtk_to_numpy
+
+reader = vtk.vtkPNGReader()
+reader.SetFileName(sys.argv[1])
+reader.Update()
+image = reader.GetOutput()
+w, h, _ = image.GetDimensions()
+pixels = vtk_to_numpy(image.GetPointData().GetScalars())[:, :3]
+colours = {tuple(p) for p in pixels}
+background = (pixels == 255).all(axis=1)
+share = 1.0 - background.mean()
+print(f"render_png: {w}x{h}, {len(colours)} distinct colours, {100 * share:.1f}% non-background")
+if len(colours) < 50 or share < 0.05:
+    sys.exit("render_png: FAIL: the image looks blank")
+print("render_png: OK")
+PY

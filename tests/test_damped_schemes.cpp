@@ -1,0 +1,405 @@
+// The Newmark family (newmark, hht, generalized_alpha), mamc, central_difference and rk4, and the lab
+// schemes, on damped and loaded discrete systems:
+//   - observed order of accuracy of every scheme against the exact solution of a damped, harmonically
+//     loaded 3-DOF system (matrix exponential of the first-order form) -- one table row per scheme;
+//   - mamc (reference 000's incremental form) equals newmark(1/4, 1/2) to round-off;
+//   - energy-conserving schemes balance energy (E = K + P - W) to round-off, with loads in time;
+//   - central differences: stable just below 2/omega_max and unstable just above, damped or not, and the
+//     limit of the three-level amplification matrix equals 2/omega_max with damping too;
+//   - HHT and generalized-alpha spectral radius at Omega -> infinity equal to their parameters;
+//   - the 2-DOF example of reference 002 reaches its static limit (0.26, 0.42) with every scheme;
+//   - scheme options read strictly, out-of-range parameters rejected with exit code 2;
+//   - Rayleigh damping of the beam is zero at frozen DOFs.
+#include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+#include <unsupported/Eigen/MatrixFunctions>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "labs/BeamLab.hpp"
+#include "labs/DiscreteSystem.hpp"
+#include "solvers/CentralDifference.hpp"
+#include "solvers/GeneralizedAlpha.hpp"
+#include "solvers/TimeLoop.hpp"
+
+using namespace beam;
+
+namespace {
+
+using Sparse = Eigen::SparseMatrix<double>;
+
+// Options pushed for the lifetime of the object (schemes read -newmark_beta etc. in setup).
+class ScopedOptions {
+public:
+  explicit ScopedOptions(const std::string &text) {
+    BEAM_PETSC(PetscOptionsCreate(&options_));
+    BEAM_PETSC(PetscOptionsInsertString(options_, text.c_str()));
+    BEAM_PETSC(PetscOptionsPush(options_));
+  }
+  ~ScopedOptions() {
+    PetscOptionsPop();
+    PetscOptionsDestroy(&options_);
+  }
+
+private:
+  PetscOptions options_ = nullptr;
+};
+
+Eigen::VectorXd toEigen(Vec v) {
+  PetscInt n;
+  BEAM_PETSC(VecGetLocalSize(v, &n));
+  const PetscScalar *a;
+  BEAM_PETSC(VecGetArrayRead(v, &a));
+  Eigen::VectorXd out(n);
+  for (PetscInt i = 0; i < n; ++i) out(i) = PetscRealPart(a[i]);
+  BEAM_PETSC(VecRestoreArrayRead(v, &a));
+  return out;
+}
+
+Sparse sparse(const Eigen::MatrixXd &A) { return A.sparseView(); }
+
+// A 3-DOF chain with non-proportional damping, a harmonic load and a non-zero initial state.
+constexpr double kOmegaLoad = 1.3;
+DiscreteModel threeDof(bool damped, bool loaded) {
+  DiscreteModel m;
+  m.name = "three_dof";
+  Eigen::MatrixXd M = Eigen::Vector3d(1.0, 2.0, 1.5).asDiagonal();
+  Eigen::MatrixXd K(3, 3), C(3, 3);
+  K << 7, -3, 0, -3, 8, -5, 0, -5, 7;
+  C << 0.4, -0.3, 0, -0.3, 0.35, -0.05, 0, -0.05, 0.25;
+  m.M = sparse(M);
+  m.K = sparse(K);
+  m.C = damped ? sparse(C) : Sparse(3, 3);
+  m.F = loaded ? Eigen::Vector3d(1.0, 0.0, -0.5) : Eigen::Vector3d::Zero();
+  if (loaded) m.load_factor = [](double t) { return std::sin(kOmegaLoad * t); };
+  m.q0 = Eigen::Vector3d(0.1, -0.2, 0.05);
+  m.v0 = Eigen::Vector3d(0.0, 0.3, -0.1);
+  return m;
+}
+
+// Exact (x, v) at T: the first-order form augmented with (sin, cos) of the load, z' = A z, z = e^{AT} z0.
+std::pair<Eigen::VectorXd, Eigen::VectorXd> exactSolution(const DiscreteModel &m, double T) {
+  const Eigen::MatrixXd M(m.M), K(m.K), C(m.C);
+  const Eigen::Index n = M.rows();
+  Eigen::MatrixXd A = Eigen::MatrixXd::Zero(2 * n + 2, 2 * n + 2);
+  const Eigen::MatrixXd Minv = M.inverse();
+  A.block(0, n, n, n).setIdentity();
+  A.block(n, 0, n, n) = -Minv * K;
+  A.block(n, n, n, n) = -Minv * C;
+  A.block(n, 2 * n, n, 1) = Minv * m.F; // f = F sin(w t)
+  A(2 * n, 2 * n + 1) = kOmegaLoad;      // s' = w c
+  A(2 * n + 1, 2 * n) = -kOmegaLoad;     // c' = -w s
+  Eigen::VectorXd z0(2 * n + 2);
+  z0 << m.q0, m.v0, 0.0, 1.0;
+  const Eigen::VectorXd z = (A * T).exp() * z0;
+  return {z.head(n), z.segment(n, n)};
+}
+
+struct SchemeRun {
+  RunResult result;
+  Eigen::VectorXd x, y;
+  std::vector<EnergyTerms> energy;
+};
+
+struct History final : Monitor {
+  void observe(const StepState &s) override { energy.push_back(s.energy); }
+  std::vector<EnergyTerms> energy;
+};
+
+SchemeRun run(const std::string &scheme_name, const DiscreteModel &model, double dt, double T,
+        double divergence_factor = std::numeric_limits<double>::infinity()) {
+  const SecondOrderSystem sys = toSecondOrderSystem(model, PETSC_COMM_SELF);
+  PVec x = toPetscVector(sys, model.q0), y = toPetscVector(sys, model.v0);
+  const auto scheme = makeScheme(scheme_name);
+  RunSettings settings;
+  settings.dt = dt;
+  settings.T = T;
+  settings.divergence_factor = divergence_factor;
+  History h;
+  SchemeRun r;
+  r.result = integrate(*scheme, sys, x, y, settings, {&h});
+  r.x = toEigen(x);
+  r.y = toEigen(y);
+  r.energy = h.energy;
+  return r;
+}
+
+// Observed order of accuracy: log2 of the error ratio between dt and dt/2.
+struct OrderRow {
+  const char *scheme;
+  const char *options;
+  double order;
+};
+
+// One row per scheme (plus parameter variants). The lab schemes are first order except midpoint (the
+// trapezoidal rule with C and f at mid-step, second order); Newmark with gamma > 1/2 drops to first
+// order; every generalized-alpha member with its standard gamma is second order; RK4 is fourth order.
+const std::vector<OrderRow> kOrders = {
+    {"almost_explicit", "", 1},
+    {"semi_implicit", "", 1},
+    {"fully_implicit", "", 1},
+    {"midpoint", "", 2},
+    {"newmark", "", 2},
+    {"newmark", "-newmark_beta 0 -newmark_gamma 0.5", 2},
+    {"newmark", "-newmark_beta 0.3025 -newmark_gamma 0.6", 1},
+    {"mamc", "", 2},
+    {"central_difference", "", 2},
+    {"rk4", "", 4},
+    {"hht", "", 2},
+    {"hht", "-hht_alpha -0.3333333333333333", 2},
+    {"generalized_alpha", "", 2},
+    {"generalized_alpha", "-rho_inf 0", 2},
+};
+
+} // namespace
+
+TEST(DampedSchemes, EverySchemeHasATableRow) {
+  for (const auto &name : schemeNames()) {
+    bool found = false;
+    for (const auto &row : kOrders) found = found || name == row.scheme;
+    EXPECT_TRUE(found) << name << " has no row in the convergence table";
+  }
+}
+
+TEST(DampedSchemes, ObservedOrderOfAccuracy) {
+  const DiscreteModel model = threeDof(true, true);
+  const double T = 2.0;
+  const auto [xe, ye] = exactSolution(model, T);
+  for (const auto &row : kOrders) {
+    const ScopedOptions options(row.options);
+    std::vector<double> errors;
+    for (double dt : {0.02, 0.01, 0.005}) {
+      const SchemeRun r = run(row.scheme, model, dt, T);
+      ASSERT_FALSE(r.result.diverged) << row.scheme;
+      errors.push_back(std::max((r.x - xe).lpNorm<Eigen::Infinity>(), (r.y - ye).lpNorm<Eigen::Infinity>()));
+    }
+    const double p1 = std::log2(errors[0] / errors[1]), p2 = std::log2(errors[1] / errors[2]);
+    EXPECT_NEAR(p2, row.order, 0.15) << row.scheme << " " << row.options << ": errors " << errors[0] << ", "
+                                     << errors[1] << ", " << errors[2] << " (orders " << p1 << ", " << p2 << ")";
+  }
+}
+
+// Reference 000's incremental form and Newmark's acceleration form are the same scheme.
+TEST(DampedSchemes, MamcEqualsNewmarkAverageAcceleration) {
+  const DiscreteModel model = threeDof(true, true);
+  const SchemeRun a = run("mamc", model, 0.05, 25), b = run("newmark", model, 0.05, 25);
+  const double scale = b.x.lpNorm<Eigen::Infinity>() + b.y.lpNorm<Eigen::Infinity>();
+  EXPECT_LE((a.x - b.x).lpNorm<Eigen::Infinity>(), 1e-12 * scale);
+  EXPECT_LE((a.y - b.y).lpNorm<Eigen::Infinity>(), 1e-12 * scale);
+  for (size_t n = 0; n < a.energy.size(); n += 50)
+    EXPECT_NEAR(a.energy[n].total(), b.energy[n].total(), 1e-12) << "step " << n;
+}
+
+// Undamped: the average-acceleration members keep E = K + P - W exactly (trapezoidal work, any load);
+// the lab midpoint needs a load linear in time over each step (it evaluates f at mid-step).
+TEST(DampedSchemes, EnergyConservingSchemesBalanceToRoundoff) {
+  struct Row {
+    const char *scheme, *options;
+    bool harmonic;
+  };
+  const std::vector<Row> rows = {{"newmark", "", true},
+                                 {"mamc", "", true},
+                                 {"hht", "-hht_alpha 0", true},
+                                 {"generalized_alpha", "-rho_inf 1", true},
+                                 {"newmark", "", false},
+                                 {"midpoint", "", false}};
+  for (const auto &row : rows) {
+    const ScopedOptions options(row.options);
+    DiscreteModel model = threeDof(false, true);
+    if (!row.harmonic) model.load_factor = nullptr; // constant load
+    const SchemeRun r = run(row.scheme, model, 0.1, 100); // omega_max dt ~ 0.36, 1000 steps
+    double worst = 0, scale = 0;
+    for (const auto &e : r.energy) {
+      worst = std::max(worst, std::abs(e.balance_error));
+      scale = std::max({scale, e.kinetic, e.potential, std::abs(e.work)});
+    }
+    EXPECT_LE(worst, 1e-12 * scale) << row.scheme << " " << row.options << (row.harmonic ? " harmonic" : " constant");
+    EXPECT_GT(scale, 0.01);
+  }
+}
+
+// The three-level recurrence (B.16) as a map of (q_n, q_{n-1}); its spectral radius.
+double rhoB16(const DiscreteModel &m, double h) {
+  const Eigen::MatrixXd M(m.M), K(m.K), C(m.C);
+  const Eigen::Index n = M.rows();
+  const Eigen::MatrixXd Linv = (M / (h * h) + C / (2 * h)).inverse();
+  Eigen::MatrixXd A = Eigen::MatrixXd::Zero(2 * n, 2 * n);
+  A.topLeftCorner(n, n) = -Linv * (K - 2 * M / (h * h));
+  A.topRightCorner(n, n) = -Linv * (M / (h * h) - C / (2 * h));
+  A.bottomLeftCorner(n, n).setIdentity();
+  return Eigen::EigenSolver<Eigen::MatrixXd>(A, false).eigenvalues().cwiseAbs().maxCoeff();
+}
+
+TEST(DampedSchemes, CentralDifferenceStabilityLimit) {
+  for (bool damped : {false, true}) {
+    const DiscreteModel model = threeDof(damped, true);
+    const double hcrit = 2 / std::sqrt(largestEigenvalue(model));
+    if (damped) {
+      // The damped limit from the amplification matrix (bisection on rho = 1) is 2/omega_max too:
+      // rho(A) reaches 1 through lambda = -1, where the C terms cancel.
+      double lo = 0.5 * hcrit, hi = 1.5 * hcrit;
+      ASSERT_LT(rhoB16(model, lo), 1.0);
+      ASSERT_GT(rhoB16(model, hi), 1.0);
+      for (int it = 0; it < 60; ++it) (rhoB16(model, 0.5 * (lo + hi)) < 1.0 ? lo : hi) = 0.5 * (lo + hi);
+      EXPECT_NEAR(lo, hcrit, 1e-6 * hcrit);
+    }
+    const SchemeRun stable = run("central_difference", model, 0.98 * hcrit, 3000 * hcrit, 1e6);
+    EXPECT_FALSE(stable.result.diverged) << (damped ? "damped" : "undamped");
+    EXPECT_LT(stable.x.lpNorm<Eigen::Infinity>(), 10.0);
+    const SchemeRun unstable = run("central_difference", model, 1.02 * hcrit, 3000 * hcrit, 1e6);
+    EXPECT_TRUE(unstable.result.diverged) << (damped ? "damped" : "undamped");
+  }
+}
+
+// The velocity handed out with x_{n+1} is what (B.14) gives once x_{n+2} is known.
+TEST(DampedSchemes, CentralDifferenceVelocityIsB14) {
+  const DiscreteModel model = threeDof(true, true);
+  const SecondOrderSystem sys = toSecondOrderSystem(model, PETSC_COMM_SELF);
+  const double h = 0.05;
+  CentralDifference cd;
+  cd.setup(sys, {h, LinearSolverKind::Direct});
+  PVec x = toPetscVector(sys, model.q0), y = toPetscVector(sys, model.v0);
+  std::vector<Eigen::VectorXd> xs{toEigen(x)}, ys{toEigen(y)};
+  for (int n = 0; n < 6; ++n) {
+    cd.step(n * h, x, y);
+    xs.push_back(toEigen(x));
+    ys.push_back(toEigen(y));
+  }
+  for (size_t n = 1; n + 1 < xs.size(); ++n)
+    EXPECT_LE((ys[n] - (xs[n + 1] - xs[n - 1]) / (2 * h)).lpNorm<Eigen::Infinity>(), 1e-12) << "level " << n;
+  // Start-up (B.22): y_0 is reproduced by (B.14) at n = 0 with the fictitious x_{-1}.
+}
+
+// Amplification matrix of one generalized-alpha step on m = 1, k = W^2, h = 1 as a map of (x, y, a),
+// measured column by column with startFrom().
+Eigen::Matrix3d amplification(const GeneralizedAlphaParameters &p, double W) {
+  DiscreteModel m;
+  m.M = sparse(Eigen::MatrixXd::Constant(1, 1, 1.0));
+  m.K = sparse(Eigen::MatrixXd::Constant(1, 1, W * W));
+  m.C = Sparse(1, 1);
+  m.F = Eigen::VectorXd::Zero(1);
+  const SecondOrderSystem sys = toSecondOrderSystem(m, PETSC_COMM_SELF);
+  GeneralizedAlpha scheme("test", p);
+  scheme.setup(sys, {1.0, LinearSolverKind::Direct});
+  Eigen::Matrix3d A;
+  for (int j = 0; j < 3; ++j) {
+    const Eigen::Vector3d e = Eigen::Vector3d::Unit(j);
+    PVec x = toPetscVector(sys, e.segment(0, 1)), y = toPetscVector(sys, e.segment(1, 1)),
+         a = toPetscVector(sys, e.segment(2, 1));
+    scheme.startFrom(0.0, x, y, a);
+    scheme.step(0.0, x, y);
+    // a_{n+1} is internal; recover it from the velocity update y_{n+1} = y_n + h((1-gamma) a_n + gamma a_{n+1}).
+    const double x1 = toEigen(x)(0), y1 = toEigen(y)(0);
+    const double a1 = (y1 - e(1) - (1 - p.gamma) * e(2)) / p.gamma;
+    A.col(j) << x1, y1, a1;
+  }
+  return A;
+}
+
+TEST(DampedSchemes, SpectralRadiusAtInfinity) {
+  // Omega = omega h. A finite Omega moves the triple root of generalized-alpha by ~Omega^(-2/3) (a
+  // perturbation of order Omega^-2 under a cube root): 1e-4 at Omega = 1e6, 5e-6 at 1e8.
+  const double W = 1e8;
+  // Balanced by D = diag(1, 1/W, 1/W^2) (x, y/W and a/W^2 are all O(1)): the same eigenvalues, but
+  // the triple root -rho_inf of generalized-alpha is then computed to ~eps^(1/3) instead of ~1e-4.
+  auto rho = [&](const GeneralizedAlphaParameters &p) {
+    const Eigen::Vector3d d(1, 1 / W, 1 / (W * W));
+    const Eigen::Matrix3d B = d.asDiagonal() * amplification(p, W) * d.cwiseInverse().asDiagonal();
+    return Eigen::EigenSolver<Eigen::Matrix3d>(B, false).eigenvalues().cwiseAbs().maxCoeff();
+  };
+  for (double alpha : {0.0, -0.05, -0.1, -0.2, -1.0 / 3})
+    EXPECT_NEAR(rho(GeneralizedAlpha::hht(alpha)), (1 + alpha) / (1 - alpha), 1e-5) << "hht alpha = " << alpha;
+  for (double r : {0.0, 0.3, 0.5, 0.8, 1.0})
+    EXPECT_NEAR(rho(GeneralizedAlpha::chungHulbert(r)), r, 1e-5) << "rho_inf = " << r;
+  EXPECT_NEAR(rho(GeneralizedAlpha::newmark(0.25, 0.5)), 1.0, 1e-5);
+  // Small Omega: every member is accurate, rho close to 1.
+  EXPECT_NEAR(Eigen::EigenSolver<Eigen::Matrix3d>(amplification(GeneralizedAlpha::chungHulbert(0.5), 1e-3), false)
+                  .eigenvalues().cwiseAbs().maxCoeff(), 1.0, 1e-6);
+}
+
+TEST(DampedSchemes, TwoDofReachesStaticLimitWithEveryScheme) {
+  const DiscreteModel model = builtinModel("two_dof");
+  for (const auto &name : schemeNames()) {
+    const SchemeRun r = run(name, model, 0.05, 30);
+    ASSERT_FALSE(r.result.diverged) << name;
+    EXPECT_NEAR(r.x(0), 0.26, 1e-9) << name;
+    EXPECT_NEAR(r.x(1), 0.42, 1e-9) << name;
+    // At rest the work 1.348 has gone half into the springs (0.674) and half into the dampers.
+    EXPECT_NEAR(r.energy.back().work, 1.348, 1e-8) << name;
+    EXPECT_NEAR(r.energy.back().potential, 0.674, 1e-8) << name;
+  }
+}
+
+TEST(DampedSchemes, SchemeOptionsAreStrict) {
+  const DiscreteModel model = threeDof(true, false);
+  const SecondOrderSystem sys = toSecondOrderSystem(model, PETSC_COMM_SELF);
+  struct Bad {
+    const char *scheme, *options, *fragment;
+  };
+  for (const Bad &b : std::vector<Bad>{{"newmark", "-newmark_gamma 0.4", "accepted: a real >= 1/2"},
+                                       {"newmark", "-newmark_beta -0.1", "accepted: a real >= 0"},
+                                       {"newmark", "-newmark_beta 0.25x", "not a finite real"},
+                                       {"hht", "-hht_alpha 0.1", "[-1/3, 0]"},
+                                       {"hht", "-hht_alpha -0.5", "[-1/3, 0]"},
+                                       {"generalized_alpha", "-rho_inf 1.5", "[0, 1]"},
+                                       {"generalized_alpha", "-rho_inf -0.1", "[0, 1]"}}) {
+    const ScopedOptions options(b.options);
+    const auto scheme = makeScheme(b.scheme);
+    try {
+      scheme->setup(sys, {0.01, LinearSolverKind::Direct});
+      ADD_FAILURE() << b.options << " was accepted";
+    } catch (const Error &e) {
+      EXPECT_EQ(e.exitCode(), 2) << b.options;
+      EXPECT_NE(std::string(e.what()).find(b.fragment), std::string::npos) << e.what();
+    }
+  }
+  const ScopedOptions options("-hht_alpha -0.1");
+  const auto scheme = makeScheme("hht");
+  scheme->setup(sys, {0.01, LinearSolverKind::Direct});
+  const auto &p = dynamic_cast<const GeneralizedAlpha &>(*scheme).parameters();
+  EXPECT_DOUBLE_EQ(p.alpha_f, 0.1);
+  EXPECT_DOUBLE_EQ(p.gamma, 0.6);
+  EXPECT_DOUBLE_EQ(p.beta, 0.25 * 1.1 * 1.1);
+  try {
+    (void)makeScheme("leapfrog");
+    ADD_FAILURE() << "unknown scheme accepted";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.exitCode(), 2);
+    EXPECT_NE(std::string(e.what()).find("central_difference"), std::string::npos) << e.what();
+  }
+}
+
+// Rayleigh damping on the beam: C = alpha M + beta S on free DOFs, zero rows and columns at frozen ones.
+TEST(DampedSchemes, BeamRayleighDampingIsZeroAtFrozenDofs) {
+  BeamLabOptions o;
+  o.beam.mx = 4;
+  o.beam.my = 2;
+  o.rayleigh_alpha = 0.1;
+  o.rayleigh_beta = 0.02;
+  const Beam beam(o.beam, PETSC_COMM_WORLD);
+  const SecondOrderSystem sys = beamSystem(beam, o);
+  ASSERT_TRUE(sys.damped());
+  PetscInt r0, r1;
+  BEAM_PETSC(MatGetOwnershipRange(sys.damping, &r0, &r1));
+  const auto &frozen = beam.frozenDofs();
+  auto isFrozen = [&](PetscInt i) { return std::binary_search(frozen.begin(), frozen.end(), i); };
+  PVec e = sys.createVector(), Ce = sys.createVector(), Me = sys.createVector(), Se = sys.createVector();
+  for (PetscInt j : {PetscInt(0), PetscInt(1), PetscInt(11), PetscInt(20)}) {
+    BEAM_PETSC(VecSet(e, 0.0));
+    if (j >= r0 && j < r1) BEAM_PETSC(VecSetValue(e, j, 1.0, INSERT_VALUES));
+    BEAM_PETSC(VecAssemblyBegin(e));
+    BEAM_PETSC(VecAssemblyEnd(e));
+    BEAM_PETSC(MatMult(sys.damping, e, Ce));
+    BEAM_PETSC(MatMult(sys.mass, e, Me));
+    BEAM_PETSC(MatMult(sys.stiffness, e, Se));
+    const Eigen::VectorXd c = toEigen(Ce), m = toEigen(Me), s = toEigen(Se);
+    for (PetscInt i = r0; i < r1; ++i) {
+      const double expected = isFrozen(i) || isFrozen(j) ? 0.0 : 0.1 * m(i - r0) + 0.02 * s(i - r0);
+      EXPECT_NEAR(c(i - r0), expected, 1e-12) << "C(" << i << "," << j << ")";
+    }
+  }
+}

@@ -1,0 +1,156 @@
+// FreeVibration / ModalSolver (SLEPc on the free DOFs) against an independent dense computation: the
+// beam assembled on PETSC_COMM_SELF, pulled into Eigen with MatGetValues, restricted to the free DOFs,
+// and solved with GeneralizedSelfAdjointEigenSolver. omega_max and omega_min must agree to 1e-8
+// relative; SLEPc's residual tolerance 1e-10 bounds the eigenvalue error of a symmetric pencil by about
+// tol * lambda, far below that.
+//
+// Runs unchanged on any number of ranks (registered on 1 and 2): the SLEPc side is distributed on
+// PETSC_COMM_WORLD, the dense reference is computed by every rank on its own copy.
+#include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "MesLib/Beam.hpp"
+#include "SlepcEnvironment.hpp"
+#include "solvers/FreeVibration.hpp"
+
+using namespace beam;
+
+namespace {
+
+[[maybe_unused]] const auto *slepc_env = registerSlepcEnvironment();
+
+SecondOrderSystem systemOf(const Beam &beam) {
+  SecondOrderSystem s;
+  s.mass = beam.mass();
+  s.stiffness = beam.stiffness();
+  s.load = beam.load();
+  return s;
+}
+
+// Dense A[free, free] of a matrix assembled on PETSC_COMM_SELF.
+Eigen::MatrixXd denseFree(Mat A, const std::vector<PetscInt> &free) {
+  const PetscInt n = PetscInt(free.size());
+  std::vector<PetscScalar> values(size_t(n * n));
+  BEAM_PETSC(MatGetValues(A, n, free.data(), n, free.data(), values.data()));
+  Eigen::MatrixXd D(n, n);
+  for (PetscInt i = 0; i < n; ++i)
+    for (PetscInt j = 0; j < n; ++j) D(i, j) = PetscRealPart(values[size_t(i * n + j)]);
+  return D;
+}
+
+struct Reference {
+  double omega_min, omega_max;
+};
+
+Reference dense(const BeamSpec &spec) {
+  const Beam beam(spec, PETSC_COMM_SELF);
+  std::vector<PetscInt> free;
+  for (PetscInt i = 0; i < beam.mesh().dofCount(); ++i)
+    if (!std::binary_search(beam.frozenDofs().begin(), beam.frozenDofs().end(), i)) free.push_back(i);
+  const PMat S = beam.stiffness(), M = beam.mass();
+  Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> eig(denseFree(S, free), denseFree(M, free));
+  EXPECT_EQ(eig.info(), Eigen::Success);
+  const auto &lambda = eig.eigenvalues(); // ascending
+  return {std::sqrt(lambda(0)), std::sqrt(lambda(lambda.size() - 1))};
+}
+
+BeamSpec spec(int mx, int my, Supports supports, double E = 100, double hx = 1, double hy = 1) {
+  BeamSpec s;
+  s.mx = mx;
+  s.my = my;
+  s.hx = hx;
+  s.hy = hy;
+  s.supports = supports;
+  s.material.E = E;
+  return s;
+}
+
+} // namespace
+
+class FreeVibrationCase : public ::testing::TestWithParam<BeamSpec> {};
+
+TEST_P(FreeVibrationCase, ExtremeFrequenciesMatchDenseSolve) {
+  const BeamSpec s = GetParam();
+  const Reference ref = dense(s);
+  const Beam beam(s, PETSC_COMM_WORLD);
+  const SecondOrderSystem system = systemOf(beam);
+  const FreeVibration problem(system, beam.frozenDofs());
+  EXPECT_EQ(problem.freeCount(), beam.mesh().dofCount() - PetscInt(beam.frozenDofs().size()));
+
+  const double omega_max = largestOmega(problem, "test_max_", 1e-10);
+  ModalSolver lowest(problem, {SpectrumEnd::Smallest, 1, 1e-10, 0, "test_min_"});
+  lowest.solve();
+  const double omega_min = lowest.omegas().front();
+  EXPECT_NEAR(omega_max / ref.omega_max, 1.0, 1e-8) << "omega_max " << omega_max << " dense " << ref.omega_max;
+  EXPECT_NEAR(omega_min / ref.omega_min, 1.0, 1e-8) << "omega_min " << omega_min << " dense " << ref.omega_min;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    SmallBeams, FreeVibrationCase,
+    ::testing::Values(spec(4, 2, Supports::ClampedLeft), spec(6, 3, Supports::ClampedBoth),
+                      spec(5, 2, Supports::SimplySupported, 100, 2.0, 0.5),
+                      // Stiff enough that every physical omega exceeds 1: without the deflation the
+                      // frozen DOFs' spurious omega = 1 would be reported as omega_min.
+                      spec(4, 2, Supports::ClampedLeft, 1e6)));
+
+TEST(FreeVibration, SpuriousFrozenFrequencyIsAbsent) {
+  const BeamSpec s = spec(4, 2, Supports::ClampedLeft, 1e6);
+  const Beam beam(s, PETSC_COMM_WORLD);
+  const SecondOrderSystem system = systemOf(beam);
+  const FreeVibration problem(system, beam.frozenDofs());
+  ModalSolver lowest(problem, {SpectrumEnd::Smallest, 1, 1e-10, 0, "test_min_"});
+  lowest.solve();
+  EXPECT_GT(lowest.omegas().front(), 1.5); // the full pencil's lowest eigenvalue would be 1 (frozen DOFs)
+}
+
+TEST(FreeVibration, ModeShapesAreMassNormalizedEigenvectors) {
+  const Beam beam(spec(6, 2, Supports::ClampedLeft), PETSC_COMM_WORLD);
+  const SecondOrderSystem system = systemOf(beam);
+  const FreeVibration problem(system, beam.frozenDofs());
+  ModalSolver solver(problem, {SpectrumEnd::Smallest, 3, 1e-10, 0, "test_modes_"});
+  solver.solve();
+  ASSERT_EQ(solver.omegas().size(), 3u);
+  EXPECT_LT(solver.omegas()[0], solver.omegas()[1]);
+  EXPECT_LT(solver.omegas()[1], solver.omegas()[2]);
+  for (PetscInt k = 0; k < 3; ++k) {
+    const PVec phi = solver.shape(k);
+    PVec Sphi = duplicate(phi), Mphi = duplicate(phi);
+    BEAM_PETSC(MatMult(system.stiffness, phi, Sphi));
+    BEAM_PETSC(MatMult(system.mass, phi, Mphi));
+    PetscScalar mnorm;
+    BEAM_PETSC(VecDot(phi, Mphi, &mnorm));
+    EXPECT_NEAR(PetscRealPart(mnorm), 1.0, 1e-12);
+    // Frozen DOFs stay at zero, so the full-length residual S phi - omega^2 M phi is the free one.
+    const double w2 = solver.omegas()[size_t(k)] * solver.omegas()[size_t(k)];
+    BEAM_PETSC(VecAXPY(Sphi, -w2, Mphi));
+    PetscReal residual, scale;
+    BEAM_PETSC(VecNorm(Sphi, NORM_2, &residual));
+    BEAM_PETSC(VecNorm(Mphi, NORM_2, &scale));
+    EXPECT_LT(residual, 1e-8 * w2 * scale);
+    for (PetscInt d : beam.ownedFrozenDofs()) {
+      PetscScalar v;
+      BEAM_PETSC(VecGetValues(phi, 1, &d, &v));
+      EXPECT_EQ(PetscRealPart(v), 0.0);
+    }
+  }
+}
+
+TEST(FreeVibration, UnconvergedSolveIsARunError) {
+  const Beam beam(spec(10, 3, Supports::ClampedLeft), PETSC_COMM_WORLD);
+  const SecondOrderSystem system = systemOf(beam);
+  const FreeVibration problem(system, beam.frozenDofs());
+  ModalSolver solver(problem, {SpectrumEnd::Largest, 1, 1e-14, 1, "test_fail_"}); // one iteration
+  try {
+    solver.solve();
+    FAIL() << "expected a run error";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.exitCode(), kExitRunFailed);
+    EXPECT_NE(std::string(e.what()).find("did not converge"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("iterations"), std::string::npos) << e.what();
+  }
+}

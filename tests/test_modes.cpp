@@ -1,0 +1,110 @@
+// Natural frequencies of a slender Q4 cantilever converge towards Euler-Bernoulli under refinement.
+//
+// Beam: L = 20, H = 1 (L/H = 20), square elements h = 1/my with my = 1, 2, 4 and mx = 20 my, E = 100,
+// nu = 0.3, rho = 1, left edge clamped. Euler-Bernoulli: omega_n = (beta_n L)^2 sqrt(E I / (rho A L^4)),
+// (beta_n L)^2 = 3.5160, 22.0345, 61.6972.
+// Expect: Q4/EB decreases monotonically with refinement for each of the first three bending modes. The
+// bilinear quad cannot bend without a parasitic shear strain proportional to the element length over
+// the depth, so it is too stiff (ratio 1.2 at my = 1) and the excess falls roughly like (h/H)^2.
+// Bound for the finest mesh (my = 4): |Q4/EB - 1| < 0.03. It is the sum of the locking that is left,
+// ~1.4% for mode 1 at h/H = 1/4 (a quarter of the 5.8% at my = 2), and of what Euler-Bernoulli
+// leaves out: shear deformation and rotary inertia lower omega_n by about
+// (beta_n L)^2 (H/L)^2 (1 + E/(kappa G)) / 24, 0.15%, 1% and 2.6% for n = 1, 2, 3 at L/H = 20
+// (kappa = 5/6): the two effects have opposite signs, each below 3%.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "MesLib/Beam.hpp"
+#include "SlepcEnvironment.hpp"
+#include "labs/ModalLab.hpp"
+
+using namespace beam;
+
+namespace {
+
+[[maybe_unused]] const auto *slepc_env = registerSlepcEnvironment();
+
+BeamSpec slender(int my) {
+  BeamSpec s;
+  s.my = my;
+  s.mx = 20 * my;
+  s.hx = s.hy = 1.0 / my;
+  return s;
+}
+
+// Q4/EB for the first three bending modes (vertical share > 0.5) among the lowest five modes.
+std::vector<double> ratios(const BeamSpec &spec) {
+  const Beam beam(spec, PETSC_COMM_WORLD);
+  SecondOrderSystem system;
+  system.mass = beam.mass();
+  system.stiffness = beam.stiffness();
+  system.load = beam.load();
+  const FreeVibration problem(system, beam.frozenDofs());
+  ModalSolver solver(problem, {SpectrumEnd::Smallest, 5, 1e-10, 0, "test_modes_"});
+  solver.solve();
+  const auto eb = eulerBernoulliOmegas(spec, 3);
+  std::vector<double> r;
+  for (PetscInt k = 0; k < 5 && r.size() < 3; ++k) {
+    const PVec phi = solver.shape(k);
+    if (verticalShare(system, phi) > 0.5) r.push_back(solver.omegas()[size_t(k)] / eb[r.size()]);
+  }
+  return r;
+}
+
+} // namespace
+
+TEST(Modes, EulerBernoulliReferenceOfTheDefaultBeam) {
+  // 20x5 beam: EI = 100 * 125 / 12, rho A = 5, L = 20: omega_1 = 3.5160 sqrt(EI / (rho A L^4)).
+  const auto eb = eulerBernoulliOmegas(BeamSpec{}, 3);
+  ASSERT_EQ(eb.size(), 3u);
+  EXPECT_NEAR(eb[0], 3.5160 * std::sqrt(100.0 * 125 / 12 / (5.0 * 160000)), 1e-12);
+  EXPECT_NEAR(eb[1] / eb[0], 22.0345 / 3.5160, 1e-12);
+  BeamSpec course;
+  course.mass_scaling = MassScaling::Course; // 36x the consistent mass: frequencies 6x lower
+  EXPECT_NEAR(eulerBernoulliOmegas(course, 1)[0] * 6, eb[0], 1e-12);
+}
+
+TEST(Modes, Q4CantileverConvergesToEulerBernoulli) {
+  std::vector<std::vector<double>> r;
+  for (int my : {1, 2, 4}) {
+    r.push_back(ratios(slender(my)));
+    ASSERT_EQ(r.back().size(), 3u) << "my = " << my << ": fewer than three bending modes in the lowest five";
+  }
+  for (size_t n = 0; n < 3; ++n) {
+    EXPECT_GT(r[0][n], r[1][n]) << "mode " << n + 1;
+    EXPECT_GT(r[1][n], r[2][n]) << "mode " << n + 1;
+    EXPECT_GT(r[0][n], 1.1) << "mode " << n + 1 << ": one element through the depth locks";
+    EXPECT_NEAR(r[2][n], 1.0, 0.03) << "mode " << n + 1;
+  }
+}
+
+TEST(Modes, WritesCsvAndSeries) {
+  const BeamSpec spec = slender(1);
+  const Beam beam(spec, PETSC_COMM_WORLD);
+  SecondOrderSystem system;
+  system.mass = beam.mass();
+  system.stiffness = beam.stiffness();
+  system.load = beam.load();
+  const FreeVibration problem(system, beam.frozenDofs());
+  ModalSolver solver(problem, {SpectrumEnd::Smallest, 2, 1e-10, 0, "test_modes_"});
+  solver.solve();
+  std::vector<PVec> shapes;
+  for (PetscInt k = 0; k < 2; ++k) shapes.push_back(solver.shape(k));
+  int size = 1;
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  const std::string dir = (std::filesystem::temp_directory_path() / ("beam_test_modes_np" + std::to_string(size))).string();
+  writeModes(beam, solver.omegas(), shapes, dir);
+  MPI_Barrier(PETSC_COMM_WORLD);
+  std::ifstream csv(dir + "/modes.csv");
+  std::string header, first;
+  std::getline(csv, header);
+  std::getline(csv, first);
+  EXPECT_EQ(header, "mode,omega,frequency");
+  EXPECT_EQ(first.rfind("1,", 0), 0u) << first;
+  std::ifstream pvd(dir + "/modes.pvd");
+  const std::string text((std::istreambuf_iterator<char>(pvd)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("timestep=\"2\""), std::string::npos) << text;
+  EXPECT_TRUE(std::filesystem::exists(dir + (size > 1 ? "/modes_000001.pvtu" : "/modes_000001.vtu")));
+}
