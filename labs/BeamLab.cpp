@@ -102,6 +102,13 @@ int schemeLabMain(int argc, char **argv, const char *scheme_name, const char *he
     const RunResult result = runBeamLab(loop, beam, system, options, options.output_dir, true);
     printSummary(PETSC_COMM_WORLD, {result});
     if (result.diverged) throw runError(result.divergence);
+    if (result.interrupted_by) {
+      BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD,
+                             "stopped by signal %d after step %lld (t = %g); checkpoint %s; continue with -restart %s\n",
+                             result.interrupted_by, (long long)result.steps_done, result.time,
+                             options.run.checkpoint_path.c_str(), options.output_dir.c_str()));
+      return 128 + result.interrupted_by;
+    }
     return int(kExitOk);
   });
 }

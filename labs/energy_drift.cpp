@@ -29,7 +29,9 @@ int main(int argc, char **argv) {
     std::vector<std::unique_ptr<beam::TimeLoop>> loops;
     for (const auto &name : options.schemes) {
       schemes.push_back(beam::makeScheme(name));
-      loops.push_back(std::make_unique<beam::TimeLoop>(*schemes.back(), system, options.run));
+      beam::RunSettings run = options.run;
+      run.checkpoint_path = options.output_dir + "/" + name + "/checkpoint.bin";
+      loops.push_back(std::make_unique<beam::TimeLoop>(*schemes.back(), system, run));
     }
     beam::rejectUnusedOptions();
     if (!options.export_dir.empty()) beam::exportSystem(beam, system, options.export_dir);
@@ -39,6 +41,10 @@ int main(int argc, char **argv) {
       PetscPrintf(PETSC_COMM_WORLD, "running %s ...\n", options.schemes[i].c_str());
       results.push_back(beam::runBeamLab(*loops[i], beam, system, options,
                                          options.output_dir + "/" + options.schemes[i], false));
+      if (results.back().interrupted_by) { // stopped by a signal: report what ran, skip the rest
+        beam::printSummary(PETSC_COMM_WORLD, results);
+        return 128 + results.back().interrupted_by;
+      }
     }
     beam::printSummary(PETSC_COMM_WORLD, results);
     beam::writeDriftTable(PETSC_COMM_WORLD, results, options.output_dir);

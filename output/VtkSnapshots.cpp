@@ -1,5 +1,8 @@
 #include "output/VtkSnapshots.hpp"
 
+#include <cstdlib>
+#include <fstream>
+
 #include <vtkCallbackCommand.h>
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
@@ -338,6 +341,30 @@ void VtkSnapshots::writePvd() const {
       << xmlAttribute(file) << "\"/>\n";
   s << "  </Collection>\n</VTKFile>\n";
   writeFileAtomically(dir_ + "/" + name_ + ".pvd", s.str());
+}
+
+} // namespace beam
+
+namespace beam {
+
+// Continue the series of an interrupted run: keep the snapshots of its .pvd up to the checkpoint step
+// (later ones are written again as the run proceeds). Every rank reads it (series_ is kept on all).
+void VtkSnapshots::resume(const StepState &state) {
+  series_.clear();
+  std::ifstream in(dir_ + "/" + name_ + ".pvd");
+  std::string line;
+  const std::string prefix = name_ + "_";
+  while (std::getline(in, line)) {
+    const size_t t = line.find("timestep=\""), f = line.find("file=\"");
+    if (t == std::string::npos || f == std::string::npos) continue;
+    const size_t f_end = line.find('"', f + 6);
+    if (f_end == std::string::npos) continue;
+    const std::string file = line.substr(f + 6, f_end - f - 6);
+    if (file.compare(0, prefix.size(), prefix) != 0) continue;
+    const long long step = std::atoll(file.c_str() + prefix.size());
+    if (step > state.step) break;
+    series_.emplace_back(std::strtod(line.c_str() + t + 10, nullptr), file);
+  }
 }
 
 } // namespace beam

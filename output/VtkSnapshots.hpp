@@ -24,6 +24,7 @@ public:
   VtkSnapshots(const Beam &beam, std::string dir, int every, std::string name = "beam");
   ~VtkSnapshots() override;
   void observe(const StepState &state) override;
+  void resume(const StepState &state) override;
   void finish(const RunResult &result) override;
 
   // Files of the series written so far (relative to dir), with their times.

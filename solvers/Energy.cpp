@@ -34,15 +34,21 @@ EnergyTerms EnergyMeter::stored(Vec x, Vec y) {
 }
 
 EnergyTerms EnergyMeter::start(double t, Vec x, Vec y) {
-  work_ = dissipated_ = total0_ = 0;
+  EnergyTerms e = resume(t, x, y, 0.0, 0.0, 0.0);
+  total0_ = e.total();
+  e.balance_error = 0;
+  return e;
+}
+
+EnergyTerms EnergyMeter::resume(double t, Vec x, Vec y, double work, double dissipated, double total0) {
+  work_ = work;
+  dissipated_ = dissipated;
+  total0_ = total0;
   system_.force(t, f_prev_);
   BEAM_PETSC(VecCopy(x, x_prev_));
   rate_prev_ = dissipationRate(y);
   t_prev_ = t;
-  EnergyTerms e = stored(x, y);
-  total0_ = e.total();
-  e.balance_error = 0;
-  return e;
+  return stored(x, y);
 }
 
 EnergyTerms EnergyMeter::advance(double t, Vec x, Vec y) {

@@ -30,6 +30,11 @@ public:
   EnergyTerms start(double t, Vec x, Vec y);
   // The state after the next step, ending at time t.
   EnergyTerms advance(double t, Vec x, Vec y);
+  // Continues a run from a checkpoint at time t, with the accumulators it saved.
+  EnergyTerms resume(double t, Vec x, Vec y, double work, double dissipated, double total0);
+  double work() const { return work_; }
+  double dissipated() const { return dissipated_; }
+  double initialTotal() const { return total0_; }
 
 private:
   double dissipationRate(Vec y); // y'Cy (0 undamped)

@@ -21,6 +21,8 @@ class Mamc final : public TimeScheme {
 public:
   void setup(const SecondOrderSystem &system, const SchemeSettings &settings) override;
   void step(double t, Vec x, Vec y) override;
+  std::vector<Vec> history() override { return {a_.get()}; }
+  void resume(double t, Vec x, Vec y) override { continuity_.record(t, x, y); }
   std::string name() const override { return "mamc"; }
 
 private:

@@ -15,7 +15,8 @@ struct StepState {
   Vec x = nullptr, y = nullptr;
   EnergyTerms energy;
   double drift = 0;    // (E - E0) / scale
-  bool last() const { return step == steps; }
+  bool stopping = false; // the run stops here early (a signal): monitors treat it as the last step
+  bool last() const { return step == steps || stopping; }
 };
 
 struct RunResult {
@@ -26,6 +27,8 @@ struct RunResult {
   std::string divergence; // why, when diverged
   double energy_scale = 1;
   double max_abs_drift = 0, final_drift = 0;
+  int interrupted_by = 0;      // the signal that stopped the run early (a checkpoint was written), or 0
+  PetscInt restarted_from = -1; // the checkpoint step the run continued from, or -1
 };
 
 class Monitor {
@@ -33,6 +36,10 @@ public:
   virtual ~Monitor() = default;
   // Called for step 0 and after every completed step.
   virtual void observe(const StepState &state) = 0;
+  // Called instead of observe() for the starting state of a run restarted from a checkpoint: what the
+  // monitor wrote up to that step is kept (and anything written after it, by the interrupted run,
+  // dropped); the state itself was already observed by that run.
+  virtual void resume(const StepState &) {}
   // Called once when the run ends, normally or by divergence.
   virtual void finish(const RunResult &) {}
 };

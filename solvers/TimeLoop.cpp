@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <sstream>
+
+#include "common/StopSignal.hpp"
+#include "solvers/Checkpoint.hpp"
 
 namespace beam {
 
@@ -20,21 +24,67 @@ TimeLoop::TimeLoop(TimeScheme &scheme, const SecondOrderSystem &system, const Ru
   compliance_ = staticCompliance(system, settings.solver);
 }
 
+void TimeLoop::checkpoint(const StepState &state, const EnergyMeter &meter, const RunResult &result) const {
+  CheckpointHeader h;
+  h.scheme = scheme_.name();
+  BEAM_PETSC(VecGetSize(state.x, &h.size));
+  h.step = state.step;
+  h.time = state.time;
+  h.dt = settings_.dt;
+  h.work = meter.work();
+  h.dissipated = meter.dissipated();
+  h.total0 = meter.initialTotal();
+  h.energy_scale = result.energy_scale;
+  h.max_abs_drift = result.max_abs_drift;
+  const std::vector<Vec> history = scheme_.history();
+  h.history = PetscInt(history.size());
+  writeCheckpoint(settings_.checkpoint_path, h, state.x, state.y, history);
+}
+
 RunResult TimeLoop::run(Vec x, Vec y, const std::vector<Monitor *> &monitors) {
   EnergyMeter meter(system_); // integrates work and dissipation along the run
   StepState state;
   state.steps = steps_;
   state.x = x;
   state.y = y;
-  state.energy = meter.start(0.0, x, y);
-  const double e0 = state.energy.total();
-
   RunResult result;
   result.scheme = scheme_.name();
-  result.energy_scale = driftScale(e0, compliance_);
-  for (Monitor *m : monitors) m->observe(state);
+  MPI_Comm comm = PetscObjectComm(PetscObject(x));
 
-  for (PetscInt n = 1; n <= steps_; ++n) {
+  if (settings_.restart_path.empty()) {
+    state.energy = meter.start(0.0, x, y);
+    result.energy_scale = driftScale(state.energy.total(), compliance_);
+    for (Monitor *m : monitors) m->observe(state);
+  } else {
+    const std::string &path = settings_.restart_path;
+    const CheckpointHeader h = readCheckpointHeader(comm, path);
+    PetscInt size;
+    BEAM_PETSC(VecGetSize(x, &size));
+    if (h.scheme != scheme_.name() || h.size != size || h.dt != settings_.dt)
+      throw inputError("-restart: '" + path + "' was written by " + h.scheme + " with " + std::to_string(h.size) +
+                       " DOFs and dt = " + std::to_string(h.dt) + "; accepted: the same scheme, system and dt");
+    if (h.step > steps_)
+      throw inputError("-restart: the checkpoint is at step " + std::to_string(h.step) + ", beyond the " +
+                       std::to_string(steps_) + " steps of T; accepted: a T at least " + std::to_string(h.time));
+    readCheckpointState(path, x, y, scheme_.history());
+    scheme_.resume(h.time, x, y);
+    state.step = h.step;
+    state.time = h.time;
+    state.energy = meter.resume(h.time, x, y, h.work, h.dissipated, h.total0);
+    result.energy_scale = h.energy_scale;
+    result.max_abs_drift = h.max_abs_drift;
+    result.steps_done = h.step;
+    result.time = h.time;
+    result.restarted_from = h.step;
+    state.drift = result.final_drift = (state.energy.total() - h.total0) / h.energy_scale;
+    for (Monitor *m : monitors) m->resume(state);
+  }
+  const double e0 = meter.initialTotal();
+  const bool checkpoints = !settings_.checkpoint_path.empty();
+  std::optional<StopHandlers> stop_handlers; // SIGINT/SIGTERM stop the run cleanly when it can checkpoint
+  if (checkpoints) stop_handlers.emplace();
+
+  for (PetscInt n = state.step + 1; n <= steps_; ++n) {
     scheme_.step(state.time, x, y);
     const double t = double(n) * settings_.dt;
     const EnergyTerms e = meter.advance(t, x, y);
@@ -59,7 +109,13 @@ RunResult TimeLoop::run(Vec x, Vec y, const std::vector<Monitor *> &monitors) {
     result.time = t;
     result.max_abs_drift = std::max(result.max_abs_drift, std::abs(drift));
     result.final_drift = drift;
+    // A signal stops the run after this step: monitors see it as the last one (final snapshot).
+    result.interrupted_by = checkpoints && n < steps_ ? stopRequested(comm) : 0;
+    state.stopping = result.interrupted_by != 0;
     for (Monitor *m : monitors) m->observe(state);
+    if (checkpoints && (state.last() || (settings_.checkpoint_every > 0 && n % settings_.checkpoint_every == 0)))
+      checkpoint(state, meter, result);
+    if (state.stopping) break;
   }
   for (Monitor *m : monitors) m->finish(result);
   return result;

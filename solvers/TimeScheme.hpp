@@ -23,6 +23,12 @@ public:
   // One step from t to t + dt, in place.
   virtual void step(double t, Vec x, Vec y) = 0;
   virtual std::string name() const = 0;
+
+  // Checkpoints: the state a scheme keeps beyond (x, y) (e.g. the acceleration, x_{n-1}); empty for
+  // one-step schemes. Valid after setup(). A restart loads these vectors, then calls resume() so the
+  // next step() continues the sequence exactly as if the run had never stopped.
+  virtual std::vector<Vec> history() { return {}; }
+  virtual void resume(double /*t*/, Vec /*x*/, Vec /*y*/) {}
 };
 
 // The schemes by name ("almost_explicit", "midpoint", ...).

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Interrupted runs resume exactly. Usage: restart_test.sh <build>/labs
+#  1. SIGKILL in the middle of a run with -checkpoint_every, then -restart: energy.csv (every step once)
+#     and the final state are byte-identical to an uninterrupted run's.
+#  2. SIGINT and SIGTERM: the run finishes its step, writes a final snapshot and a checkpoint, exits
+#     with 128 + signal; the .pvd stays valid; -restart completes it identically.
+set -u
+labs=$(cd "$1" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+m="$labs/midpoint"
+args=(-T 40 -quiet)
+failures=0
+passed=0
+check() { if eval "$2"; then passed=$((passed + 1)); else echo "FAIL: $1"; failures=$((failures + 1)); fi; }
+
+"$m" "${args[@]}" -output_dir full -save_final full.mtx > /dev/null || { echo "FAIL: reference run"; exit 1; }
+
+# Waits until <dir>/energy.csv has more than <rows> lines (at most 60 s).
+wait_rows() {
+  for _ in $(seq 1200); do
+    [ -f "$1/energy.csv" ] && [ "$(wc -l < "$1/energy.csv")" -gt "$2" ] && return 0
+    sleep 0.05
+  done
+  return 1
+}
+
+# 1. SIGKILL after a few checkpoints.
+"$m" "${args[@]}" -output_dir killed -checkpoint_every 100 > /dev/null 2>&1 &
+pid=$!
+wait_rows killed 1500
+kill -9 $pid
+wait $pid 2> /dev/null
+check "killed run left a checkpoint" '[ -f killed/checkpoint.bin ]'
+check "killed run stopped before the end" '[ "$(wc -l < killed/energy.csv)" -lt 4001 ]'
+"$m" "${args[@]}" -restart killed -save_final killed.mtx > /dev/null
+check "restart after SIGKILL exits 0" '[ $? = 0 ]'
+check "energy.csv after SIGKILL+restart identical" 'cmp -s full/energy.csv killed/energy.csv'
+check "final state after SIGKILL+restart identical" 'cmp -s full.mtx killed.mtx'
+
+# 2. SIGINT / SIGTERM: clean stop with exit 128 + signal, then restart.
+for sig in INT TERM; do
+  dir=stopped_$sig
+  "$m" "${args[@]}" -output_dir $dir > $dir.log 2>&1 &
+  pid=$!
+  wait_rows $dir 800
+  kill -$sig $pid
+  wait $pid
+  rc=$?
+  want=$([ $sig = INT ] && echo 130 || echo 143)
+  check "SIG$sig exit code $rc = $want" '[ $rc = $want ]'
+  check "SIG$sig message" 'grep -q "continue with -restart $dir" $dir.log'
+  last=$(tail -n 1 $dir/energy.csv | cut -d, -f1)
+  check "SIG$sig final snapshot at step $last" 'grep -q "beam_$(printf %06d "$last").vtu" $dir/beam.pvd && grep -q "</Collection>" $dir/beam.pvd'
+  "$m" "${args[@]}" -restart $dir -save_final $dir.mtx > /dev/null
+  check "SIG$sig restart identical" 'cmp -s full/energy.csv $dir/energy.csv && cmp -s full.mtx $dir.mtx'
+done
+
+# 3. A restart that does not match the checkpoint is refused (exit 2).
+"$labs/semi_implicit" "${args[@]}" -restart full > /dev/null 2> err.txt
+check "restart with another scheme refused" '[ $? = 2 ] && grep -q "written by midpoint" err.txt'
+"$m" -restart nowhere > /dev/null 2> err.txt
+check "restart without checkpoint refused" '[ $? = 2 ] && grep -q "no checkpoint" err.txt'
+
+echo "$passed passed, $failures failed"
+[ "$failures" = 0 ]
