@@ -29,16 +29,21 @@ void commitFile(const std::string &tmp, const std::string &path) {
 }
 
 void writeFileAtomically(const std::string &path, const std::string &content) {
-  const std::string tmp = path + ".tmp";
+  // A target that exists and is not a regular file (a device such as /dev/full or /dev/stdout, a pipe)
+  // cannot be replaced by a rename: write to it directly.
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  const bool special = !ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status);
+  const std::string tmp = special ? path : path + ".tmp";
   std::FILE *f = std::fopen(tmp.c_str(), "wb");
   if (!f) throw runError("cannot write '" + path + "': " + std::strerror(errno));
   const bool ok = std::fwrite(content.data(), 1, content.size(), f) == content.size() && std::fflush(f) == 0;
   const int err = errno;
   if (std::fclose(f) != 0 || !ok) {
-    std::remove(tmp.c_str());
+    if (!special) std::remove(tmp.c_str());
     throw runError("cannot write '" + path + "': " + std::strerror(err ? err : EIO));
   }
-  commitFile(tmp, path);
+  if (!special) commitFile(tmp, path);
 }
 
 } // namespace beam

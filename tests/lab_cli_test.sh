@@ -55,6 +55,12 @@ if [ -e bad1 ]; then echo "FAIL: a rejected run wrote its output directory"; fai
 touch afile
 expect 2 "output directory 'afile/x' cannot be created" "$m" -output_dir afile/x -T 0.1
 
+# Write errors: a full disk (/dev/full) stops the run with exit 3 naming the file.
+mkdir diskfull && ln -s /dev/full diskfull/energy.csv
+expect 3 "cannot write 'diskfull/energy.csv': No space left on device" "$m" -T 0.1 -output_dir diskfull
+expect 3 "cannot write '/dev/full': No space left on device" "$m" -T 0.1 -output_dir ok1 -save_final /dev/full
+if [ ! -c /dev/full ]; then echo "FAIL: /dev/full was replaced"; failures=$((failures + 1)); fi
+
 # Divergence: exit 3, step and time named, output so far valid.
 expect 3 "semi_implicit diverged at step" "$labs/semi_implicit" -dt 0.05 -T 20 -output_dir div -console_every 1000
 expect 3 "almost_explicit diverged at step" "$labs/almost_explicit" -output_dir div2 -console_every 1000
