@@ -58,7 +58,8 @@ expect 2 "output directory 'afile/x' cannot be created" "$m" -output_dir afile/x
 # Write errors: a full disk (/dev/full) stops the run with exit 3 naming the file.
 mkdir diskfull && ln -s /dev/full diskfull/energy.csv
 expect 3 "cannot write 'diskfull/energy.csv': No space left on device" "$m" -T 0.1 -output_dir diskfull
-expect 3 "cannot write '/dev/full': No space left on device" "$m" -T 0.1 -output_dir ok1 -save_final /dev/full
+ln -s /dev/full fullsink # through a link, so a regression would replace the link, never /dev/full
+expect 3 "cannot write 'fullsink': No space left on device" "$m" -T 0.1 -output_dir ok1 -save_final fullsink
 if [ ! -c /dev/full ]; then echo "FAIL: /dev/full was replaced"; failures=$((failures + 1)); fi
 
 # Divergence: exit 3, step and time named, output so far valid.
