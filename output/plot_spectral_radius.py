@@ -31,7 +31,7 @@ def main():
     for k, scheme in enumerate(header[1:], start=1):
         ax.plot(omega, [r[k] for r in rows], label=scheme, ls=styles[(k - 1) % len(styles)], lw=2.2 - 0.12 * (k - 1))
     ax.axhline(1.0, color="black", lw=0.6, label="rho = 1")
-    ax.axvline(2.0, color="grey", ls=":", lw=1.2, label="Omega = 2")
+    ax.axvline(2.0, color="black", ls="--", lw=1.0, label="Omega = 2")
     top = max(max(r[1:]) for r in rows)
     ax.set_ylim(0, min(max(1.5, 1.05 * top), 3.0))
     ax.set_xlim(omega[0], omega[-1])

@@ -7,9 +7,13 @@
 // built as a 1-DOF SecondOrderSystem on PETSC_COMM_SELF and the registered scheme, set up with
 // dt = h, takes one step from (x, y) = (1, 0) and one from (0, 1): the two results are the columns of A.
 // So every scheme in the registry, including ones added later, gets its chart and its critical step
-// with no code here. This covers one-step schemes, whose step is a fixed linear map of (x, y). A scheme
-// that carries history between steps (a three-level central difference, a multistep method) is not a
-// map of (x, y) alone; its amplification matrix would act on the longer state it keeps.
+// with no code here. This covers one-step schemes, whose step is a fixed linear map of (x, y): the lab's
+// four, RK4, Newmark (alpha_m = alpha_f = 0: its acceleration always satisfies the equation of motion,
+// so it is a function of (x, y)). A scheme that carries history between steps (HHT and generalized-alpha
+// keep an acceleration that is not the equilibrium one, a three-level central difference keeps x_{n-1})
+// is not a map of (x, y) alone: its amplification matrix acts on the longer state it keeps. Each column
+// starts from a state set from outside, which such a scheme treats as a restart (StepContinuity.hpp),
+// so for it A is the restarted step; isOneStepMap() tells the two kinds apart.
 //
 // Scaling: with omega = 1 and h = Omega (or h = 1 and omega = Omega) A is the same, so everything below
 // takes Omega (and xi). For a multi-DOF system the modes decouple (M- and S-orthogonality), each mode i
@@ -24,9 +28,10 @@ namespace beam {
 // A = [[dx'/dx, dx'/dy], [dy'/dx, dy'/dy]] for one step of `scheme` at Omega = omega*h >= 0, xi >= 0.
 std::array<std::array<double, 2>, 2> amplificationMatrix(const std::string &scheme, double omega_h, double xi = 0);
 // Sets `scheme` up once on the oscillator with every option visible, so its own options (-newmark_beta)
-// and its solvers' (-mass_ksp_view) are read and count as used. The functions above hide the options
-// that print from inside solves (viewers, monitors, converged reasons) while they set schemes up
-// hundreds of times; a lab that checks for unknown options before scanning calls this first.
+// and its solvers' (-mass_ksp_view) are read and count as used. amplificationMatrix() and everything
+// built on it hide the options that print from inside solves (viewers, monitors, converged reasons),
+// since a scan sets a scheme up hundreds of times; a lab that checks for unknown options before
+// scanning calls this first.
 void readSchemeOptions(const std::string &scheme);
 
 // True when `scheme` is a one-step map of (x, y) at this Omega: two consecutive steps from (1, 0) give

@@ -48,10 +48,7 @@ void FreeVibration::expand(Vec free, Vec full) const {
 }
 
 struct ModalSolver::Impl {
-  EPS eps = nullptr;
-  ~Impl() {
-    if (eps) (void)EPSDestroy(&eps);
-  }
+  Handle<EPS, EPSDestroy> eps;
 };
 
 namespace {
@@ -80,8 +77,8 @@ ModalSolver::ModalSolver(const FreeVibration &problem, const ModalSettings &sett
                      " is out of range; accepted: an integer from 1 to the " + std::to_string(problem.freeCount()) +
                      " free DOFs");
   const MPI_Comm comm = PetscObjectComm(PetscObject(problem.stiffness()));
-  EPS &eps = impl_->eps;
-  BEAM_PETSC(EPSCreate(comm, &eps));
+  BEAM_PETSC(EPSCreate(comm, impl_->eps.out()));
+  const EPS eps = impl_->eps;
   BEAM_PETSC(EPSSetOptionsPrefix(eps, settings.prefix.c_str()));
   BEAM_PETSC(EPSSetOperators(eps, problem.stiffness(), problem.mass()));
   BEAM_PETSC(EPSSetProblemType(eps, EPS_GHEP));
@@ -107,7 +104,7 @@ ModalSolver::ModalSolver(const FreeVibration &problem, const ModalSettings &sett
 ModalSolver::~ModalSolver() = default;
 
 void ModalSolver::solve() {
-  EPS eps = impl_->eps;
+  const EPS eps = impl_->eps;
   BEAM_PETSC(EPSSolve(eps));
   PetscInt converged = 0, its = 0;
   EPSConvergedReason reason;
@@ -126,12 +123,6 @@ void ModalSolver::solve() {
     // S and M are SPD, so lambda = omega^2 > 0; a round-off negative is clamped to omega = 0.
     omegas_.push_back(std::sqrt(std::max(0.0, double(PetscRealPart(kr)))));
   }
-}
-
-PetscInt ModalSolver::iterations() const {
-  PetscInt its = 0;
-  BEAM_PETSC(EPSGetIterationNumber(impl_->eps, &its));
-  return its;
 }
 
 PVec ModalSolver::shape(PetscInt i) const {

@@ -81,7 +81,6 @@ public:
   // Mode shape i as a full-length vector (0 at frozen DOFs), mass-normalized (phi' M phi = 1), with the
   // sign fixed so that its largest-magnitude entry is positive.
   PVec shape(PetscInt i) const;
-  PetscInt iterations() const;
 
 private:
   struct Impl; // the EPS handle, kept out of this header so users need not include SLEPc

@@ -6,9 +6,9 @@
 // Rank-count independent (the initial field hashes global indices): registered on 1 and 2 ranks.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 
 #include "MesLib/Beam.hpp"
 #include "SlepcEnvironment.hpp"
@@ -47,7 +47,9 @@ TEST(CriticalStep, SemiImplicitMeasuredMatchesTheory) {
   const double omega_max = largestOmega(problem, "test_max_", 1e-10);
   const double theory = criticalStep(criticalOmega("semi_implicit"), omega_max);
   EXPECT_NEAR(theory, 2 / omega_max, 1e-12 * theory);
-  const MeasuredStep m = measureCriticalStep(c.system, c.beam.frozenDofs(), "semi_implicit", theory);
+  CriticalStepSearch search;
+  search.steps = 400; // enough here: 1e-4 above the limit already grows the energy by e^22 in 400 steps
+  const MeasuredStep m = measureCriticalStep(c.system, c.beam.frozenDofs(), "semi_implicit", theory, search);
   ASSERT_TRUE(m.found) << m.why;
   EXPECT_NEAR(m.dt / theory, 1.0, 0.01) << "measured " << m.dt << " theory " << theory;
   EXPECT_LT(m.dt, m.unstable_dt);
@@ -67,9 +69,10 @@ TEST(CriticalStep, WarningAboveTheLimitOnly) {
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
 
   ::testing::internal::CaptureStdout();
-  const auto start = std::chrono::steady_clock::now();
+  const std::clock_t start = std::clock(); // CPU time: other tests running alongside do not count
   warnIfUnstable(c.system, c.beam.frozenDofs(), "semi_implicit", 1.01 * limit);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds = double(std::clock() - start) / CLOCKS_PER_SEC;
+  RecordProperty("warn_cpu_ms", std::to_string(1000 * seconds));
   std::fflush(stdout);
   const std::string above = ::testing::internal::GetCapturedStdout();
   ::testing::internal::CaptureStdout();
@@ -84,5 +87,9 @@ TEST(CriticalStep, WarningAboveTheLimitOnly) {
     EXPECT_EQ(above, "");
   }
   EXPECT_EQ(below, "");
-  EXPECT_LT(seconds, 0.1);
+  int size = 1;
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  if (size == 1) { // oversubscribed MPI ranks spin while they wait: time the serial run only
+    EXPECT_LT(seconds, 0.1);
+  }
 }
