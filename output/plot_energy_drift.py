@@ -29,16 +29,18 @@ def main():
     if len(sys.argv) < 3:
         sys.exit("usage: plot_energy_drift.py DIR SCHEME [SCHEME ...]")
     out, schemes = sys.argv[1], sys.argv[2:]
-    fig, ax = plt.subplots(figsize=(9, 5))
-    for s in schemes:
+    fig, ax = plt.subplots(figsize=(11, 5))
+    styles = ["-", "--", ":", "-."]
+    for i, s in enumerate(schemes):
         t, d = read(f"{out}/{s}/energy.csv")
-        ax.plot(t, [max(abs(v), 1e-16) for v in d], label=s, lw=1.0)
+        # ten colours, then the line style changes, so every scheme stays distinguishable
+        ax.plot(t, [max(abs(v), 1e-16) for v in d], label=s, lw=1.0, ls=styles[(i // 10) % 4])
     ax.set_yscale("log")
     ax.set_xlabel("time")
     ax.set_ylabel("|E - E0| / scale")
     ax.set_title("Relative energy drift per scheme")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend()
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
     fig.tight_layout()
     fig.savefig(f"{out}/energy_drift.png", dpi=110)
     print(f"wrote {out}/energy_drift.png")
