@@ -21,13 +21,7 @@ void CentralDifference::step(double t, Vec x, Vec y) {
   const double h = h_;
   if (!continuity_.continues(t, x, y)) {
     // Start-up: a_0 from (B.17), then x_{-1} from (B.22).
-    sys.force(t, rhs_);
-    BEAM_PETSC(MatMult(sys.stiffness, x, w_));
-    BEAM_PETSC(VecAXPY(rhs_, -1.0, w_));
-    if (sys.damped()) {
-      BEAM_PETSC(MatMult(sys.damping, y, w_));
-      BEAM_PETSC(VecAXPY(rhs_, -1.0, w_));
-    }
+    sys.netForce(t, x, y, 1.0, rhs_, w_);
     BEAM_PETSC(VecSet(w_, 0.0));
     mass_solver_->solve(rhs_, w_); // a_0
     BEAM_PETSC(VecWAXPY(x_prev_, -h, y, x));

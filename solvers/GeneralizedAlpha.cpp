@@ -76,13 +76,7 @@ void GeneralizedAlpha::step(double t, Vec x, Vec y) {
   const double h = h_, am = p_.alpha_m, af = p_.alpha_f, beta = p_.beta, gamma = p_.gamma;
   if (!continuity_.continues(t, x, y)) {
     // A new start: a_n from the equation of motion at t, M a = f - C y - S x.
-    sys.force(t, rhs_);
-    BEAM_PETSC(MatMult(sys.stiffness, x, w_));
-    BEAM_PETSC(VecAXPY(rhs_, -1.0, w_));
-    if (sys.damped()) {
-      BEAM_PETSC(MatMult(sys.damping, y, w_));
-      BEAM_PETSC(VecAXPY(rhs_, -1.0, w_));
-    }
+    sys.netForce(t, x, y, 1.0, rhs_, w_);
     mass_solver_->solve(rhs_, a_);
   }
   // Predictors: the Newmark updates without their a_{n+1} terms.

@@ -19,13 +19,7 @@ void LabScheme::setup(const SecondOrderSystem &system, const SchemeSettings &set
 }
 
 void LabScheme::rightHandSide(Vec x, Vec y, double t_load, Vec b) const {
-  system_->force(t_load, r_);
-  BEAM_PETSC(MatMult(system_->stiffness, x, b)); // b is scratch until its final value below
-  BEAM_PETSC(VecAXPY(r_, -1.0, b));
-  if (system_->damped() && explicitDamping() != 0) {
-    BEAM_PETSC(MatMult(system_->damping, y, b));
-    BEAM_PETSC(VecAXPY(r_, -explicitDamping(), b));
-  }
+  system_->netForce(t_load, x, y, explicitDamping(), r_, b); // b is scratch until its final value below
   BEAM_PETSC(MatMult(system_->mass, y, b));
   BEAM_PETSC(VecAXPY(b, dt_, r_)); // b = M y + dt (f - S x - e C y)
 }

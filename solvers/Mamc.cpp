@@ -21,13 +21,7 @@ void Mamc::step(double t, Vec x, Vec y) {
   const SecondOrderSystem &sys = *system_;
   const double h = h_;
   if (!continuity_.continues(t, x, y)) { // A_n = M^{-1}(P_n - C V_n - K U_n)
-    sys.force(t, dp_);
-    BEAM_PETSC(MatMult(sys.stiffness, x, w_));
-    BEAM_PETSC(VecAXPY(dp_, -1.0, w_));
-    if (sys.damped()) {
-      BEAM_PETSC(MatMult(sys.damping, y, w_));
-      BEAM_PETSC(VecAXPY(dp_, -1.0, w_));
-    }
+    sys.netForce(t, x, y, 1.0, dp_, w_);
     mass_solver_->solve(dp_, a_);
   }
   // P* = dP + C* V + 2 M A, dP = P(t_{n+1}) - P(t_n)

@@ -17,13 +17,7 @@ void Rk4::setup(const SecondOrderSystem &system, const SchemeSettings &settings)
 
 void Rk4::slope(double t, Vec x, Vec y, Vec dx, Vec dy) {
   const SecondOrderSystem &sys = *system_;
-  sys.force(t, r_);
-  BEAM_PETSC(MatMult(sys.stiffness, x, w_));
-  BEAM_PETSC(VecAXPY(r_, -1.0, w_));
-  if (sys.damped()) {
-    BEAM_PETSC(MatMult(sys.damping, y, w_));
-    BEAM_PETSC(VecAXPY(r_, -1.0, w_));
-  }
+  sys.netForce(t, x, y, 1.0, r_, w_);
   mass_solver_->solve(r_, dy);
   BEAM_PETSC(VecScale(dy, h_));
   BEAM_PETSC(VecCopy(y, dx));

@@ -2,6 +2,16 @@
 
 namespace beam {
 
+void SecondOrderSystem::netForce(double t, Vec x, Vec y, double c, Vec r, Vec work) const {
+  force(t, r);
+  BEAM_PETSC(MatMult(stiffness, x, work));
+  BEAM_PETSC(VecAXPY(r, -1.0, work));
+  if (damped() && c != 0) {
+    BEAM_PETSC(MatMult(damping, y, work));
+    BEAM_PETSC(VecAXPY(r, -c, work));
+  }
+}
+
 PMat SecondOrderSystem::combination(double a, double b, double c) const {
   PMat A;
   if (combine) {

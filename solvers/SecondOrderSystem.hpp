@@ -33,6 +33,9 @@ struct SecondOrderSystem {
     BEAM_PETSC(VecCopy(load, f));
     if (load_factor) BEAM_PETSC(VecScale(f, load_factor(t)));
   }
+  // r = f(t) - S x - c C y: the net force of the equation of motion, M x'' = r with c = 1. Schemes that
+  // take damping at another time level pass another weight c. `work` is scratch of the same layout.
+  void netForce(double t, Vec x, Vec y, double c, Vec r, Vec work) const;
   PVec createVector() const { return duplicate(load); }
   // a M + b C + c S: the system matrix of an implicit scheme. Assembled systems sum the matrices on
   // the union of their patterns (a diagonal M with a banded S is fine); matrix-free systems return
