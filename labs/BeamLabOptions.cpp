@@ -15,24 +15,7 @@ std::string str(double v) {
   return s.str();
 }
 
-struct Entry {
-  const char *name, *help;
-  std::string value;
-  PetscBool set;
-};
-
-// The PETSc options block; PetscOptionsBegin/End need a function returning PetscErrorCode.
-PetscErrorCode readEntries(MPI_Comm comm, const std::string &title, std::vector<Entry> &entries) {
-  PetscFunctionBeginUser;
-  PetscOptionsBegin(comm, nullptr, title.c_str(), nullptr);
-  for (auto &e : entries) {
-    char buf[PETSC_MAX_PATH_LEN];
-    PetscCall(PetscOptionsString(e.name, e.help, nullptr, e.value.c_str(), buf, sizeof buf, &e.set));
-    if (e.set) e.value = buf;
-  }
-  PetscOptionsEnd();
-  PetscFunctionReturn(0);
-}
+using Entry = OptionEntry;
 
 } // namespace
 
@@ -45,48 +28,44 @@ BeamLabOptions readBeamLabOptions(MPI_Comm comm, const std::string &lab, bool mu
   // Every option is read as text inside the PETSc block (so -help lists it with its default) and
   // parsed strictly afterwards, so a typo like "-dt 0.0l" is an error, not a silent 0.
   std::vector<Entry> entries = {
-      {"-mx", "Elements along the beam (integer >= 1)", std::to_string(o.beam.mx), PETSC_FALSE},
-      {"-my", "Elements across the beam (integer >= 1)", std::to_string(o.beam.my), PETSC_FALSE},
-      {"-hx", "Element width (> 0)", str(o.beam.hx), PETSC_FALSE},
-      {"-hy", "Element height (> 0)", str(o.beam.hy), PETSC_FALSE},
-      {"-thickness", "Thickness of every element (> 0)", str(o.beam.thickness), PETSC_FALSE},
-      {"-thickness_file", "File of mx*my element thicknesses in Q(x,y) order (overrides -thickness)", "", PETSC_FALSE},
-      {"-E", "Young's modulus (> 0)", str(o.beam.material.E), PETSC_FALSE},
-      {"-nu", "Poisson's ratio (-1 < nu < 0.5)", str(o.beam.material.nu), PETSC_FALSE},
-      {"-rho", "Density (> 0)", str(o.beam.material.rho), PETSC_FALSE},
-      {"-supports", "clamped_left, clamped_both or simply_supported", supportsName(o.beam.supports), PETSC_FALSE},
-      {"-point_load", "x,y,fx,fy[,x,y,fx,fy...]: forces at nodes (replaces the default -0.1 at P(MX,0,1))", "", PETSC_FALSE},
-      {"-top_load", "Vertical load per unit length along the top edge", "0", PETSC_FALSE},
-      {"-dt", "Time step (> 0)", str(o.run.dt), PETSC_FALSE},
-      {"-T", "Total time (>= 0)", str(o.run.T), PETSC_FALSE},
-      {"-divergence_factor", "Stop when |E - E0| exceeds this many energy scales (> 0)", str(o.run.divergence_factor), PETSC_FALSE},
-      {"-linear_solver", "direct (Cholesky, factored once) or cg (CG + Jacobi, the course's solver); default direct, cg with -operator matfree", "direct", PETSC_FALSE},
-      {"-operator", "assembled (sparse matrices) or matfree (element-by-element, no global matrix)", "assembled", PETSC_FALSE},
-      {"-lumped_mass", "Row-sum lumped (diagonal) mass: true or false", "false", PETSC_FALSE},
-      {"-snapshot_every", "Write a VTU snapshot every N steps (0 = none; step 0 and the last always otherwise)", "10", PETSC_FALSE},
-      {"-console_every", "Print the energy every N steps (>= 1)", "10", PETSC_FALSE},
-      {"-quiet", "No energy lines and no progress display on the console: true or false", "false", PETSC_FALSE},
-      {"-output_dir", "Directory for snapshots and energy.csv", o.output_dir, PETSC_FALSE},
-      {"-export_system", "Directory to write M.mtx, K.mtx, F.mtx and fixed.txt (frozen DOFs applied)", "", PETSC_FALSE},
-      {"-save_final", "Matrix Market file for the final state (N x 2 array: x, y)", "", PETSC_FALSE},
-      {"-rayleigh_alpha", "Rayleigh damping C = alpha M + beta S: alpha (>= 0)", "0", PETSC_FALSE},
-      {"-rayleigh_beta", "Rayleigh damping C = alpha M + beta S: beta (>= 0)", "0", PETSC_FALSE},
-      {"-load_curve", "CSV t,g: f(t) = f0 g(t), piecewise linear, constant beyond the ends", "", PETSC_FALSE},
-      {"-load_harmonic", "A,omega: f(t) = f0 A sin(omega t)", "", PETSC_FALSE},
-      {"-course_mass", "Course mass scaling (rho*t*A times the 4/2/1 pattern, no 1/36): true or false", "false", PETSC_FALSE},
+      {"-mx", "Elements along the beam (integer >= 1)", std::to_string(o.beam.mx), false},
+      {"-my", "Elements across the beam (integer >= 1)", std::to_string(o.beam.my), false},
+      {"-hx", "Element width (> 0)", str(o.beam.hx), false},
+      {"-hy", "Element height (> 0)", str(o.beam.hy), false},
+      {"-thickness", "Thickness of every element (> 0)", str(o.beam.thickness), false},
+      {"-thickness_file", "File of mx*my element thicknesses in Q(x,y) order (overrides -thickness)", "", false},
+      {"-E", "Young's modulus (> 0)", str(o.beam.material.E), false},
+      {"-nu", "Poisson's ratio (-1 < nu < 0.5)", str(o.beam.material.nu), false},
+      {"-rho", "Density (> 0)", str(o.beam.material.rho), false},
+      {"-supports", "clamped_left, clamped_both or simply_supported", supportsName(o.beam.supports), false},
+      {"-point_load", "x,y,fx,fy[,x,y,fx,fy...]: forces at nodes (replaces the default -0.1 at P(MX,0,1))", "", false},
+      {"-top_load", "Vertical load per unit length along the top edge", "0", false},
+      {"-dt", "Time step (> 0)", str(o.run.dt), false},
+      {"-T", "Total time (>= 0)", str(o.run.T), false},
+      {"-divergence_factor", "Stop when |E - E0| exceeds this many energy scales (> 0)", str(o.run.divergence_factor), false},
+      {"-linear_solver", "direct (Cholesky, factored once) or cg (CG + Jacobi, the course's solver); default direct, cg with -operator matfree", "direct", false},
+      {"-operator", "assembled (sparse matrices) or matfree (element-by-element, no global matrix)", "assembled", false},
+      {"-lumped_mass", "Row-sum lumped (diagonal) mass: true or false", "false", false},
+      {"-snapshot_every", "Write a VTU snapshot every N steps (0 = none; step 0 and the last always otherwise)", "10", false},
+      {"-console_every", "Print the energy every N steps (>= 1)", "10", false},
+      {"-quiet", "No energy lines and no progress display on the console: true or false", "false", false},
+      {"-output_dir", "Directory for snapshots and energy.csv", o.output_dir, false},
+      {"-export_system", "Directory to write M.mtx, K.mtx, F.mtx and fixed.txt (frozen DOFs applied)", "", false},
+      {"-save_final", "Matrix Market file for the final state (N x 2 array: x, y)", "", false},
+      {"-rayleigh_alpha", "Rayleigh damping C = alpha M + beta S: alpha (>= 0)", "0", false},
+      {"-rayleigh_beta", "Rayleigh damping C = alpha M + beta S: beta (>= 0)", "0", false},
+      {"-load_curve", "CSV t,g: f(t) = f0 g(t), piecewise linear, constant beyond the ends", "", false},
+      {"-load_harmonic", "A,omega: f(t) = f0 A sin(omega t)", "", false},
+      {"-course_mass", "Course mass scaling (rho*t*A times the 4/2/1 pattern, no 1/36): true or false", "false", false},
   };
   std::string all_schemes;
   for (const auto &n : schemeNames()) all_schemes += (all_schemes.empty() ? "" : ",") + n;
-  entries.push_back({"-checkpoint_every", "Save the full state every N steps to <output_dir>/checkpoint.bin (0 = only at the end and on SIGINT/SIGTERM)", "0", PETSC_FALSE});
-  if (multi_scheme) entries.push_back({"-schemes", "Comma-separated schemes to run", all_schemes, PETSC_FALSE});
-  else entries.push_back({"-restart", "Continue the run whose output directory is DIR from its checkpoint (writes into DIR)", "", PETSC_FALSE});
+  entries.push_back({"-checkpoint_every", "Save the full state every N steps to <output_dir>/checkpoint.bin (0 = only at the end and on SIGINT/SIGTERM)", "0", false});
+  if (multi_scheme) entries.push_back({"-schemes", "Comma-separated schemes to run", all_schemes, false});
+  else entries.push_back({"-restart", "Continue the run whose output directory is DIR from its checkpoint (writes into DIR)", "", false});
   PetscBool help = PETSC_FALSE;
   BEAM_PETSC(PetscOptionsHasHelp(nullptr, &help));
-  try {
-    BEAM_PETSC(readEntries(comm, "Options of the " + lab + " lab", entries));
-  } catch (const Error &e) {
-    throw inputError(e.what());
-  }
+  readOptionBlock(comm, "Options of the " + lab + " lab", entries);
   o.help = help;
   if (o.help) return o;
 

@@ -8,23 +8,7 @@
 namespace beam {
 namespace {
 
-struct Entry {
-  const char *name, *help;
-  std::string value;
-};
-
-PetscErrorCode readEntries(MPI_Comm comm, std::vector<Entry> &entries) {
-  PetscFunctionBeginUser;
-  PetscOptionsBegin(comm, nullptr, "Options of the discrete_system lab", nullptr);
-  for (auto &e : entries) {
-    char buf[PETSC_MAX_PATH_LEN];
-    PetscBool set = PETSC_FALSE;
-    PetscCall(PetscOptionsString(e.name, e.help, nullptr, e.value.c_str(), buf, sizeof buf, &set));
-    if (set) e.value = buf;
-  }
-  PetscOptionsEnd();
-  PetscFunctionReturn(0);
-}
+using Entry = OptionEntry;
 
 } // namespace
 
@@ -58,11 +42,7 @@ DiscreteLabOptions readDiscreteLabOptions(MPI_Comm comm) {
   };
   PetscBool help = PETSC_FALSE;
   BEAM_PETSC(PetscOptionsHasHelp(nullptr, &help));
-  try {
-    BEAM_PETSC(readEntries(comm, entries));
-  } catch (const Error &e) {
-    throw inputError(e.what());
-  }
+  readOptionBlock(comm, "Options of the discrete_system lab", entries);
   o.help = help;
   if (o.help) return o;
   std::map<std::string, std::string> v;

@@ -23,7 +23,7 @@ bool parseNumber(const std::string &text, double &v) {
   char *end = nullptr;
   errno = 0;
   v = std::strtod(s.c_str(), &end);
-  return *end == '\0' && errno != ERANGE;
+  return end == s.c_str() + s.size() && errno != ERANGE; // a NUL inside is not a number
 }
 
 std::string num(double v) {
@@ -99,7 +99,7 @@ LoadHistory::LoadHistory(Eigen::MatrixXd samples, double dt) : samples_(std::mov
 void LoadHistory::evaluate(double t, PetscInt begin, PetscInt n, PetscScalar *f) const {
   const double s = std::max(0.0, t / dt_);
   const Eigen::Index last = samples_.cols() - 1;
-  Eigen::Index k = std::min<Eigen::Index>(Eigen::Index(std::floor(s)), last);
+  Eigen::Index k = s >= double(last) ? last : Eigen::Index(std::floor(s)); // no cast of a huge s
   const double w = k < last ? s - double(k) : 0.0;
   const Eigen::Index k1 = std::min(k + 1, last);
   for (PetscInt i = 0; i < n; ++i)

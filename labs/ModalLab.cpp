@@ -14,33 +14,7 @@
 namespace beam {
 namespace {
 
-struct Entry {
-  const char *name, *help;
-  std::string value;
-};
-
-// One PETSc options block of text entries (so -help lists them with their defaults), parsed strictly
-// by the caller.
-PetscErrorCode readBlock(MPI_Comm comm, const char *title, std::vector<Entry> &entries) {
-  PetscFunctionBeginUser;
-  PetscOptionsBegin(comm, nullptr, title, nullptr);
-  for (auto &e : entries) {
-    char buf[PETSC_MAX_PATH_LEN];
-    PetscBool set = PETSC_FALSE;
-    PetscCall(PetscOptionsString(e.name, e.help, nullptr, e.value.c_str(), buf, sizeof buf, &set));
-    if (set) e.value = buf;
-  }
-  PetscOptionsEnd();
-  PetscFunctionReturn(0);
-}
-
-void readEntries(MPI_Comm comm, const char *title, std::vector<Entry> &entries) {
-  try {
-    BEAM_PETSC(readBlock(comm, title, entries));
-  } catch (const Error &e) {
-    throw inputError(e.what());
-  }
-}
+using Entry = OptionEntry;
 
 std::string str(double v) {
   std::ostringstream s;
@@ -85,7 +59,7 @@ StabilityOptions readStabilityOptions(MPI_Comm comm) {
       {"-measure_growth", "A trial run is unstable when |E - E0| exceeds this many energy scales (> 1)",
        str(o.measure.growth)},
   };
-  readEntries(comm, "Options of the stability analysis", entries);
+  readOptionBlock(comm, "Options of the stability analysis", entries);
   PetscBool help = PETSC_FALSE;
   BEAM_PETSC(PetscOptionsHasHelp(nullptr, &help));
   if (help) return o;
@@ -166,7 +140,7 @@ ModesOptions readModesOptions(MPI_Comm comm) {
   std::vector<Entry> entries = {
       {"-modes", "Number of natural modes to compute (integer >= 1)", std::to_string(o.modes)},
   };
-  readEntries(comm, "Options of the modes lab", entries);
+  readOptionBlock(comm, "Options of the modes lab", entries);
   PetscBool help = PETSC_FALSE;
   BEAM_PETSC(PetscOptionsHasHelp(nullptr, &help));
   if (help) return o;

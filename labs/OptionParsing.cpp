@@ -7,15 +7,44 @@
 #include <sstream>
 
 #include "common/Error.hpp"
+#include "common/Petsc.hpp"
 
 namespace beam {
+
+namespace {
+// PetscOptionsBegin/End need a function returning PetscErrorCode.
+PetscErrorCode readBlock(MPI_Comm comm, const std::string &title, std::vector<OptionEntry> &entries) {
+  PetscFunctionBeginUser;
+  PetscOptionsBegin(comm, nullptr, title.c_str(), nullptr);
+  for (auto &e : entries) {
+    char buf[PETSC_MAX_PATH_LEN];
+    PetscBool set = PETSC_FALSE;
+    PetscCall(PetscOptionsString(e.name, e.help, nullptr, e.value.c_str(), buf, sizeof buf, &set));
+    if (set) {
+      e.value = buf;
+      e.set = true;
+    }
+  }
+  PetscOptionsEnd();
+  PetscFunctionReturn(0);
+}
+} // namespace
+
+void readOptionBlock(MPI_Comm comm, const std::string &title, std::vector<OptionEntry> &entries) {
+  try {
+    BEAM_PETSC(readBlock(comm, title, entries));
+  } catch (const Error &e) {
+    throw inputError(e.what());
+  }
+}
 
 double parseReal(const std::string &option, const std::string &text) {
   const char *s = text.c_str();
   char *end = nullptr;
   errno = 0;
   const double v = std::strtod(s, &end);
-  if (text.empty() || end == s || *end != '\0' || errno == ERANGE || !std::isfinite(v))
+  // The number must end where the text does: a NUL byte inside (a binary or UTF-16 file) is not a number.
+  if (text.empty() || end == s || end != s + text.size() || errno == ERANGE || !std::isfinite(v))
     throw inputError(option + ": '" + text + "' is not a finite real number");
   return v;
 }
@@ -25,7 +54,7 @@ long parseInteger(const std::string &option, const std::string &text) {
   char *end = nullptr;
   errno = 0;
   const long v = std::strtol(s, &end, 10);
-  if (text.empty() || end == s || *end != '\0' || errno == ERANGE)
+  if (text.empty() || end == s || end != s + text.size() || errno == ERANGE)
     throw inputError(option + ": '" + text + "' is not an integer");
   return v;
 }
@@ -41,6 +70,7 @@ std::vector<double> parseRealList(const std::string &option, const std::string &
   std::stringstream ss(text);
   std::string item;
   while (std::getline(ss, item, ',')) values.push_back(parseReal(option, item));
+  if (!text.empty() && text.back() == ',') values.push_back(parseReal(option, "")); // "1,2," has an empty field
   return values;
 }
 

@@ -8,6 +8,17 @@
 
 namespace beam {
 
+// One option of a lab, read as text (its default shown by -help) and parsed strictly afterwards, so
+// a typo like "-dt 0.0l" is an error, not a silent 0.
+struct OptionEntry {
+  const char *name, *help;
+  std::string value; // the default, replaced by the given value
+  bool set = false;  // given on the command line
+};
+// Reads `entries` in one PETSc options block titled `title` (so -help lists them with their defaults);
+// a value PETSc itself cannot take becomes an input error.
+void readOptionBlock(MPI_Comm comm, const std::string &title, std::vector<OptionEntry> &entries);
+
 double parseReal(const std::string &option, const std::string &text);
 long parseInteger(const std::string &option, const std::string &text);
 // true/1/yes or an empty value (a bare flag) -> true; false/0/no -> false.
