@@ -46,6 +46,16 @@ LinearSolver::LinearSolver(Mat A, const std::string &prefix, LinearSolverKind ki
   } catch (const Error &e) { // e.g. -mass_ksp_type nonsense
     throw inputError("options of the '" + prefix + "' solver: " + e.what());
   }
+  // A matrix-free operator offers products and its diagonal only: factorizations and multigrid, which
+  // need the entries, are a bad option, not a failed run.
+  PetscBool shell = PETSC_FALSE, usable = PETSC_FALSE;
+  BEAM_PETSC(PetscObjectTypeCompare(PetscObject(A), MATSHELL, &shell));
+  BEAM_PETSC(PetscObjectTypeCompareAny(PetscObject(pc), &usable, PCJACOBI, PCNONE, ""));
+  if (shell && !usable) {
+    PCType type;
+    BEAM_PETSC(PCGetType(pc, &type));
+    throw inputError("-" + prefix + "pc_type " + type + ": needs an assembled matrix; accepted with -operator matfree: jacobi, none");
+  }
   BEAM_PETSC(KSPSetUp(ksp_)); // the factorization happens here, once
 }
 

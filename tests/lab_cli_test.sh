@@ -40,6 +40,7 @@ expect 2 "-supports: unknown value 'hinged'; accepted: clamped_left, clamped_bot
 expect 2 "-linear_solver: unknown value 'lu'; accepted: direct, cg" "$m" -linear_solver lu -output_dir bad1
 expect 2 "-operator: unknown value 'x'; accepted: assembled, matfree" "$m" -operator x -output_dir bad1
 expect 2 "a matrix-free operator cannot be factored" "$m" -operator matfree -linear_solver direct -output_dir bad1
+expect 2 "-shifted_pc_type cholesky: needs an assembled matrix; accepted with -operator matfree: jacobi, none" "$m" -operator matfree -shifted_pc_type cholesky -output_dir bad1
 expect 2 "-point_load: node (30,0) is outside the beam" "$m" -point_load 30,0,0,-1 -output_dir bad1
 expect 2 "-point_load: '1,2,3' has 3 numbers; accepted: groups of four x,y,fx,fy" "$m" -point_load 1,2,3 -output_dir bad1
 expect 2 "-course_mass: 'maybe' is not a truth value" "$m" -course_mass maybe -output_dir bad1
