@@ -1,6 +1,8 @@
 #include "common/Petsc.hpp"
 
+#include <chrono>
 #include <cstdio>
+#include <thread>
 #include <cstring>
 #include <exception>
 
@@ -19,6 +21,21 @@ PetscErrorCode captureHandler(MPI_Comm, int, const char *, const char *, PetscEr
     g_last_message = text ? text : "PETSc error";
   }
   return n;
+}
+
+// True when every rank of comm reaches this call within `seconds` (a barrier with a time limit).
+bool allRanksArrive(MPI_Comm comm, double seconds) {
+  MPI_Request request;
+  MPI_Ibarrier(comm, &request);
+  const auto start = std::chrono::steady_clock::now();
+  int done = 0;
+  while (!done) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) break;
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > seconds) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
 }
 
 } // namespace
@@ -73,12 +90,19 @@ int runMain(const PetscSession &session, const char *program, const std::functio
     code = kExitRunFailed;
     message = e.what();
   }
-  if (!message.empty() && session.rank() == 0) {
-    // Collapse PETSc's multi-line messages into one line.
-    for (char &c : message)
-      if (c == '\n') c = ' ';
-    std::fprintf(stderr, "%s: error: %s\n", program, message.c_str());
+  if (message.empty()) return code;
+  for (char &c : message) // collapse PETSc's multi-line messages into one line
+    if (c == '\n') c = ' ';
+  // Most errors are collective (options, files and energy checks are the same on every rank): every
+  // rank arrives here, rank 0 reports, and all finish normally. An error on some ranks only would leave
+  // the others waiting in a collective call: if the others do not arrive within a few seconds, this
+  // rank reports and ends the whole job.
+  if (session.size() > 1 && !allRanksArrive(PETSC_COMM_WORLD, 5.0)) {
+    std::fprintf(stderr, "%s: error (rank %d): %s\n", program, session.rank(), message.c_str());
+    std::fflush(stderr);
+    MPI_Abort(PETSC_COMM_WORLD, code);
   }
+  if (session.rank() == 0) std::fprintf(stderr, "%s: error: %s\n", program, message.c_str());
   return code;
 }
 
