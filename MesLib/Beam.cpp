@@ -91,6 +91,10 @@ Beam::Beam(const BeamSpec &spec, MPI_Comm comm)
     break;
   }
   std::sort(frozen_.begin(), frozen_.end());
+  if (frozen_.size() >= size_t(mesh_.dofCount()))
+    throw inputError(std::string("-supports ") + supportsName(spec.supports) + ": every DOF of the " + std::to_string(mx) +
+                     "x" + std::to_string(my) + " beam is frozen, nothing can move; accepted: supports that leave a DOF free "
+                     "(clamped_both needs -mx >= 2)");
 }
 
 std::vector<PetscInt> Beam::ownedFrozenDofs() const {

@@ -1,17 +1,145 @@
 #!/usr/bin/env bash
-# Runs the standard benchmark: midpoint on beams of the default 4:1 shape... scaled to about 2e4, 2e5
-# and 2e6 DOFs (40:1 like the 2000x50 reference case), one process per size, and writes
-# bench/results.csv (or $1). Usage: bench/run.sh [out.csv] [build dir]
+# The standard benchmark (about 15 minutes on 2 cores): bench_scheme for the midpoint and semi-implicit
+# schemes on beams of the default shape scaled to about 2e4, 2e5 and 2e6 DOFs (632x16, 2000x50, 6324x158),
+# each on the paths
+#   direct     assembled M, S; Cholesky factorization (CHOLMOD) once, reused every step
+#   cg         assembled M, S; CG + Jacobi
+#   mf_cg      matrix-free M, S; CG + Jacobi
+#   mf_lumped  matrix-free, lumped mass; CG + Jacobi for midpoint, the diagonal solve for semi-implicit
+#   best       mf_lumped, and midpoint's CG starts from Fischer's projection on its last 5 solutions
+#              (-shifted_ksp_guess_type fischer -shifted_ksp_guess_fischer_model 3,5); for semi-implicit
+#              the same as mf_lumped (no CG), which is then not run separately
+# one process per configuration, plus the best path on 2 ranks at 2e6. In the same run, at 2e5:
+# the systems of the midpoint direct and best runs are exported (-export_system) and
+# bench/scipy_midpoint.py runs each (/usr/bin/python3, Debian's python3-scipy), and the midpoint lab
+# runs 100 steps with -snapshot_every 10 and 0 (default path and best path) to price the VTU snapshots.
+# The configurations the README's targets are read from (best path at 2e5 and 2e6, 1 and 2 ranks,
+# midpoint direct at 2e5, SciPy) run REPEATS times; the table takes the median.
+#
+#   bench/run.sh [build dir (default build)] [output dir (default bench)]
+#   REPEATS=3 QUICK=1 bench/run.sh ...   (QUICK=1: 2e4 and 2e5 only, a smoke test)
+#
+# Writes <out>/results.csv (bench_scheme's columns, plus load1: the 1-minute load average when the run
+# started), <out>/snapshots.csv and <out>/results.md (bench/summarize.py). The machine is described in
+# results.md; other work on it shows in load1, so compare runs made at similar load.
 set -euo pipefail
-out=${1:-bench/results.csv}
-build=${2:-build}
+here=$(cd "$(dirname "$0")" && pwd)
+build=${1:-build}
+out=${2:-$here}
+repeats=${REPEATS:-3}
+bench="$build/bench/bench_scheme"
+lab="$build/labs/midpoint"
+python=/usr/bin/python3
+[ -x "$bench" ] || { echo "run.sh: $bench not found; build first (cmake --build $build)" >&2; exit 2; }
+"$python" -c "import scipy" 2>/dev/null || { echo "run.sh: python3-scipy missing (scripts/setup-debian.sh)" >&2; exit 2; }
+mpi=(mpiexec -n 2)
+[ "$(id -u)" -eq 0 ] && mpi=(mpiexec --allow-run-as-root -n 2)
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+csv="$out/results.csv"
+snap_csv="$out/snapshots.csv"
+mkdir -p "$out"
+load1() { cut -d' ' -f1 /proc/loadavg; }
+
+# One bench_scheme row with the load appended. $1 = number of ranks, the rest: bench_scheme options.
+row() {
+  local ranks=$1; shift
+  local load line
+  load=$(load1)
+  if [ "$ranks" -eq 1 ]; then line=$("$bench" "$@"); else line=$("${mpi[@]}" "$bench" "$@"); fi
+  echo "$line,$load" | tee -a "$csv"
+}
+
+header=$("$bench" -mx 2 -my 1 -steps 3 -stream_mib 0 -header | head -1)
+echo "$header,load1" > "$csv"
+echo "uptime at start: $(uptime)"
+
+# path name, scheme -> solver options (the lab's and bench_scheme's)
+fischer="-shifted_ksp_guess_type fischer -shifted_ksp_guess_fischer_model 3,5"
+path_opts() {
+  case $1 in
+    direct) echo "-operator assembled -linear_solver direct" ;;
+    cg) echo "-operator assembled -linear_solver cg" ;;
+    mf_cg) echo "-operator matfree -linear_solver cg" ;;
+    mf_lumped) echo "-operator matfree -linear_solver cg -lumped_mass" ;;
+    best) echo "-operator matfree -linear_solver cg -lumped_mass $([ "$2" = midpoint ] && echo "$fischer")" ;;
+  esac
+}
+# steps per size and path: enough for a median, bounded in time (direct at 2e6 spends a minute factoring)
+steps_for() {
+  case "$1:$2" in
+    632:*) echo 50 ;;
+    2000:best | 2000:mf_lumped) echo 50 ;;
+    2000:direct) echo 30 ;;
+    2000:*) echo 20 ;;
+    6324:best | 6324:mf_lumped) echo 20 ;;
+    6324:*) echo 5 ;;
+  esac
+}
+
 sizes=("632 16" "2000 50" "6324 158")
-first=1
-: > "$out"
+[ "${QUICK:-0}" = 1 ] && sizes=("632 16" "2000 50")
 for s in "${sizes[@]}"; do
-  set -- $s
-  for solver in direct cg; do
-    hdr=""; [ $first -eq 1 ] && hdr="-header"; first=0
-    "$build/bench/bench_scheme" -mx "$1" -my "$2" -steps 30 -scheme midpoint -linear_solver "$solver" $hdr | tee -a "$out"
+  read -r mx my <<< "$s"
+  for scheme in midpoint semi_implicit; do
+    for path in direct cg mf_cg mf_lumped best; do
+      [ "$path" = mf_lumped ] && [ "$scheme" = semi_implicit ] && continue
+      n=1
+      if [ "$path" = best ] && [ "$mx" != 632 ]; then n=$repeats; fi
+      if [ "$path" = direct ] && [ "$mx" = 2000 ] && [ "$scheme" = midpoint ]; then n=$repeats; fi
+      for ((r = 0; r < n; ++r)); do
+        # shellcheck disable=SC2046
+        row 1 -path "$path" -mx "$mx" -my "$my" -steps "$(steps_for "$mx" "$path")" -scheme "$scheme" \
+          $(path_opts "$path" "$scheme")
+      done
+    done
+    if [ "$mx" = 6324 ]; then
+      for ((r = 0; r < repeats; ++r)); do
+        # shellcheck disable=SC2046
+        row 2 -path best -mx "$mx" -my "$my" -steps 20 -scheme "$scheme" $(path_opts best "$scheme")
+      done
+    fi
   done
 done
+
+# SciPy on the identical systems, exported by this run's bench_scheme (consistent mass: the direct path's
+# system; lumped: the best path's).
+for mass in consistent lumped; do
+  if [ "$mass" = consistent ]; then p=direct; else p=best; fi
+  # shellcheck disable=SC2046
+  "$bench" -mx 2000 -my 50 -steps 3 -stream_mib 0 -scheme midpoint $(path_opts "$p" midpoint) \
+    -export_system "$tmp/$mass" > /dev/null
+  for ((r = 0; r < repeats; ++r)); do
+    load=$(load1)
+    echo "$("$python" "$here/scipy_midpoint.py" "$tmp/$mass" --steps 30 --mass "$mass" --mx 2000 --my 50),$load" | tee -a "$csv"
+  done
+  rm -rf "${tmp:?}/$mass"
+done
+
+# Snapshot cost: the whole midpoint lab run at 2e5 (setup, energy.csv and all) with VTU every 10 steps
+# and without; 100 steps on the direct path, 500 on the best (its steps are ten times cheaper). Each path
+# writes into one directory, first once untimed, so every timed snapshot replaces an existing file as a
+# rerun of a lab does. The best path's lab run caps the energy scale's static CG solve as bench_scheme
+# does (README: -linear_solver cg).
+echo "path,snapshot_every,steps,wall_s,load1" > "$snap_csv"
+for path in direct best; do
+  if [ "$path" = direct ]; then T=1; else T=5; fi
+  # shellcheck disable=SC2046
+  lab_opts=(-mx 2000 -my 50 -T "$T" -quiet -output_dir "$tmp/lab_$path" $(path_opts "$path" midpoint))
+  [ "$path" = best ] && lab_opts+=(-static_ksp_max_it 100 -static_ksp_converged_maxits)
+  "$lab" "${lab_opts[@]}" -snapshot_every 10 > /dev/null
+  for ((r = 0; r < repeats; ++r)); do
+    for every in 0 10; do
+      load=$(load1)
+      t0=$(date +%s.%N)
+      "$lab" "${lab_opts[@]}" -snapshot_every "$every" > /dev/null
+      t1=$(date +%s.%N)
+      echo "$path,$every,$((T * 100)),$(awk "BEGIN { printf \"%.3f\", $t1 - $t0 }"),$load" | tee -a "$snap_csv"
+    done
+  done
+done
+
+echo "uptime at end: $(uptime)"
+"$python" "$here/summarize.py" "$csv" "$snap_csv" > "$out/results.md"
+echo "wrote $csv, $snap_csv, $out/results.md"

@@ -73,7 +73,10 @@ PetscSession::PetscSession(int *argc, char ***argv, const char *help) {
   MPI_Comm_size(PETSC_COMM_WORLD, &size_);
 }
 
-PetscSession::~PetscSession() { PetscFinalize(); }
+PetscSession::~PetscSession() {
+  PetscPopErrorHandler(); // frees the capturing handler (no-op with -debug, where none was pushed)
+  PetscFinalize();
+}
 
 int runMain(const PetscSession &session, const char *program, const std::function<int()> &body) {
   int code = kExitOk;
@@ -91,8 +94,11 @@ int runMain(const PetscSession &session, const char *program, const std::functio
     message = e.what();
   }
   if (message.empty()) return code;
-  for (char &c : message) // collapse PETSc's multi-line messages into one line
-    if (c == '\n') c = ' ';
+  // One printable line: newlines (PETSc's multi-line messages), NUL bytes and control characters quoted
+  // from a bad file become spaces, and a huge quoted line is cut.
+  for (char &c : message)
+    if ((unsigned char)c < 0x20 || c == 0x7f) c = ' ';
+  if (message.size() > 600) message = message.substr(0, 600) + " ...";
   // Most errors are collective (options, files and energy checks are the same on every rank): every
   // rank arrives here, rank 0 reports, and all finish normally. An error on some ranks only would leave
   // the others waiting in a collective call: if the others do not arrive within a few seconds, this

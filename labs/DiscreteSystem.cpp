@@ -73,6 +73,9 @@ std::shared_ptr<const LoadHistory> readLoadHistory(const std::string &path, doub
   if (f.rows != n)
     throw inputError(f.at(f.size_line) + "the load history has " + std::to_string(f.rows) +
                      " rows; accepted: one row per DOF (" + std::to_string(n) + "), one column per sample");
+  if (double(f.rows) * double(f.cols) > 1e8) // held densely: refuse before allocating gigabytes
+    throw inputError(f.at(f.size_line) + "the load history has " + std::to_string(f.rows) + " x " +
+                     std::to_string(f.cols) + " values; accepted: rows * samples <= 1e8");
   return std::make_shared<const LoadHistory>(f.dense(), dt);
 }
 

@@ -83,7 +83,7 @@ double LoadCurve::operator()(double t) const {
   if (t <= t_.front()) return g_.front();
   if (t >= t_.back()) return g_.back();
   const size_t i = size_t(std::upper_bound(t_.begin(), t_.end(), t) - t_.begin()); // t_[i-1] <= t < t_[i]
-  const double s = (t - t_[i - 1]) / (t_[i] - t_[i - 1]);
+  const double s = (t / 2 - t_[i - 1] / 2) / (t_[i] / 2 - t_[i - 1] / 2); // halves: no overflow near DBL_MAX
   return (1 - s) * g_[i - 1] + s * g_[i];
 }
 

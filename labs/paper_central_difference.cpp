@@ -112,6 +112,7 @@ int main(int argc, char **argv) {
     if (help_given) return 0;
     const std::vector<Case> cases = {{"two_dof", 5.0, 0.5, {0.285, 0.1423, 0.6325, 0.9487}, 20.0},
                                      {"fifteen_dof", 7.0, 1.5, {0.7873, 0.9258, 0.5}, 150.0}};
+    beam::rejectUnusedOptions();
     beam::prepareOutputDirectory(out);
     std::string summary = "system,h,omega_rule_h,omega_max_h,rho_B16,scheme,max_abs_q,q_final_max_abs,diverged\n";
     std::string plots;

@@ -32,14 +32,14 @@ bool parseLong(const std::string &s, long &v) {
   char *end = nullptr;
   errno = 0;
   v = std::strtol(s.c_str(), &end, 10);
-  return !s.empty() && *end == '\0' && errno != ERANGE;
+  return !s.empty() && end == s.c_str() + s.size() && errno != ERANGE; // a NUL inside is not a number
 }
 
 bool parseDouble(const std::string &s, double &v) {
   char *end = nullptr;
   errno = 0;
   v = std::strtod(s.c_str(), &end);
-  return !s.empty() && *end == '\0';
+  return !s.empty() && end == s.c_str() + s.size();
 }
 
 const char *kAcceptedHeader =
@@ -127,7 +127,7 @@ MatrixMarketFile readMatrixMarket(const std::string &path) {
                      (f.symmetric ? " symmetric" : "") + " matrix can hold");
 
   // Entries. Array: column-major, a symmetric file giving the lower triangle column by column.
-  f.entries.reserve(size_t(count));
+  f.entries.reserve(size_t(std::min(count, 1L << 16))); // the declared count is not yet backed by the file
   std::map<std::pair<long, long>, int> seen; // coordinate files: (i, j) -> line, for duplicates
   long col = 0, row = 0;
   while (std::getline(in, line)) {

@@ -44,8 +44,14 @@ EnergyTerms EnergyMeter::resume(double t, Vec x, Vec y, double work, double diss
   work_ = work;
   dissipated_ = dissipated;
   total0_ = total0;
-  system_.force(t, f_prev_);
-  BEAM_PETSC(VecCopy(x, x_prev_));
+  if (system_.constantLoad()) {
+    PetscScalar v;
+    BEAM_PETSC(VecDot(system_.load, x, &v));
+    fx_prev_ = PetscRealPart(v);
+  } else {
+    system_.force(t, f_prev_);
+    BEAM_PETSC(VecCopy(x, x_prev_));
+  }
   rate_prev_ = dissipationRate(y);
   t_prev_ = t;
   return stored(x, y);
@@ -53,19 +59,27 @@ EnergyTerms EnergyMeter::resume(double t, Vec x, Vec y, double work, double diss
 
 EnergyTerms EnergyMeter::advance(double t, Vec x, Vec y) {
   // Work: trapezoidal rule on f'x' over the step, 1/2 (f_n + f_{n+1})'(x_{n+1} - x_n).
-  system_.force(t, f_);
-  BEAM_PETSC(VecAYPX(x_prev_, -1.0, x)); // x_prev_ := x_{n+1} - x_n
-  BEAM_PETSC(VecAXPY(f_prev_, 1.0, f_)); // f_prev_ := f_n + f_{n+1}
   PetscScalar v;
-  BEAM_PETSC(VecDot(f_prev_, x_prev_, &v));
-  work_ += 0.5 * PetscRealPart(v);
+  if (system_.constantLoad()) {
+    // f_n = f_{n+1} = f0: the step's work is f0'x_{n+1} - f0'x_n, one dot instead of two copies, two
+    // updates and a dot over the whole state (a tenth of a midpoint step's memory traffic).
+    BEAM_PETSC(VecDot(system_.load, x, &v));
+    work_ += PetscRealPart(v) - fx_prev_;
+    fx_prev_ = PetscRealPart(v);
+  } else {
+    system_.force(t, f_);
+    BEAM_PETSC(VecAYPX(x_prev_, -1.0, x)); // x_prev_ := x_{n+1} - x_n
+    BEAM_PETSC(VecAXPY(f_prev_, 1.0, f_)); // f_prev_ := f_n + f_{n+1}
+    BEAM_PETSC(VecDot(f_prev_, x_prev_, &v));
+    work_ += 0.5 * PetscRealPart(v);
+    BEAM_PETSC(VecCopy(x, x_prev_));
+    BEAM_PETSC(VecCopy(f_, f_prev_));
+  }
   // Dissipation: trapezoidal rule on y'Cy.
   const double rate = dissipationRate(y);
   dissipated_ += 0.5 * (t - t_prev_) * (rate_prev_ + rate);
   rate_prev_ = rate;
   t_prev_ = t;
-  BEAM_PETSC(VecCopy(x, x_prev_));
-  BEAM_PETSC(VecCopy(f_, f_prev_));
   return stored(x, y);
 }
 

@@ -41,8 +41,9 @@ private:
   EnergyTerms stored(Vec x, Vec y);
 
   const SecondOrderSystem &system_;
-  PVec w_, x_prev_, f_prev_, f_;
+  PVec w_, x_prev_, f_prev_, f_; // x_prev_, f_prev_, f_: loads that vary in time only
   double t_prev_ = 0, rate_prev_ = 0, work_ = 0, dissipated_ = 0, total0_ = 0;
+  double fx_prev_ = 0; // f0'x_n (constant load)
 };
 
 // Scale for the relative drift (E - E0) / scale: max(|E0|, 1/2 f'S^{-1}f). The second term is the

@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# Bad input across every lab binary: each row is an expected exit code, a fragment the error line must
+# contain and a command. A failing run (exit != 0) must print exactly one stderr line that does not start
+# with "warning:" and no PETSc traceback ("PETSC ERROR" nowhere in stdout or stderr); a rejected run
+# (exit 2) must not create its output directory; every run must end within 60 s.
+# Usage: bad_input_test.sh <build>/labs   (needs mpiexec for the MPI rows; run as root with
+# OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1). Separate from lab_cli_test.sh, which
+# checks the documented messages, divergence and a sample run of the scheme labs.
+set -u
+labs=$(cd "$1" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+failures=0
+passed=0
+
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
+expect() { # expect <rc> <fragment> <cmd...>
+  local rc=$1 fragment=$2
+  shift 2
+  timeout 60 "$@" > out.txt 2> err.txt
+  local got=$? lines
+  lines=$(grep -avc '^warning:' err.txt)
+  if [ "$got" = 124 ]; then
+    fail "$* -> timed out after 60 s"
+  elif [ "$got" != "$rc" ] || { [ -n "$fragment" ] && ! grep -aqF -- "$fragment" err.txt; } ||
+    { [ "$rc" != 0 ] && [ "$lines" != 1 ]; } || grep -aq 'PETSC ERROR' out.txt err.txt; then
+    fail "$* -> exit $got (want $rc, message with '$fragment'), stderr ($lines lines): $(head -c 300 err.txt | tr -d '\0')"
+  else
+    passed=$((passed + 1))
+  fi
+}
+
+# Every lab binary must have rows here: a new lab fails until it is added.
+beam_labs=(almost_explicit semi_implicit fully_implicit midpoint energy_drift stability modes)
+all_labs=("${beam_labs[@]}" discrete_system paper_central_difference)
+for f in "$labs"/*; do
+  [ -f "$f" ] && [ -x "$f" ] || continue
+  name=$(basename "$f")
+  case " ${all_labs[*]} " in *" $name "*) ;; *) fail "lab '$name' has no rows in tests/bad_input_test.sh" ;; esac
+done
+for name in "${all_labs[@]}"; do
+  [ -x "$labs/$name" ] || fail "lab '$name' was not built"
+done
+
+# Input files: tiny valid ones and broken ones.
+mm() { printf '%%%%MatrixMarket matrix %s\n' "$1"; } # header
+{ mm 'coordinate real symmetric'; printf '2 2 2\n1 1 1\n2 2 1\n'; } > M.mtx
+{ mm 'coordinate real symmetric'; printf '2 2 3\n1 1 2\n2 1 -1\n2 2 2\n'; } > K.mtx
+{ mm 'coordinate real symmetric'; printf '2 2 2\n1 1 0\n2 2 1\n'; } > M_zero_diag.mtx
+{ mm 'coordinate real symmetric'; printf '2 2 2\n1 1 -1\n2 2 1\n'; } > M_negative_diag.mtx
+{ mm 'coordinate real symmetric'; printf '2 2 2\n1 1 1\n2 2 nan\n'; } > M_nan.mtx
+{ mm 'coordinate real symmetric'; printf '2 2 2\n1 1 1\n2 2 1e999\n'; } > M_inf.mtx
+{ mm 'coordinate real symmetric'; printf '2 2 3\n1 1 2\n2 1 -1\n'; } > K_missing_entry.mtx
+{ mm 'coordinate real symmetric'; printf '2 2 3\n1 1 2\n2 1 -1\n2 2'; } > K_cut_in_entry.mtx
+{ mm 'coordinate real symmetric'; printf '2 2'; } > K_cut_in_size.mtx
+printf '%%%%MatrixMarket matrix coordinate real sym' > K_cut_in_header.mtx
+: > K_empty.mtx
+{ mm 'coordinate real symmetric'; printf '3 3 1\n1 1 1\n'; } > K_3x3.mtx
+{ mm 'coordinate real general'; printf '2 2 2\n1 1 1\n1 2 5\n'; } > K_unsymmetric.mtx
+{ mm 'coordinate real symmetric'; printf '2 2 2\n1 1 1\n2 2 1\0junk\n'; } > K_nul.mtx
+{ mm 'coordinate real symmetric'; printf '2 2 2\n1 1 1\n1 2 1\n'; } > K_upper.mtx
+{ mm 'array real general'; printf '2 1\n1\n'; } > F_short.mtx
+{ mm 'array real general'; printf '1000 1000000\n1\n'; } > F_huge_declared.mtx
+{ mm 'array real general'; printf '2 3\n0\n0\n1\n1\n0\n0\n'; } > history.mtx
+{ mm 'array real general'; printf '3 1\n0\n0\n1\n'; } > history_3rows.mtx
+printf 't,g\n0,0\n1,nan\n' > curve_nan.csv
+printf 't,g\n0,0\n0,1\n' > curve_not_increasing.csv
+printf '0,0\n1,\0\n' > curve_nul.csv
+printf '1 2\nx\n' > thickness_word.txt
+printf '1 inf\n' > thickness_inf.txt
+printf '1\0002\n' > thickness_nul.txt
+printf '1 1 1\n' | iconv -t UTF-16 > thickness_utf16.txt
+touch afile
+out=never # rejected runs must not create it
+
+# The beam labs share their options: every lab rejects the same bad values.
+for lab in "${beam_labs[@]}"; do
+  b="$labs/$lab"
+  expect 2 "-dt: -1 is out of range; accepted: a real > 0" "$b" -dt -1 -output_dir $out
+  expect 2 "-dt: 'nan' is not a finite real number" "$b" -dt nan -output_dir $out
+  expect 2 "-T: 'inf' is not a finite real number" "$b" -T inf -output_dir $out
+  expect 2 "-mx: '' is not an integer" "$b" -mx "" -output_dir $out
+  expect 2 "-my: '2.5' is not an integer" "$b" -my 2.5 -output_dir $out
+  expect 2 "-E: 'abc' is not a finite real number" "$b" -E abc -output_dir $out
+  expect 2 "-hx: 0 is out of range" "$b" -hx 0 -output_dir $out
+  expect 2 "-nu: 0.5 is out of range" "$b" -nu 0.5 -output_dir $out
+  expect 2 "-supports: unknown value 'hinged'" "$b" -supports hinged -output_dir $out
+  expect 2 "-point_load: 'nan' is not a finite real number" "$b" -point_load 1,2,nan,0 -output_dir $out
+  expect 2 "-thickness_file: thickness_word.txt:2: 'x'" "$b" -thickness_file thickness_word.txt -output_dir $out
+  expect 2 "unknown option -bogus" "$b" -bogus 1 -output_dir $out
+  expect 2 "-output_dir: empty" "$b" -output_dir ""
+  # -mx 1 with both edges clamped: every node is on a clamped edge, nothing can move.
+  expect 2 "every DOF" "$b" -mx 1 -my 1 -supports clamped_both -output_dir $out
+done
+
+# More values on one scheme lab (the parsing is shared).
+m="$labs/midpoint"
+expect 2 "-dt: '' is not a finite real number" "$m" -dt -output_dir $out
+expect 2 "-dt: '0.0l' is not a finite real number" "$m" -dt 0.0l -output_dir $out
+expect 2 "-dt: '-inf' is not a finite real number" "$m" -dt -inf -output_dir $out
+expect 2 "-T: '1e999' is not a finite real number" "$m" -T 1e999 -output_dir $out
+expect 2 "-mx: '99999999999999999999' is not an integer" "$m" -mx 99999999999999999999 -output_dir $out
+expect 2 "-mx: 2000000000 is out of range" "$m" -mx 2000000000 -output_dir $out
+expect 2 "-T/-dt: more than 1e9 steps" "$m" -T 1e10 -dt 1 -output_dir $out
+expect 2 "-rho: 'NaN' is not a finite real number" "$m" -rho NaN -output_dir $out
+expect 2 "-top_load: 'infinity' is not a finite real number" "$m" -top_load infinity -output_dir $out
+expect 2 "-point_load: '' is not a finite real number" "$m" -point_load 1,2,3,4, -output_dir $out
+expect 2 "-point_load: node coordinates must be integers" "$m" -point_load 1.5,2,3,4 -output_dir $out
+expect 2 "-lumped_mass: 'maybe' is not a truth value" "$m" -lumped_mass maybe -output_dir $out
+expect 2 "-quiet: 'maybe' is not a truth value" "$m" -quiet maybe -output_dir $out
+expect 2 "-rayleigh_alpha: -1 is out of range" "$m" -rayleigh_alpha -1 -output_dir $out
+expect 2 "-console_every: 0 is out of range" "$m" -console_every 0 -output_dir $out
+expect 2 "-thickness_file: thickness_inf.txt:1: 'inf'" "$m" -thickness_file thickness_inf.txt -output_dir $out
+expect 2 "-thickness_file: thickness_nul.txt:1:" "$m" -mx 1 -my 2 -thickness_file thickness_nul.txt -output_dir $out
+expect 2 "-thickness_file: thickness_utf16.txt:1:" "$m" -mx 1 -my 3 -thickness_file thickness_utf16.txt -output_dir $out
+expect 2 "-load_curve" "$m" -load_curve /nonexistent.csv -output_dir $out
+expect 2 "curve_nan.csv:3:" "$m" -load_curve curve_nan.csv -output_dir $out
+expect 2 "curve_not_increasing.csv:3:" "$m" -load_curve curve_not_increasing.csv -output_dir $out
+expect 2 "curve_nul.csv:2:" "$m" -load_curve curve_nul.csv -output_dir $out
+expect 2 "-load_harmonic: '1' has 1 numbers" "$m" -load_harmonic 1 -output_dir $out
+expect 2 "output directory 'afile/x' cannot be created" "$m" -output_dir afile/x -T 0.1
+expect 2 "-schemes: empty" "$labs/energy_drift" -schemes "" -output_dir $out
+expect 2 "unknown scheme 'rk5'" "$labs/energy_drift" -schemes rk5 -output_dir $out
+expect 2 "-modes: 0 is out of range" "$labs/modes" -modes 0 -output_dir $out
+expect 2 "-modes: 'x' is not an integer" "$labs/modes" -modes x -output_dir $out
+expect 2 "-omega_points: 1 is out of range" "$labs/stability" -omega_points 1 -output_dir $out
+expect 2 "-xi: 'nan' is not a finite real number" "$labs/stability" -xi nan -output_dir $out
+expect 2 "-measure_growth: 1 is out of range" "$labs/stability" -measure_growth 1 -output_dir $out
+
+# discrete_system: options, matrices (singular, indefinite, non-finite, truncated, mismatched), loads.
+d="$labs/discrete_system"
+expect 2 "-dt: -1 is out of range" "$d" -dt -1 -output_dir $out
+expect 2 "-dt: '' is not a finite real number" "$d" -dt "" -output_dir $out
+expect 2 "-T: 'nan' is not a finite real number" "$d" -T nan -output_dir $out
+expect 2 "-snapshot_every: '1.5' is not an integer" "$d" -snapshot_every 1.5 -output_dir $out
+expect 2 "-system: unknown system 'three_dof'" "$d" -system three_dof -output_dir $out
+expect 2 "-scheme: unknown scheme 'euler'" "$d" -scheme euler -output_dir $out
+expect 2 "-linear_solver: unknown value 'lu'" "$d" -linear_solver lu -output_dir $out
+expect 2 "unknown option -bogus" "$d" -bogus -output_dir $out
+expect 2 "-output_dir: empty" "$d" -output_dir ""
+expect 2 "-system and matrix files" "$d" -system two_dof -M M.mtx -K K.mtx -output_dir $out
+expect 2 "-M and -K: both needed" "$d" -M M.mtx -output_dir $out
+expect 2 "/nonexistent.mtx:0: cannot open the file" "$d" -M /nonexistent.mtx -K K.mtx -output_dir $out
+expect 2 "M_zero_diag.mtx:2: M is not positive definite" "$d" -M M_zero_diag.mtx -K K.mtx -output_dir $out
+expect 2 "M_negative_diag.mtx:2: M is not positive definite" "$d" -M M_negative_diag.mtx -K K.mtx -output_dir $out
+expect 2 "M_nan.mtx:4: value 'nan' is not finite" "$d" -M M_nan.mtx -K K.mtx -output_dir $out
+expect 2 "M_inf.mtx:4: value '1e999' is not finite" "$d" -M M_inf.mtx -K K.mtx -output_dir $out
+expect 2 "K_missing_entry.mtx:4: the file ends after 2 of the 3 entries" "$d" -M M.mtx -K K_missing_entry.mtx -output_dir $out
+expect 2 "K_cut_in_entry.mtx:5: expected 'row col value'" "$d" -M M.mtx -K K_cut_in_entry.mtx -output_dir $out
+expect 2 "K_cut_in_size.mtx:2: bad size line" "$d" -M M.mtx -K K_cut_in_size.mtx -output_dir $out
+expect 2 "K_cut_in_header.mtx:1:" "$d" -M M.mtx -K K_cut_in_header.mtx -output_dir $out
+expect 2 "K_empty.mtx:1: empty file" "$d" -M M.mtx -K K_empty.mtx -output_dir $out
+expect 2 "K_3x3.mtx:2: the matrix is 3 x 3; accepted: 2 x 2" "$d" -M M.mtx -K K_3x3.mtx -output_dir $out
+expect 2 "K_unsymmetric.mtx:4: K is not symmetric" "$d" -M M.mtx -K K_unsymmetric.mtx -output_dir $out
+expect 2 "K_nul.mtx:4:" "$d" -M M.mtx -K K_nul.mtx -output_dir $out
+expect 2 "K_upper.mtx:4: entry (1,2) lies above the diagonal" "$d" -M M.mtx -K K_upper.mtx -output_dir $out
+expect 2 "F_short.mtx:3: the file ends after 1 of the 2 values" "$d" -M M.mtx -K K.mtx -F F_short.mtx -output_dir $out
+# A size line declaring 1e9 values backed by none: an input error at once, no 24 GB reservation.
+expect 2 "F_huge_declared.mtx:3: the file ends after 1 of the 1000000000 values" "$d" -M M.mtx -K K.mtx -F F_huge_declared.mtx -output_dir $out
+expect 2 "-load_dt: needed with -load_history" "$d" -load_history history.mtx -output_dir $out
+expect 2 "-load_dt: 'nan' is not a finite real number" "$d" -load_history history.mtx -load_dt nan -output_dir $out
+expect 2 "-load_dt: 0 is out of range" "$d" -load_history history.mtx -load_dt 0 -output_dir $out
+expect 2 "history_3rows.mtx:2: the load history has 3 rows" "$d" -load_history history_3rows.mtx -load_dt 1 -output_dir $out
+expect 2 "more than one given" "$d" -load_history history.mtx -load_dt 1 -load_harmonic 1,2 -output_dir $out
+expect 2 "curve_nan.csv:3:" "$d" -load_curve curve_nan.csv -output_dir $out
+expect 2 "-load_harmonic: 'inf' is not a finite real number" "$d" -load_harmonic 1,inf -output_dir $out
+
+# paper_central_difference takes only -output_dir.
+p="$labs/paper_central_difference"
+expect 2 "unknown option -dt" "$p" -dt -1 -output_dir $out
+expect 2 "output directory 'afile/x' cannot be created" "$p" -output_dir afile/x
+
+if [ -e $out ]; then fail "a rejected run created its output directory"; fi
+
+# Extreme but valid input (a regression guard, checked by the sanitizer build): samples 1e-300 apart
+# put t/dt far beyond any index.
+expect 0 "" "$d" -load_history history.mtx -load_dt 1e-300 -T 0.1 -output_dir valid1
+
+# MPI: the error line comes from rank 0 only; a failure on every rank ends the job promptly.
+mpi=(mpiexec --quiet -n 2)
+expect 2 "-dt: -1 is out of range" "${mpi[@]}" "$m" -dt -1 -output_dir $out
+expect 2 "M_zero_diag.mtx:2: M is not positive definite" "${mpi[@]}" "$d" -M M_zero_diag.mtx -K K.mtx -output_dir $out
+expect 2 "every DOF" "${mpi[@]}" "$m" -mx 1 -my 1 -supports clamped_both -output_dir $out
+expect 3 "semi_implicit diverged at step" "${mpi[@]}" "$labs/semi_implicit" -dt 0.05 -T 20 -console_every 100000 -output_dir mpi_div
+
+echo "$passed passed, $failures failed"
+[ "$failures" = 0 ]
