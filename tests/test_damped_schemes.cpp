@@ -12,6 +12,8 @@
 //   - Rayleigh damping of the beam is zero at frozen DOFs.
 #include <gtest/gtest.h>
 
+#include "tests/EigenBridge.hpp"
+
 #include <Eigen/Dense>
 #include <unsupported/Eigen/MatrixFunctions>
 
@@ -48,17 +50,6 @@ public:
 private:
   PetscOptions options_ = nullptr;
 };
-
-Eigen::VectorXd toEigen(Vec v) {
-  PetscInt n;
-  BEAM_PETSC(VecGetLocalSize(v, &n));
-  const PetscScalar *a;
-  BEAM_PETSC(VecGetArrayRead(v, &a));
-  Eigen::VectorXd out(n);
-  for (PetscInt i = 0; i < n; ++i) out(i) = PetscRealPart(a[i]);
-  BEAM_PETSC(VecRestoreArrayRead(v, &a));
-  return out;
-}
 
 Sparse sparse(const Eigen::MatrixXd &A) { return A.sparseView(); }
 

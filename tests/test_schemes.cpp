@@ -3,6 +3,8 @@
 // factorization per run, the CG switch, the Dynamics facade, scheme lookup and divergence detection.
 #include <gtest/gtest.h>
 
+#include "tests/EigenBridge.hpp"
+
 #include <Eigen/Dense>
 
 #include <cmath>
@@ -45,17 +47,6 @@ PVec makeVec(const Eigen::VectorXd &v) {
   BEAM_PETSC(VecAssemblyBegin(x));
   BEAM_PETSC(VecAssemblyEnd(x));
   return x;
-}
-
-Eigen::VectorXd toEigen(Vec v) {
-  PetscInt n;
-  BEAM_PETSC(VecGetLocalSize(v, &n));
-  const PetscScalar *a;
-  BEAM_PETSC(VecGetArrayRead(v, &a));
-  Eigen::VectorXd out(n);
-  for (PetscInt i = 0; i < n; ++i) out(i) = PetscRealPart(a[i]);
-  BEAM_PETSC(VecRestoreArrayRead(v, &a));
-  return out;
 }
 
 SecondOrderSystem makeSystem(const Eigen::MatrixXd &M, const Eigen::MatrixXd &S, const Eigen::VectorXd &f) {
