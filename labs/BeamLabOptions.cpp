@@ -145,18 +145,7 @@ BeamLabOptions readBeamLabOptions(MPI_Comm comm, const std::string &lab, bool mu
   o.quiet = parseBool("-quiet", v["-quiet"]);
   o.output_dir = v["-output_dir"];
   if (o.output_dir.empty()) throw inputError("-output_dir: empty; accepted: a directory path");
-  o.run.checkpoint_every = integer("-checkpoint_every", 0);
-  if (!multi_scheme && !v["-restart"].empty()) {
-    bool output_given = false;
-    for (const auto &e : entries) output_given |= (std::string(e.name) == "-output_dir" && e.set);
-    if (output_given && v["-output_dir"] != v["-restart"])
-      throw inputError("-restart: writes into the run's own directory '" + v["-restart"] + "'; accepted: no -output_dir, or the same one");
-    o.output_dir = v["-restart"];
-    o.run.restart_path = o.output_dir + "/checkpoint.bin";
-  }
-  // Checkpoints always have a place, so a signal can stop any run cleanly (multi-scheme labs give each
-  // scheme its own directory and so set their own path).
-  o.run.checkpoint_path = o.output_dir + "/checkpoint.bin";
+  applyCheckpointOptions(entries, o.run, o.output_dir);
   o.export_dir = v["-export_system"];
   o.save_final = v["-save_final"];
   if (multi_scheme) {

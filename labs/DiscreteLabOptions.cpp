@@ -39,6 +39,8 @@ DiscreteLabOptions readDiscreteLabOptions(MPI_Comm comm) {
       {"-snapshot_every", "Write a trajectory.csv row every N steps (>= 1)", "10"},
       {"-output_dir", "Directory for energy.csv and trajectory.csv", o.output_dir},
       {"-save_final", "Matrix Market file for the final state (N x 2 array: q, v)", ""},
+      {"-checkpoint_every", "Save the full state every N steps to <output_dir>/checkpoint.bin (0 = only at the end and on SIGINT/SIGTERM)", "0"},
+      {"-restart", "Continue the run whose output directory is DIR from its checkpoint (writes into DIR)", ""},
   };
   PetscBool help = PETSC_FALSE;
   BEAM_PETSC(PetscOptionsHasHelp(nullptr, &help));
@@ -81,6 +83,7 @@ DiscreteLabOptions readDiscreteLabOptions(MPI_Comm comm) {
   o.output_dir = v["-output_dir"];
   if (o.output_dir.empty()) throw inputError("-output_dir: empty; accepted: a directory path");
   o.save_final = v["-save_final"];
+  applyCheckpointOptions(entries, o.run, o.output_dir);
   return o;
 }
 

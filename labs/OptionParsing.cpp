@@ -38,6 +38,31 @@ void readOptionBlock(MPI_Comm comm, const std::string &title, std::vector<Option
   }
 }
 
+void applyCheckpointOptions(const std::vector<OptionEntry> &entries, RunSettings &run, std::string &output_dir) {
+  const OptionEntry *every = nullptr, *restart = nullptr, *output = nullptr;
+  for (const auto &e : entries) {
+    const std::string name = e.name;
+    if (name == "-checkpoint_every") every = &e;
+    if (name == "-restart") restart = &e;
+    if (name == "-output_dir") output = &e;
+  }
+  if (every) {
+    const long n = parseInteger("-checkpoint_every", every->value);
+    if (n < 0 || n > 1000000000L)
+      throw inputError("-checkpoint_every: " + every->value + " is out of range; accepted: an integer >= 0");
+    run.checkpoint_every = PetscInt(n);
+  }
+  if (restart && !restart->value.empty()) {
+    if (output && output->set && output->value != restart->value)
+      throw inputError("-restart: writes into the run's own directory '" + restart->value +
+                       "'; accepted: no -output_dir, or the same one");
+    output_dir = restart->value;
+    run.restart_path = output_dir + "/checkpoint.bin";
+  }
+  // Checkpoints always have a place, so a signal can stop any run cleanly.
+  run.checkpoint_path = output_dir + "/checkpoint.bin";
+}
+
 double parseReal(const std::string &option, const std::string &text) {
   const char *s = text.c_str();
   char *end = nullptr;

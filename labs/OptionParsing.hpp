@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "solvers/TimeLoop.hpp"
+
 namespace beam {
 
 // One option of a lab, read as text (its default shown by -help) and parsed strictly afterwards, so
@@ -18,6 +20,10 @@ struct OptionEntry {
 // Reads `entries` in one PETSc options block titled `title` (so -help lists them with their defaults);
 // a value PETSc itself cannot take becomes an input error.
 void readOptionBlock(MPI_Comm comm, const std::string &title, std::vector<OptionEntry> &entries);
+
+// -checkpoint_every N and -restart DIR (entries named so must be in `entries`): fills the checkpoint
+// settings of `run`; -restart makes DIR the output directory (refusing another -output_dir).
+void applyCheckpointOptions(const std::vector<OptionEntry> &entries, RunSettings &run, std::string &output_dir);
 
 double parseReal(const std::string &option, const std::string &text);
 long parseInteger(const std::string &option, const std::string &text);

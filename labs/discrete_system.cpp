@@ -81,6 +81,11 @@ int main(int argc, char **argv) {
     BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "wrote %s/energy.csv and %s/trajectory.csv\n", options.output_dir.c_str(),
                            options.output_dir.c_str()));
     if (result.diverged) throw beam::runError(result.divergence);
+    if (result.interrupted_by) {
+      BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "stopped by signal %d after step %lld; continue with -restart %s\n",
+                             result.interrupted_by, (long long)result.steps_done, options.output_dir.c_str()));
+      return 128 + result.interrupted_by;
+    }
     return 0;
   });
 }

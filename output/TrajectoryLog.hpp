@@ -15,6 +15,7 @@ public:
   TrajectoryLog(const TrajectoryLog &) = delete;
   TrajectoryLog &operator=(const TrajectoryLog &) = delete;
   void observe(const StepState &state) override;
+  void resume(const StepState &state) override;
   void finish(const RunResult &) override;
 
 private:
@@ -22,7 +23,11 @@ private:
   int every_;
   PScatter scatter_;
   PVec whole_; // the displacements gathered on rank 0
-  std::FILE *file_ = nullptr; // rank 0 only
+  void open(const char *mode);
+
+  bool writer_ = false;       // rank 0 writes
+  std::string header_;
+  std::FILE *file_ = nullptr; // opened at the first row (or on resume)
 };
 
 } // namespace beam

@@ -64,7 +64,15 @@ mpiexec --quiet -n 2 "$m" -T 40 -quiet -restart one -save_final two.mtx > /dev/n
 check "restart on another number of ranks exits 0" '[ $? = 0 ]'
 check "1-rank checkpoint continued on 2 ranks matches to 1e-12" 'paste <(tail -n +3 full.mtx) <(tail -n +3 two.mtx) | awk "{ d = \$1 - \$2; if (d < 0) d = -d; a = \$1 < 0 ? -\$1 : \$1; if (d > m) m = d; if (a > s) s = a } END { exit !(m <= 1e-12 * s) }"'
 
-# 4. A restart that does not match the checkpoint is refused (exit 2).
+# 4. The discrete_system lab: a run to T = 4 continued to T = 10 writes the same energy.csv,
+#    trajectory.csv and final state as one run to T = 10 (Newmark keeps its acceleration in the checkpoint).
+d="$labs/discrete_system"
+"$d" -output_dir dfull -save_final dfull.mtx > /dev/null
+"$d" -T 4 -output_dir dpart > /dev/null
+"$d" -restart dpart -save_final dpart.mtx > /dev/null
+check "discrete_system restart identical" 'cmp -s dfull/energy.csv dpart/energy.csv && cmp -s dfull/trajectory.csv dpart/trajectory.csv && cmp -s dfull.mtx dpart.mtx'
+
+# 5. A restart that does not match the checkpoint is refused (exit 2).
 "$labs/semi_implicit" "${args[@]}" -restart full > /dev/null 2> err.txt
 check "restart with another scheme refused" '[ $? = 2 ] && grep -q "written by midpoint" err.txt'
 "$m" -restart nowhere > /dev/null 2> err.txt
