@@ -12,9 +12,11 @@
 # one process per configuration, plus the best path on 2 ranks at 2e6. In the same run, at 2e5:
 # the systems of the midpoint direct and best runs are exported (-export_system) and
 # bench/scipy_midpoint.py runs each (/usr/bin/python3, Debian's python3-scipy), and the midpoint lab
-# runs 100 steps with -snapshot_every 10 and 0 (default path and best path) to price the VTU snapshots.
+# runs with -snapshot_every 10 and 0 (100 steps on the direct path, 500 on the best) to price the VTU
+# snapshots.
 # The configurations the README's targets are read from (best path at 2e5 and 2e6, 1 and 2 ranks,
-# midpoint direct at 2e5, SciPy) run REPEATS times; the table takes the median.
+# midpoint direct at 2e5, SciPy) run REPEATS times, in pairs (both sides of a ratio one after the
+# other); the table takes the median.
 #
 #   bench/run.sh [build dir (default build)] [output dir (default bench)]
 #   REPEATS=3 QUICK=1 bench/run.sh ...   (QUICK=1: 2e4 and 2e5 only, a smoke test)
@@ -31,7 +33,10 @@ bench="$build/bench/bench_scheme"
 lab="$build/labs/midpoint"
 python=/usr/bin/python3
 [ -x "$bench" ] || { echo "run.sh: $bench not found; build first (cmake --build $build)" >&2; exit 2; }
-"$python" -c "import scipy" 2>/dev/null || { echo "run.sh: python3-scipy missing (scripts/setup-debian.sh)" >&2; exit 2; }
+if ! "$python" -c "import scipy" 2>/dev/null; then
+  echo "run.sh: python3-scipy missing (scripts/setup-debian.sh)" >&2
+  exit 2
+fi
 mpi=(mpiexec -n 2)
 [ "$(id -u)" -eq 0 ] && mpi=(mpiexec --allow-run-as-root -n 2)
 
@@ -85,37 +90,50 @@ for s in "${sizes[@]}"; do
   for scheme in midpoint semi_implicit; do
     for path in direct cg mf_cg mf_lumped best; do
       [ "$path" = mf_lumped ] && [ "$scheme" = semi_implicit ] && continue
-      n=1
-      if [ "$path" = best ] && [ "$mx" != 632 ]; then n=$repeats; fi
-      if [ "$path" = direct ] && [ "$mx" = 2000 ] && [ "$scheme" = midpoint ]; then n=$repeats; fi
-      for ((r = 0; r < n; ++r)); do
-        # shellcheck disable=SC2046
-        row 1 -path "$path" -mx "$mx" -my "$my" -steps "$(steps_for "$mx" "$path")" -scheme "$scheme" \
-          $(path_opts "$path" "$scheme")
-      done
+      # shellcheck disable=SC2046
+      row 1 -path "$path" -mx "$mx" -my "$my" -steps "$(steps_for "$mx" "$path")" -scheme "$scheme" \
+        $(path_opts "$path" "$scheme")
     done
-    if [ "$mx" = 6324 ]; then
-      for ((r = 0; r < repeats; ++r)); do
-        # shellcheck disable=SC2046
-        row 2 -path best -mx "$mx" -my "$my" -steps 20 -scheme "$scheme" $(path_opts best "$scheme")
-      done
-    fi
   done
 done
 
-# SciPy on the identical systems, exported by this run's bench_scheme (consistent mass: the direct path's
-# system; lumped: the best path's).
+# The comparisons the targets are read from, repeated in pairs so both sides of a ratio run under the same
+# load: midpoint at 2e5 against SciPy on the identical system (exported by bench_scheme: the direct
+# path's consistent-mass system, the best path's lumped one), and on 2e6 one rank against two. Their rows
+# join the matrix's (the table takes the median of all runs of a configuration).
 for mass in consistent lumped; do
   if [ "$mass" = consistent ]; then p=direct; else p=best; fi
   # shellcheck disable=SC2046
   "$bench" -mx 2000 -my 50 -steps 3 -stream_mib 0 -scheme midpoint $(path_opts "$p" midpoint) \
     -export_system "$tmp/$mass" > /dev/null
-  for ((r = 0; r < repeats; ++r)); do
+done
+for ((r = 1; r < repeats; ++r)); do
+  for mass in lumped consistent; do
+    if [ "$mass" = consistent ]; then p=direct; else p=best; fi
+    # shellcheck disable=SC2046
+    row 1 -path "$p" -mx 2000 -my 50 -steps "$(steps_for 2000 "$p")" -scheme midpoint $(path_opts "$p" midpoint)
     load=$(load1)
-    echo "$("$python" "$here/scipy_midpoint.py" "$tmp/$mass" --steps 30 --mass "$mass" --mx 2000 --my 50),$load" | tee -a "$csv"
+    echo "$("$python" "$here/scipy_midpoint.py" "$tmp/$mass" --steps 30 --mass "$mass" --mx 2000 --my 50),$load" |
+      tee -a "$csv"
   done
+done
+for mass in lumped consistent; do # and once more each, so SciPy has as many runs as the others
+  load=$(load1)
+  echo "$("$python" "$here/scipy_midpoint.py" "$tmp/$mass" --steps 30 --mass "$mass" --mx 2000 --my 50),$load" |
+    tee -a "$csv"
   rm -rf "${tmp:?}/$mass"
 done
+if [ "${QUICK:-0}" != 1 ]; then
+  for scheme in midpoint semi_implicit; do
+    for ((r = 0; r < repeats; ++r)); do
+      # shellcheck disable=SC2046
+      read -r -a best_opts <<< "$(path_opts best "$scheme")"
+      if [ "$r" -gt 0 ]; then row 1 -path best -mx 6324 -my 158 -steps 20 -scheme "$scheme" "${best_opts[@]}"; fi
+      row 2 -path best -mx 6324 -my 158 -steps 20 -scheme "$scheme" "${best_opts[@]}"
+      if [ "$r" -gt 0 ]; then row 1 -path best -mx 2000 -my 50 -steps 50 -scheme "$scheme" "${best_opts[@]}"; fi
+    done
+  done
+fi
 
 # Snapshot cost: the whole midpoint lab run at 2e5 (setup, energy.csv and all) with VTU every 10 steps
 # and without; 100 steps on the direct path, 500 on the best (its steps are ten times cheaper). Each path
@@ -125,8 +143,8 @@ done
 echo "path,snapshot_every,steps,wall_s,load1" > "$snap_csv"
 for path in direct best; do
   if [ "$path" = direct ]; then T=1; else T=5; fi
-  # shellcheck disable=SC2046
-  lab_opts=(-mx 2000 -my 50 -T "$T" -quiet -output_dir "$tmp/lab_$path" $(path_opts "$path" midpoint))
+  read -r -a solver_opts <<< "$(path_opts "$path" midpoint)"
+  lab_opts=(-mx 2000 -my 50 -T "$T" -quiet -output_dir "$tmp/lab_$path" "${solver_opts[@]}")
   [ "$path" = best ] && lab_opts+=(-static_ksp_max_it 100 -static_ksp_converged_maxits)
   "$lab" "${lab_opts[@]}" -snapshot_every 10 > /dev/null
   for ((r = 0; r < repeats; ++r)); do
