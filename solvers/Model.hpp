@@ -1,0 +1,82 @@
+// The one interface every model gives the time schemes and the monitors (beam, discrete system,
+// mass-spring network, rigid multibody system):
+//
+//     M(x) x'' = F(t, x, x')          x: the model's coordinates, v = x': their rates
+//
+// F holds every force: internal (springs, element stiffness), damping, contact, gravity, loads. The
+// model also gives the accelerations (a = M^{-1} F, or the constrained accelerations of a multibody
+// system), the shifted Jacobian J = a M - b dF/dv - c dF/dx that a Newton step needs (as PETSc TS's
+// I2Jacobian: the scheme owns the shifts a, b, c, the model owns the physics), its energy, and how to
+// draw itself.
+//
+// A linear model (M, C, S constant, F = f(t) - S x - C v) is the special case whose Jacobian never
+// changes: linear() gives its matrices, so the schemes of the course that are written for M, C, S
+// (the four lab schemes, the Newmark family, MAMC, central difference) use them and refuse any other
+// model with one line naming the scheme and the model; schemes written with force() and acceleration()
+// alone serve every model.
+#pragma once
+#include <petscmat.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/Drawing.hpp"
+#include "common/Petsc.hpp"
+
+namespace beam {
+
+struct SecondOrderSystem;
+
+class Model {
+public:
+  virtual ~Model() = default;
+
+  // A short lower-case name for messages and checkpoints: "beam", "discrete", "mass_spring", "multibody".
+  virtual std::string name() const = 0;
+  virtual MPI_Comm comm() const = 0;
+  // A vector with the layout of x and v.
+  virtual PVec createVector() const = 0;
+
+  // --- forces and accelerations ---------------------------------------------------------------
+  // F(t, x, v) into F (zero on frozen DOFs).
+  virtual void force(double t, Vec x, Vec v, Vec F) const = 0;
+  // a = M(x)^{-1} F(t, x, v) (constrained models: the acceleration that keeps the constraints).
+  virtual void acceleration(double t, Vec x, Vec v, Vec a) = 0;
+  // Mv = M(x) v.
+  virtual void massMult(Vec x, Vec v, Vec Mv) const = 0;
+
+  // --- Newton steps (implicit schemes) ---------------------------------------------------------
+  // Models that can give J = a M - b dF/dv - c dF/dx say so; implicit schemes refuse the others.
+  virtual bool hasJacobian() const { return false; }
+  // A matrix with the nonzero pattern of every shifted Jacobian (filled by shiftedJacobian).
+  virtual PMat createJacobian() const;
+  virtual void shiftedJacobian(double t, Vec x, Vec v, double a, double b, double c, Mat J) const;
+
+  // The constant matrices of a linear model, or nullptr.
+  virtual const SecondOrderSystem *linear() const { return nullptr; }
+
+  // --- energy ----------------------------------------------------------------------------------
+  // The stored energies, named (kinetic first): {"kinetic", "potential"} for the beam, {"kinetic",
+  // "gravity", "elastic", "contact"} for a mass-spring network. Their sum, minus the work of the loads
+  // that vary in time, plus the energy dissipated so far, is the conserved total.
+  virtual std::vector<std::string> energyNames() const = 0;
+  virtual void storedEnergy(double t, Vec x, Vec v, std::vector<double> &parts) const = 0;
+  // Loads whose work is integrated along the run (time-dependent loads not in the stored energy).
+  virtual bool hasExternalWork() const { return false; }
+  virtual void externalForce(double /*t*/, Vec /*f*/) const {}
+  // Power dissipated at (x, v): v'C v for viscous damping, dashpots, contact damping.
+  virtual double dissipationRate(double /*t*/, Vec /*x*/, Vec /*v*/) const { return 0; }
+  // More columns for the energy log (constraint violations, ...), named, measured at (x, v).
+  virtual std::vector<std::string> diagnosticNames() const { return {}; }
+  virtual void diagnostics(double /*t*/, Vec /*x*/, Vec /*v*/, std::vector<double> & /*values*/) const {}
+
+  // --- identity (checkpoints) and drawing ------------------------------------------------------
+  // Everything that defines the model, as (field, value) pairs: a restart refuses a checkpoint whose
+  // identity differs, naming the first differing field.
+  virtual std::vector<std::pair<std::string, std::string>> identity() const { return {{"model", name()}}; }
+  // This rank's piece of a picture of the state (x, v). Collective.
+  virtual void draw(Vec x, Vec v, Drawing &drawing) const = 0;
+};
+
+} // namespace beam
