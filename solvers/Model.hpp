@@ -42,7 +42,9 @@ public:
   // F(t, x, v) into F (zero on frozen DOFs).
   virtual void force(double t, Vec x, Vec v, Vec F) const = 0;
   // a = M(x)^{-1} F(t, x, v) (constrained models: the acceleration that keeps the constraints).
-  virtual void acceleration(double t, Vec x, Vec v, Vec a) = 0;
+  // Const like every evaluation here: a model keeps the factorizations and work vectors it reuses in
+  // mutable members, so schemes and monitors can share one const model.
+  virtual void acceleration(double t, Vec x, Vec v, Vec a) const = 0;
   // Mv = M(x) v.
   virtual void massMult(Vec x, Vec v, Vec Mv) const = 0;
 
