@@ -1,0 +1,212 @@
+#include "MassSpring/BuiltinModels.hpp"
+
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "MesLib/BeamMesh.hpp"
+#include "common/Error.hpp"
+
+namespace beam {
+namespace {
+
+using Params = std::map<std::string, double>;
+
+std::string text(double v) {
+  std::ostringstream s;
+  s.precision(17);
+  s << v;
+  return s.str();
+}
+
+void addSpring(Network &net, PetscInt i, PetscInt j, double k, double c) {
+  Spring s;
+  s.i = i;
+  s.j = j;
+  s.stiffness = k;
+  s.damping = c;
+  net.springs.push_back(s);
+}
+
+Network disk(const Params &p) {
+  Network net;
+  const int rings = int(p.at("disk_rings")), segments = int(p.at("disk_segments"));
+  const double R = p.at("disk_radius"), h = p.at("disk_height"), k = p.at("stiffness"), c = p.at("damping");
+  const PetscInt n = 1 + PetscInt(rings) * segments;
+  const double m = p.at("mass") / double(n);
+  const double pi = std::acos(-1.0);
+  auto index = [&](int r, int s) { return r == 0 ? PetscInt(0) : 1 + PetscInt(r - 1) * segments + (s + segments) % segments; };
+  net.particles.resize(size_t(n));
+  for (auto &q : net.particles) q.mass = m;
+  net.particles[0].x = {0, 0, h};
+  for (int r = 1; r <= rings; ++r)
+    for (int s = 0; s < segments; ++s) {
+      const double radius = R * r / rings, theta = 2 * pi * s / segments;
+      net.particles[size_t(index(r, s))].x = {radius * std::cos(theta), 0, h + radius * std::sin(theta)};
+    }
+  // Springs listed by their first particle, so each rank's springs are contiguous.
+  for (int s = 0; s < segments; ++s) addSpring(net, 0, index(1, s), k, c);
+  for (int r = 1; r <= rings; ++r)
+    for (int s = 0; s < segments; ++s) {
+      addSpring(net, index(r, s), index(r, s + 1), k, c); // ring
+      if (r == rings) continue;
+      addSpring(net, index(r, s), index(r + 1, s), k, c);     // radial
+      addSpring(net, index(r, s), index(r + 1, s + 1), k, c); // diagonals
+      addSpring(net, index(r, s), index(r + 1, s - 1), k, c);
+    }
+  net.planes = {Plane{{0, 0, 0}, {0, 0, 1}}};
+  return net;
+}
+
+Network chain(const Params &p) {
+  Network net;
+  const int n = int(p.at("chain_n"));
+  const double spacing = p.at("chain_length") / n, m = p.at("mass") / n;
+  net.particles.resize(size_t(n) + 1);
+  for (int q = 0; q <= n; ++q) {
+    net.particles[size_t(q)].x = {q * spacing, 0, 0};
+    net.particles[size_t(q)].mass = m;
+  }
+  net.particles[0].fixed = true;
+  for (int q = 0; q < n; ++q) addSpring(net, q, q + 1, p.at("stiffness"), p.at("damping"));
+  return net;
+}
+
+Network cloth(const Params &p) {
+  Network net;
+  const int nx = int(p.at("cloth_nx")), ny = int(p.at("cloth_ny"));
+  const double hx = p.at("cloth_width") / (nx - 1), hy = p.at("cloth_depth") / (ny - 1);
+  const double k = p.at("stiffness"), ks = p.at("shear_stiffness"), kb = p.at("bend_stiffness"), c = p.at("damping");
+  const double m = p.at("mass") / (double(nx) * ny);
+  auto index = [&](int x, int y) { return PetscInt(y) * nx + x; };
+  net.particles.resize(size_t(nx) * size_t(ny));
+  for (int y = 0; y < ny; ++y)
+    for (int x = 0; x < nx; ++x) {
+      auto &q = net.particles[size_t(index(x, y))];
+      q.x = {x * hx, y * hy, 0};
+      q.mass = m;
+    }
+  net.particles[size_t(index(0, ny - 1))].fixed = true;
+  net.particles[size_t(index(nx - 1, ny - 1))].fixed = true;
+  for (int y = 0; y < ny; ++y)
+    for (int x = 0; x < nx; ++x) {
+      const PetscInt a = index(x, y);
+      if (x + 1 < nx) addSpring(net, a, index(x + 1, y), k, c);                  // structural
+      if (y + 1 < ny) addSpring(net, a, index(x, y + 1), k, c);
+      if (x + 1 < nx && y + 1 < ny) addSpring(net, a, index(x + 1, y + 1), ks, c); // shear
+      if (x > 0 && y + 1 < ny) addSpring(net, a, index(x - 1, y + 1), ks, c);
+      if (x + 2 < nx) addSpring(net, a, index(x + 2, y), kb, c);                 // bend
+      if (y + 2 < ny) addSpring(net, a, index(x, y + 2), kb, c);
+    }
+  return net;
+}
+
+Network beamLattice(const Params &p) {
+  Network net;
+  const BeamMesh mesh(int(p.at("beam_mx")), int(p.at("beam_my")), p.at("beam_hx"), p.at("beam_hy"));
+  const double hx = mesh.hx(), hy = mesh.hy(), E = p.at("beam_E"), t = p.at("beam_thickness"), c = p.at("damping");
+  const double aspect = hx / hy;
+  if (!(aspect * aspect > 1.0 / 3 && aspect * aspect < 3))
+    throw inputError("-beam_hx/-beam_hy: aspect ratio " + text(aspect) +
+                     " makes an edge spring negative; accepted: 1/sqrt(3) < hx/hy < sqrt(3)");
+  // Per element: stiffnesses matching C11 = C22 = 9E/8, C12 = C66 = 3E/8 (plane stress, nu = 1/3).
+  const double L2 = hx * hx + hy * hy;
+  const double kd = 3 * E * t / 8 * L2 / (2 * hx * hy);
+  const double kh = 9 * E * t / 16 * hy / hx - 3 * E * t / 16 * hx / hy;
+  const double kv = 9 * E * t / 16 * hx / hy - 3 * E * t / 16 * hy / hx;
+  const double node_mass = p.at("beam_rho") * t * hx * hy / 4;
+  const int mx = mesh.mx(), my = mesh.my();
+  net.particles.resize(size_t(mesh.nodeCount()));
+  for (int y = 0; y <= my; ++y)
+    for (int x = 0; x <= mx; ++x) {
+      auto &q = net.particles[size_t(mesh.node(x, y))];
+      q.x = {x * hx, y * hy, 0};
+      q.mass = node_mass * ((x > 0) + (x < mx)) * ((y > 0) + (y < my)); // one quarter per adjacent element
+      q.fixed = x == 0;
+    }
+  for (int y = 0; y <= my; ++y)
+    for (int x = 0; x <= mx; ++x) {
+      const PetscInt a = mesh.node(x, y);
+      if (x < mx) addSpring(net, a, mesh.node(x + 1, y), kh * ((y > 0) + (y < my)), c); // shared by 1 or 2 elements
+      if (y < my) addSpring(net, a, mesh.node(x, y + 1), kv * ((x > 0) + (x < mx)), c);
+      if (x < mx && y < my) addSpring(net, a, mesh.node(x + 1, y + 1), kd, c);
+      if (x > 0 && y < my) addSpring(net, a, mesh.node(x - 1, y + 1), kd, c);
+    }
+  net.gravity = {0, 0, 0};
+  net.loads = {ParticleLoad{mesh.node(mx, 0), {0, p.at("beam_load"), 0}}};
+  return net;
+}
+
+const std::map<std::string, std::vector<BuiltinParameter>> &table() {
+  static const std::map<std::string, std::vector<BuiltinParameter>> t = {
+      {"disk",
+       {{"disk_radius", "Disk radius", 0.5},
+        {"disk_rings", "Number of rings around the centre particle", 4, true, 1},
+        {"disk_segments", "Particles per ring", 16, true, 3},
+        {"disk_height", "Height of the centre above the plane z = 0", 1, false, -HUGE_VAL},
+        {"mass", "Total mass", 1},
+        {"stiffness", "Stiffness of every spring", 2000},
+        {"damping", "Dashpot of every spring", 0, false, 0, true}}},
+      {"chain",
+       {{"chain_n", "Number of free particles", 10, true, 1},
+        {"chain_length", "Chain length", 1},
+        {"mass", "Total mass of the free particles (the fixed one has the same mass each)", 1},
+        {"stiffness", "Stiffness of every link", 1000},
+        {"damping", "Dashpot of every link", 0, false, 0, true}}},
+      {"cloth",
+       {{"cloth_nx", "Particles along x", 20, true, 2},
+        {"cloth_ny", "Particles along y", 20, true, 2},
+        {"cloth_width", "Extent along x", 1},
+        {"cloth_depth", "Extent along y", 1},
+        {"mass", "Total mass", 1},
+        {"stiffness", "Stiffness of the structural springs", 1000},
+        {"shear_stiffness", "Stiffness of the shear (diagonal) springs", 1000, false, 0, true},
+        {"bend_stiffness", "Stiffness of the bend (second-neighbour) springs", 1000, false, 0, true},
+        {"damping", "Dashpot of every spring", 0, false, 0, true}}},
+      {"beam_lattice",
+       {{"beam_mx", "Elements along x (MesLib MX)", 20, true, 1},
+        {"beam_my", "Elements along y (MesLib MY)", 5, true, 1},
+        {"beam_hx", "Element width", 1},
+        {"beam_hy", "Element height", 1},
+        {"beam_E", "Young's modulus", 100},
+        {"beam_rho", "Density", 1},
+        {"beam_thickness", "Thickness", 1},
+        {"beam_load", "Vertical force at the bottom-right node", -0.1, false, -HUGE_VAL},
+        {"damping", "Dashpot of every spring", 0, false, 0, true}}},
+  };
+  return t;
+}
+
+} // namespace
+
+const std::vector<std::string> &builtinModelNames() {
+  static const std::vector<std::string> names = {"disk", "chain", "cloth", "beam_lattice"};
+  return names;
+}
+
+std::vector<BuiltinParameter> builtinParameters(const std::string &model) {
+  const auto it = table().find(model);
+  if (it == table().end())
+    throw inputError("-model: unknown model '" + model + "'; accepted: disk, chain, cloth, beam_lattice");
+  return it->second;
+}
+
+Network builtinNetwork(const std::string &model, const std::vector<BuiltinParameter> &parameters) {
+  (void)builtinParameters(model); // unknown model -> input error
+  Params p;
+  for (const auto &q : parameters) {
+    const bool ok = std::isfinite(q.value) &&
+                    (q.integer ? q.value >= q.min && q.value == std::floor(q.value) && q.value <= 1e8
+                               : (q.inclusive ? q.value >= q.min : q.value > q.min));
+    if (!ok)
+      throw inputError("-" + q.name + ": " + text(q.value) + " is out of range; accepted: " +
+                       (q.integer ? "an integer >= " + text(q.min) : std::string("a real ") + (q.inclusive ? ">= " : "> ") + text(q.min)));
+    p[q.name] = q.value;
+  }
+  Network net = model == "disk" ? disk(p) : model == "chain" ? chain(p) : model == "cloth" ? cloth(p) : beamLattice(p);
+  net.source = model;
+  for (const auto &q : parameters) net.parameters.emplace_back(q.name, text(q.value));
+  return net;
+}
+
+} // namespace beam

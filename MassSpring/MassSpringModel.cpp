@@ -1,0 +1,355 @@
+#include "MassSpring/MassSpringModel.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <sstream>
+#include <tuple>
+
+#include "MassSpring/Physics.hpp"
+#include "common/Error.hpp"
+
+namespace beam {
+namespace {
+
+std::string text(double v) {
+  std::ostringstream s;
+  s.precision(17);
+  s << v;
+  return s.str();
+}
+std::string text(const Vec3 &a) { return text(a[0]) + "," + text(a[1]) + "," + text(a[2]); }
+
+// FNV-1a over the bytes of the network's data: a restart refuses another network of the same size.
+struct Hash {
+  std::uint64_t h = 1469598103934665603ULL;
+  template <typename T> void add(const T &value) {
+    unsigned char bytes[sizeof(T)];
+    std::memcpy(bytes, &value, sizeof(T));
+    for (unsigned char b : bytes) h = (h ^ b) * 1099511628211ULL;
+  }
+};
+
+// dst += s * B (3x3 row-major).
+void addScaled(double s, const Mat3 &B, Mat3 &dst) {
+  for (int k = 0; k < 9; ++k) dst[size_t(k)] += s * B[size_t(k)];
+}
+
+} // namespace
+
+MassSpringModel::MassSpringModel(const Network &net, MPI_Comm comm) : comm_(comm) {
+  particle_count_ = PetscInt(net.particles.size());
+  spring_count_ = PetscInt(net.springs.size());
+  owned_ = PETSC_DECIDE;
+  PetscInt total = particle_count_;
+  BEAM_PETSC(PetscSplitOwnership(comm, &owned_, &total));
+  PetscInt end = 0;
+  MPI_Scan(&owned_, &end, 1, MPIU_INT, MPI_SUM, comm);
+  first_ = end - owned_;
+  auto isOwned = [&](PetscInt g) { return g >= first_ && g < end; };
+
+  // Springs touching an owned particle, and the ghosts they reach.
+  for (const auto &s : net.springs)
+    for (PetscInt g : {s.i, s.j})
+      if (!isOwned(g) && (isOwned(s.i) || isOwned(s.j))) ghosts_.push_back(g);
+  std::sort(ghosts_.begin(), ghosts_.end());
+  ghosts_.erase(std::unique(ghosts_.begin(), ghosts_.end()), ghosts_.end());
+  auto local = [&](PetscInt g) {
+    return isOwned(g) ? g - first_
+                      : owned_ + PetscInt(std::lower_bound(ghosts_.begin(), ghosts_.end(), g) - ghosts_.begin());
+  };
+  for (const auto &s : net.springs) {
+    if (!isOwned(s.i) && !isOwned(s.j)) continue;
+    LocalSpring ls{s, isOwned(s.i)};
+    ls.spring.i = local(s.i);
+    ls.spring.j = local(s.j);
+    springs_.push_back(ls);
+  }
+  const PetscInt nlocal = owned_ + PetscInt(ghosts_.size());
+  for (PetscInt l = 0; l < nlocal; ++l) {
+    const auto &p = net.particles[size_t(globalIndex(l))];
+    mass_.push_back(p.mass);
+    fixed_.push_back(p.fixed);
+    if (l < owned_) {
+      x0_.push_back(p.x);
+      v0_.push_back(p.v);
+    }
+  }
+  for (const auto &load : net.loads)
+    if (isOwned(load.particle)) loads_.emplace_back(load.particle - first_, load.force);
+  gravity_ = net.gravity;
+  planes_ = net.planes;
+  kc_ = net.contact_stiffness;
+  bc_ = net.contact_damping;
+  no_pull_ = net.contact_no_pull;
+
+  // Identity: how the network was made, its size, its forces, and a hash of all its data.
+  Hash hash;
+  for (const auto &p : net.particles) {
+    for (double c : p.x) hash.add(c);
+    for (double c : p.v) hash.add(c);
+    hash.add(p.mass);
+    hash.add(p.fixed);
+  }
+  for (const auto &s : net.springs) {
+    hash.add(s.i);
+    hash.add(s.j);
+    hash.add(s.stiffness);
+    hash.add(s.rest_length);
+    hash.add(s.damping);
+  }
+  for (const auto &l : net.loads) {
+    hash.add(l.particle);
+    for (double c : l.force) hash.add(c);
+  }
+  std::ostringstream hex;
+  hex << std::hex << hash.h;
+  identity_ = {{"model", name()}, {"source", net.source}};
+  for (const auto &p : net.parameters) identity_.push_back(p);
+  std::string planes;
+  for (const auto &pl : planes_) planes += (planes.empty() ? "" : ";") + text(pl.point) + "," + text(pl.normal);
+  identity_.insert(identity_.end(), {{"particles", std::to_string(static_cast<long long>(particle_count_))},
+                                     {"springs", std::to_string(static_cast<long long>(spring_count_))},
+                                     {"data_hash", hex.str()},
+                                     {"gravity", text(gravity_)},
+                                     {"planes", planes},
+                                     {"contact_stiffness", text(kc_)},
+                                     {"contact_damping", text(bc_)},
+                                     {"contact_no_pull", no_pull_ ? "1" : "0"}});
+
+  // Layout and the ghost scatter.
+  BEAM_PETSC(VecCreate(comm, layout_.out()));
+  BEAM_PETSC(VecSetSizes(layout_, 3 * owned_, 3 * particle_count_));
+  BEAM_PETSC(VecSetBlockSize(layout_, 3));
+  BEAM_PETSC(VecSetType(layout_, VECSTANDARD));
+  BEAM_PETSC(VecCreateSeq(PETSC_COMM_SELF, 3 * nlocal, xl_.out()));
+  BEAM_PETSC(VecDuplicate(xl_, vl_.out()));
+  std::vector<PetscInt> globals(static_cast<size_t>(nlocal));
+  for (PetscInt l = 0; l < nlocal; ++l) globals[size_t(l)] = globalIndex(l);
+  PIS from;
+  BEAM_PETSC(ISCreateBlock(PETSC_COMM_SELF, 3, nlocal, globals.data(), PETSC_COPY_VALUES, from.out()));
+  BEAM_PETSC(VecScatterCreate(layout_, from, xl_, nullptr, scatter_.out()));
+  xl_array_.resize(size_t(3 * nlocal));
+  vl_array_.resize(size_t(3 * nlocal));
+}
+
+PVec MassSpringModel::createVector() const {
+  PVec v;
+  BEAM_PETSC(VecDuplicate(layout_, v.out()));
+  BEAM_PETSC(VecZeroEntries(v));
+  return v;
+}
+
+void MassSpringModel::initialState(Vec x, Vec v) const {
+  PetscScalar *px = nullptr, *pv = nullptr;
+  BEAM_PETSC(VecGetArray(x, &px));
+  BEAM_PETSC(VecGetArray(v, &pv));
+  for (PetscInt l = 0; l < owned_; ++l)
+    for (int d = 0; d < 3; ++d) {
+      px[3 * l + d] = x0_[size_t(l)][size_t(d)];
+      pv[3 * l + d] = v0_[size_t(l)][size_t(d)];
+    }
+  BEAM_PETSC(VecRestoreArray(x, &px));
+  BEAM_PETSC(VecRestoreArray(v, &pv));
+}
+
+void MassSpringModel::gather(Vec x, Vec v) const {
+  const std::pair<Vec, std::pair<Vec, std::vector<double> *>> jobs[2] = {{x, {xl_, &xl_array_}}, {v, {vl_, &vl_array_}}};
+  for (const auto &job : jobs) {
+    BEAM_PETSC(VecScatterBegin(scatter_, job.first, job.second.first, INSERT_VALUES, SCATTER_FORWARD));
+    BEAM_PETSC(VecScatterEnd(scatter_, job.first, job.second.first, INSERT_VALUES, SCATTER_FORWARD));
+    const PetscScalar *a = nullptr;
+    BEAM_PETSC(VecGetArrayRead(job.second.first, &a));
+    std::copy(a, a + job.second.second->size(), job.second.second->begin());
+    BEAM_PETSC(VecRestoreArrayRead(job.second.first, &a));
+  }
+}
+
+void MassSpringModel::force(double /*t*/, Vec x, Vec v, Vec F) const {
+  gather(x, v);
+  PetscScalar *f = nullptr;
+  BEAM_PETSC(VecGetArray(F, &f));
+  std::fill(f, f + 3 * owned_, 0.0);
+  auto add = [&](PetscInt l, double s, const Vec3 &force) {
+    for (int d = 0; d < 3; ++d) f[3 * l + d] += s * force[size_t(d)];
+  };
+  for (const auto &ls : springs_) {
+    const PetscInt a = ls.spring.i, b = ls.spring.j;
+    const SpringEval e = evalSpring(ls.spring, localX(a), localX(b), localV(a), localV(b));
+    if (owns(a) && !fixed_[size_t(a)]) add(a, 1, e.force_on_a);
+    if (owns(b) && !fixed_[size_t(b)]) add(b, -1, e.force_on_a);
+  }
+  for (PetscInt l = 0; l < owned_; ++l) {
+    if (fixed_[size_t(l)]) continue;
+    add(l, mass_[size_t(l)], gravity_);
+    for (const auto &pl : planes_) add(l, 1, evalContact(pl, kc_, bc_, no_pull_, localX(l), localV(l)).force);
+  }
+  for (const auto &load : loads_)
+    if (!fixed_[size_t(load.first)]) add(load.first, 1, load.second);
+  BEAM_PETSC(VecRestoreArray(F, &f));
+}
+
+void MassSpringModel::acceleration(double t, Vec x, Vec v, Vec a) const {
+  force(t, x, v, a);
+  PetscScalar *pa = nullptr;
+  BEAM_PETSC(VecGetArray(a, &pa));
+  for (PetscInt l = 0; l < owned_; ++l)
+    for (int d = 0; d < 3; ++d) pa[3 * l + d] /= mass_[size_t(l)];
+  BEAM_PETSC(VecRestoreArray(a, &pa));
+}
+
+void MassSpringModel::massMult(Vec /*x*/, Vec v, Vec Mv) const {
+  const PetscScalar *pv = nullptr;
+  PetscScalar *pm = nullptr;
+  BEAM_PETSC(VecGetArrayRead(v, &pv));
+  BEAM_PETSC(VecGetArray(Mv, &pm));
+  for (PetscInt l = 0; l < owned_; ++l)
+    for (int d = 0; d < 3; ++d) pm[3 * l + d] = mass_[size_t(l)] * pv[3 * l + d];
+  BEAM_PETSC(VecRestoreArrayRead(v, &pv));
+  BEAM_PETSC(VecRestoreArray(Mv, &pm));
+}
+
+PMat MassSpringModel::createJacobian() const {
+  // Block pattern of each owned row: itself, and for a free particle its free spring neighbours.
+  std::vector<std::vector<PetscInt>> columns(static_cast<size_t>(owned_));
+  for (PetscInt l = 0; l < owned_; ++l) columns[size_t(l)].push_back(l);
+  for (const auto &ls : springs_) {
+    const PetscInt a = ls.spring.i, b = ls.spring.j;
+    if (fixed_[size_t(a)] || fixed_[size_t(b)]) continue;
+    if (owns(a)) columns[size_t(a)].push_back(b);
+    if (owns(b)) columns[size_t(b)].push_back(a);
+  }
+  std::vector<PetscInt> d_nnz(static_cast<size_t>(owned_)), o_nnz(static_cast<size_t>(owned_));
+  for (PetscInt l = 0; l < owned_; ++l) {
+    auto &c = columns[size_t(l)];
+    std::sort(c.begin(), c.end());
+    c.erase(std::unique(c.begin(), c.end()), c.end());
+    for (PetscInt k : c) ++(owns(k) ? d_nnz : o_nnz)[size_t(l)];
+  }
+  PMat J;
+  BEAM_PETSC(MatCreate(comm_, J.out()));
+  BEAM_PETSC(MatSetSizes(J, 3 * owned_, 3 * owned_, 3 * particle_count_, 3 * particle_count_));
+  BEAM_PETSC(MatSetType(J, MATAIJ));
+  BEAM_PETSC(MatSetBlockSize(J, 3));
+  BEAM_PETSC(MatXAIJSetPreallocation(J, 3, d_nnz.data(), o_nnz.data(), nullptr, nullptr));
+  BEAM_PETSC(MatSetOption(J, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+  // Explicit zeros over the whole pattern, so the matrix is assembled and its pattern final.
+  const double zeros[9] = {0};
+  for (PetscInt l = 0; l < owned_; ++l) {
+    const PetscInt row = first_ + l;
+    for (PetscInt k : columns[size_t(l)]) {
+      const PetscInt col = globalIndex(k);
+      BEAM_PETSC(MatSetValuesBlocked(J, 1, &row, 1, &col, zeros, INSERT_VALUES));
+    }
+  }
+  BEAM_PETSC(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+  BEAM_PETSC(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+  return J;
+}
+
+void MassSpringModel::shiftedJacobian(double /*t*/, Vec x, Vec v, double a, double b, double c, Mat J) const {
+  gather(x, v);
+  BEAM_PETSC(MatZeroEntries(J));
+  auto addBlock = [&](PetscInt row_local, PetscInt col_local, const Mat3 &block) {
+    const PetscInt row = globalIndex(row_local), col = globalIndex(col_local);
+    BEAM_PETSC(MatSetValuesBlocked(J, 1, &row, 1, &col, block.data(), ADD_VALUES));
+  };
+  for (PetscInt l = 0; l < owned_; ++l) {
+    Mat3 block{};
+    for (int d = 0; d < 3; ++d) block[size_t(4 * d)] = a * mass_[size_t(l)];
+    if (!fixed_[size_t(l)])
+      for (const auto &pl : planes_) {
+        const ContactEval e = evalContact(pl, kc_, bc_, no_pull_, localX(l), localV(l));
+        if (!e.pushing) continue;
+        const Vec3 &n = pl.normal;
+        for (int r = 0; r < 3; ++r)
+          for (int q = 0; q < 3; ++q) block[size_t(3 * r + q)] += (b * bc_ + c * kc_) * n[size_t(r)] * n[size_t(q)];
+      }
+    addBlock(l, l, block);
+  }
+  // Spring: row of its end A gets +H at (A, A) and -H at (A, B), H = b C + c G; the same for B.
+  for (const auto &ls : springs_) {
+    const PetscInt pa = ls.spring.i, pb = ls.spring.j;
+    const bool free_a = !fixed_[size_t(pa)], free_b = !fixed_[size_t(pb)];
+    if (!(owns(pa) && free_a) && !(owns(pb) && free_b)) continue;
+    Mat3 G, C, H{}, minusH{};
+    springJacobian(ls.spring, localX(pa), localX(pb), localV(pa), localV(pb), G, C);
+    addScaled(b, C, H);
+    addScaled(c, G, H);
+    addScaled(-1, H, minusH);
+    for (const auto &[p, q, free_p, free_q] : {std::tuple{pa, pb, free_a, free_b}, std::tuple{pb, pa, free_b, free_a}}) {
+      if (!owns(p) || !free_p) continue;
+      addBlock(p, p, H);
+      if (free_q) addBlock(p, q, minusH);
+    }
+  }
+  BEAM_PETSC(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+  BEAM_PETSC(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+}
+
+void MassSpringModel::storedEnergy(double /*t*/, Vec x, Vec v, std::vector<double> &parts) const {
+  gather(x, v);
+  double e[4] = {0, 0, 0, 0}; // kinetic, gravity, elastic, contact
+  for (PetscInt l = 0; l < owned_; ++l) {
+    const Vec3 xp = localX(l), vp = localV(l);
+    e[0] += 0.5 * mass_[size_t(l)] * dot(vp, vp);
+    if (fixed_[size_t(l)]) continue;
+    e[1] -= mass_[size_t(l)] * dot(gravity_, xp);
+    for (const auto &pl : planes_) e[3] += evalContact(pl, kc_, bc_, no_pull_, xp, vp).energy;
+  }
+  for (const auto &load : loads_)
+    if (!fixed_[size_t(load.first)]) e[1] -= dot(load.second, localX(load.first));
+  for (const auto &ls : springs_)
+    if (ls.owned)
+      e[2] += evalSpring(ls.spring, localX(ls.spring.i), localX(ls.spring.j), localV(ls.spring.i), localV(ls.spring.j)).energy;
+  parts.assign(4, 0.0);
+  MPI_Allreduce(e, parts.data(), 4, MPI_DOUBLE, MPI_SUM, comm_);
+}
+
+double MassSpringModel::dissipationRate(double /*t*/, Vec x, Vec v) const {
+  gather(x, v);
+  double p = 0;
+  for (const auto &ls : springs_)
+    if (ls.owned)
+      p += evalSpring(ls.spring, localX(ls.spring.i), localX(ls.spring.j), localV(ls.spring.i), localV(ls.spring.j)).power;
+  for (PetscInt l = 0; l < owned_; ++l)
+    if (!fixed_[size_t(l)])
+      for (const auto &pl : planes_) p += evalContact(pl, kc_, bc_, no_pull_, localX(l), localV(l)).power;
+  double total = 0;
+  MPI_Allreduce(&p, &total, 1, MPI_DOUBLE, MPI_SUM, comm_);
+  return total;
+}
+
+void MassSpringModel::draw(Vec x, Vec v, Drawing &drawing) const {
+  gather(x, v);
+  drawing.clear();
+  drawing.kind = Drawing::Kind::PolyData;
+  const PetscInt nlocal = PetscInt(mass_.size());
+  DrawingArray velocity{"velocity", 3, {}}, id{"particle", 1, {}}, fixed{"fixed", 1, {}};
+  for (PetscInt l = 0; l < nlocal; ++l) {
+    const Vec3 xp = localX(l), vp = localV(l);
+    drawing.points.push_back(xp);
+    velocity.values.insert(velocity.values.end(), vp.begin(), vp.end());
+    id.values.push_back(double(globalIndex(l)));
+    fixed.values.push_back(fixed_[size_t(l)] ? 1.0 : 0.0);
+  }
+  // Owned particles as vertices (force and strain 0), then owned springs as lines.
+  DrawingArray force{"spring_force", 1, {}}, strain{"strain", 1, {}};
+  for (PetscInt l = 0; l < owned_; ++l) {
+    drawing.addCell(1 /* VTK_VERTEX */, {l});
+    force.values.push_back(0);
+    strain.values.push_back(0);
+  }
+  for (const auto &ls : springs_) {
+    if (!ls.owned) continue;
+    const PetscInt a = ls.spring.i, b = ls.spring.j;
+    const SpringEval e = evalSpring(ls.spring, localX(a), localX(b), localV(a), localV(b));
+    drawing.addCell(3 /* VTK_LINE */, {a, b});
+    force.values.push_back(e.tension);
+    strain.values.push_back((e.length - ls.spring.rest_length) / ls.spring.rest_length);
+  }
+  drawing.point_data = {std::move(velocity), std::move(id), std::move(fixed)};
+  drawing.cell_data = {std::move(force), std::move(strain)};
+}
+
+} // namespace beam

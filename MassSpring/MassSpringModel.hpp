@@ -1,0 +1,91 @@
+// A mass-spring network as a beam::Model (solvers/Model.hpp): coordinates x = the particles' positions,
+// three per particle (particle p owns entries 3p, 3p+1, 3p+2), v their velocities, M diagonal.
+//
+// Forces (Physics.hpp): springs and their dashpots, gravity m g, constant point loads, penalty
+// contact with every plane. A fixed particle gets no force and no acceleration; its Jacobian row and
+// column are a m_p I (no coupling), so the Jacobian of a network without dashpots stays symmetric for
+// CG and GAMG, and Newton never moves a fixed particle.
+//
+// MPI: particles are distributed in contiguous blocks; a rank computes the forces and Jacobian rows of
+// its own particles from every spring touching one of them (a spring between two ranks is evaluated on
+// both), with the other ends' positions and velocities fetched by one VecScatter. Each particle's force
+// is summed in the global spring order on any number of ranks, so the forces do not depend on the
+// partition. Energies, dissipation and drawing count a spring once, on the rank owning its first
+// particle i.
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "MassSpring/Network.hpp"
+#include "solvers/Model.hpp"
+
+namespace beam {
+
+class MassSpringModel : public Model {
+public:
+  // `network` must be validated and the same on every rank of `comm`.
+  MassSpringModel(const Network &network, MPI_Comm comm);
+
+  std::string name() const override { return "mass_spring"; }
+  MPI_Comm comm() const override { return comm_; }
+  PVec createVector() const override;
+
+  void force(double t, Vec x, Vec v, Vec F) const override;
+  void acceleration(double t, Vec x, Vec v, Vec a) const override;
+  void massMult(Vec x, Vec v, Vec Mv) const override;
+
+  bool hasJacobian() const override { return true; }
+  PMat createJacobian() const override;
+  void shiftedJacobian(double t, Vec x, Vec v, double a, double b, double c, Mat J) const override;
+
+  std::vector<std::string> energyNames() const override { return {"kinetic", "gravity", "elastic", "contact"}; }
+  void storedEnergy(double t, Vec x, Vec v, std::vector<double> &parts) const override;
+  double dissipationRate(double t, Vec x, Vec v) const override;
+
+  std::vector<std::pair<std::string, std::string>> identity() const override { return identity_; }
+  void draw(Vec x, Vec v, Drawing &drawing) const override;
+
+  // The network's initial positions and velocities.
+  void initialState(Vec x, Vec v) const;
+  PetscInt particleCount() const { return particle_count_; }
+  PetscInt springCount() const { return spring_count_; }
+  // This rank's particles: [firstParticle(), firstParticle() + ownedParticles()).
+  PetscInt firstParticle() const { return first_; }
+  PetscInt ownedParticles() const { return owned_; }
+  double mass(PetscInt local) const { return mass_[size_t(local)]; }
+  bool fixed(PetscInt local) const { return fixed_[size_t(local)]; }
+
+private:
+  struct LocalSpring {
+    Spring spring;   // spring.i, spring.j: local indices (owned first, then ghosts)
+    bool owned;      // counted here for energies and drawing (its first particle is this rank's)
+  };
+  // Positions and velocities of the local particles (owned, then ghosts) from x and v.
+  void gather(Vec x, Vec v) const;
+  Vec3 localX(PetscInt l) const { return {xl_array_[3 * l], xl_array_[3 * l + 1], xl_array_[3 * l + 2]}; }
+  Vec3 localV(PetscInt l) const { return {vl_array_[3 * l], vl_array_[3 * l + 1], vl_array_[3 * l + 2]}; }
+  PetscInt globalIndex(PetscInt l) const { return l < owned_ ? first_ + l : ghosts_[size_t(l - owned_)]; }
+  bool owns(PetscInt l) const { return l < owned_; }
+
+  MPI_Comm comm_;
+  PetscInt particle_count_ = 0, spring_count_ = 0, first_ = 0, owned_ = 0;
+  std::vector<PetscInt> ghosts_;          // global indices of the ghost particles
+  std::vector<double> mass_;              // local particles (owned, then ghosts)
+  std::vector<char> fixed_;
+  std::vector<Vec3> x0_, v0_;             // owned particles' initial state
+  std::vector<LocalSpring> springs_;      // every spring touching an owned particle, in global order
+  std::vector<std::pair<PetscInt, Vec3>> loads_; // owned particle (local), force
+  Vec3 gravity_;
+  std::vector<Plane> planes_;
+  double kc_, bc_;
+  bool no_pull_;
+  std::vector<std::pair<std::string, std::string>> identity_;
+
+  PVec layout_;                 // a global vector: the layout of x and v
+  PScatter scatter_;            // global -> local (owned + ghosts)
+  PVec xl_, vl_;                // local sequential copies
+  mutable std::vector<double> xl_array_, vl_array_;
+};
+
+} // namespace beam

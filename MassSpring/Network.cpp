@@ -1,0 +1,61 @@
+#include "MassSpring/Network.hpp"
+
+#include <cmath>
+
+#include "common/Error.hpp"
+
+namespace beam {
+namespace {
+
+bool finite(const Vec3 &a) { return std::isfinite(a[0]) && std::isfinite(a[1]) && std::isfinite(a[2]); }
+std::string str(PetscInt i) { return std::to_string(static_cast<long long>(i)); }
+
+} // namespace
+
+void Network::validate() {
+  const PetscInt n = PetscInt(particles.size());
+  if (n == 0) throw inputError("mass-spring network: no particles; accepted: at least one particle");
+  for (PetscInt p = 0; p < n; ++p) {
+    auto &q = particles[size_t(p)];
+    if (!finite(q.x) || !finite(q.v))
+      throw inputError("particle " + str(p) + ": position or velocity is not finite; accepted: finite reals");
+    if (!(std::isfinite(q.mass) && q.mass > 0))
+      throw inputError("particle " + str(p) + ": mass " + std::to_string(q.mass) + " is out of range; accepted: a real > 0");
+    if (q.fixed) q.v = {0, 0, 0};
+  }
+  for (size_t k = 0; k < springs.size(); ++k) {
+    auto &s = springs[k];
+    const std::string name = "spring " + std::to_string(k) + " (" + str(s.i) + ", " + str(s.j) + ")";
+    if (s.i < 0 || s.i >= n || s.j < 0 || s.j >= n)
+      throw inputError(name + ": particle index out of range; accepted: 0.." + str(n - 1));
+    if (s.i == s.j) throw inputError(name + ": joins a particle to itself; accepted: two different particles");
+    if (!(std::isfinite(s.stiffness) && s.stiffness >= 0) || !(std::isfinite(s.damping) && s.damping >= 0))
+      throw inputError(name + ": stiffness or damping out of range; accepted: finite reals >= 0");
+    const Vec3 d = particles[size_t(s.j)].x - particles[size_t(s.i)].x;
+    const double length = std::sqrt(dot(d, d));
+    if (!(length > 0)) throw inputError(name + ": zero length (its particles coincide); accepted: distinct positions");
+    if (s.rest_length < 0) s.rest_length = length;
+    if (!(std::isfinite(s.rest_length) && s.rest_length > 0))
+      throw inputError(name + ": rest length out of range; accepted: a real > 0");
+  }
+  if (!finite(gravity)) throw inputError("-gravity: not finite; accepted: three finite reals gx,gy,gz");
+  for (const auto &l : loads) {
+    if (l.particle < 0 || l.particle >= n)
+      throw inputError("load on particle " + str(l.particle) + ": index out of range; accepted: 0.." + str(n - 1));
+    if (!finite(l.force)) throw inputError("load on particle " + str(l.particle) + ": not finite");
+  }
+  for (size_t k = 0; k < planes.size(); ++k) {
+    auto &pl = planes[k];
+    const double norm = std::sqrt(dot(pl.normal, pl.normal));
+    if (!finite(pl.point) || !std::isfinite(norm) || !(norm > 0))
+      throw inputError("-plane " + std::to_string(k) + ": point or normal not finite or zero normal; accepted: "
+                       "px,py,pz,nx,ny,nz with a non-zero normal");
+    pl.normal = (1.0 / norm) * pl.normal;
+  }
+  if (!(std::isfinite(contact_stiffness) && contact_stiffness >= 0))
+    throw inputError("-contact_stiffness: " + std::to_string(contact_stiffness) + " is out of range; accepted: a real >= 0");
+  if (!(std::isfinite(contact_damping) && contact_damping >= 0))
+    throw inputError("-contact_damping: " + std::to_string(contact_damping) + " is out of range; accepted: a real >= 0");
+}
+
+} // namespace beam

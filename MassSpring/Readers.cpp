@@ -1,0 +1,163 @@
+#include "MassSpring/Readers.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+
+#include "common/Error.hpp"
+
+namespace beam {
+namespace {
+
+// Refuses what is not a readable, non-empty regular file of sane size before reading a byte.
+void checkInputFile(const std::string &option, const std::string &path) {
+  struct stat st {};
+  if (path.empty()) throw inputError(option + ": empty file name; accepted: a CSV file");
+  if (::stat(path.c_str(), &st) != 0) throw inputError(option + ": cannot open file '" + path + "'");
+  if (!S_ISREG(st.st_mode)) throw inputError(option + ": '" + path + "' is not a regular file; accepted: a CSV file");
+  if (st.st_size == 0) throw inputError(option + ": '" + path + "' is empty; accepted: a CSV file with a header line");
+  constexpr long long kMaxBytes = 8LL << 30;
+  if (static_cast<long long>(st.st_size) > kMaxBytes)
+    throw inputError(option + ": '" + path + "' is larger than 8 GiB; accepted: a smaller CSV file");
+}
+
+std::string trim(const std::string &s) {
+  size_t b = 0, e = s.size();
+  while (b < e && (s[b] == ' ' || s[b] == '\t')) ++b;
+  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r')) --e;
+  return s.substr(b, e - b);
+}
+
+std::vector<std::string> split(const std::string &line) {
+  std::vector<std::string> fields;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = line.find(',', start);
+    fields.push_back(trim(line.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
+    if (comma == std::string::npos) return fields;
+    start = comma + 1;
+  }
+}
+
+// A CSV table of reals with named columns, each row remembering its line for messages.
+struct Table {
+  std::vector<std::string> columns;
+  std::vector<std::vector<double>> rows;
+  std::vector<long> lines;
+  int column(const std::string &name) const {
+    const auto it = std::find(columns.begin(), columns.end(), name);
+    return it == columns.end() ? -1 : int(it - columns.begin());
+  }
+};
+
+Table readTable(const std::string &option, const std::string &path, const std::vector<std::string> &required,
+                const std::vector<std::string> &optional) {
+  checkInputFile(option, path);
+  std::ifstream in(path);
+  if (!in) throw inputError(option + ": cannot open file '" + path + "'");
+  std::string accepted;
+  for (const auto &c : required) accepted += (accepted.empty() ? "" : ",") + c;
+  for (const auto &c : optional) accepted += ",[" + c + "]";
+  const std::string where = option + ": " + path + ":";
+  Table t;
+  std::string line;
+  for (long lineno = 1; std::getline(in, line); ++lineno) {
+    if (lineno == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3); // UTF-8 byte order mark
+    const std::string text = trim(line);
+    if (text.empty() || text[0] == '#') continue;
+    const auto fields = split(text);
+    if (t.columns.empty()) { // the header
+      for (const auto &f : fields) {
+        if (std::find(required.begin(), required.end(), f) == required.end() &&
+            std::find(optional.begin(), optional.end(), f) == optional.end())
+          throw inputError(where + std::to_string(lineno) + ": unknown column '" + f + "'; accepted header: " + accepted);
+        if (std::find(t.columns.begin(), t.columns.end(), f) != t.columns.end())
+          throw inputError(where + std::to_string(lineno) + ": column '" + f + "' twice; accepted header: " + accepted);
+        t.columns.push_back(f);
+      }
+      for (const auto &c : required)
+        if (t.column(c) < 0)
+          throw inputError(where + std::to_string(lineno) + ": missing column '" + c + "'; accepted header: " + accepted);
+      continue;
+    }
+    if (fields.size() != t.columns.size())
+      throw inputError(where + std::to_string(lineno) + ": " + std::to_string(fields.size()) + " fields; accepted: " +
+                       std::to_string(t.columns.size()) + " (as the header)");
+    std::vector<double> row(fields.size());
+    for (size_t c = 0; c < fields.size(); ++c) {
+      const char *s = fields[c].c_str();
+      char *end = nullptr;
+      errno = 0;
+      row[c] = std::strtod(s, &end);
+      if (fields[c].empty() || end != s + fields[c].size() || errno == ERANGE || !std::isfinite(row[c]))
+        throw inputError(where + std::to_string(lineno) + ": " + t.columns[c] + " '" + fields[c].substr(0, 40) +
+                         "' is not a finite real number");
+    }
+    t.rows.push_back(std::move(row));
+    t.lines.push_back(lineno);
+  }
+  if (t.columns.empty()) throw inputError(option + ": " + path + ": no header line; accepted header: " + accepted);
+  if (t.rows.empty()) throw inputError(option + ": " + path + ": no data lines; accepted: at least one row");
+  return t;
+}
+
+} // namespace
+
+std::vector<Particle> readParticles(const std::string &path) {
+  const std::string option = "-particles";
+  const Table t = readTable(option, path, {"x", "y", "z", "mass", "fixed"}, {"vx", "vy", "vz"});
+  const int cx = t.column("x"), cy = t.column("y"), cz = t.column("z"), cm = t.column("mass"), cf = t.column("fixed");
+  const int cv[3] = {t.column("vx"), t.column("vy"), t.column("vz")};
+  std::vector<Particle> particles(t.rows.size());
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    const auto &row = t.rows[r];
+    const std::string where = option + ": " + path + ":" + std::to_string(t.lines[r]) + ": ";
+    Particle &p = particles[r];
+    p.x = {row[size_t(cx)], row[size_t(cy)], row[size_t(cz)]};
+    for (int d = 0; d < 3; ++d) p.v[size_t(d)] = cv[d] < 0 ? 0.0 : row[size_t(cv[d])];
+    p.mass = row[size_t(cm)];
+    if (!(p.mass > 0)) throw inputError(where + "mass " + std::to_string(p.mass) + " is out of range; accepted: a real > 0");
+    const double f = row[size_t(cf)];
+    if (f != 0 && f != 1) throw inputError(where + "fixed " + std::to_string(f) + " is not 0 or 1; accepted: 0 (free) or 1 (fixed)");
+    p.fixed = f == 1;
+  }
+  return particles;
+}
+
+std::vector<Spring> readSprings(const std::string &path, PetscInt particle_count) {
+  const std::string option = "-springs";
+  const Table t = readTable(option, path, {"i", "j", "stiffness"}, {"rest_length", "damping"});
+  const int ci = t.column("i"), cj = t.column("j"), ck = t.column("stiffness"), cl = t.column("rest_length"),
+            cc = t.column("damping");
+  std::vector<Spring> springs(t.rows.size());
+  const std::string range = "accepted: an integer in 0.." + std::to_string(static_cast<long long>(particle_count - 1));
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    const auto &row = t.rows[r];
+    const std::string where = option + ": " + path + ":" + std::to_string(t.lines[r]) + ": ";
+    Spring &s = springs[r];
+    for (int e = 0; e < 2; ++e) {
+      const double v = row[size_t(e == 0 ? ci : cj)];
+      if (!(v >= 0 && v < double(particle_count) && v == std::floor(v)))
+        throw inputError(where + (e == 0 ? "i " : "j ") + std::to_string(v) + " is not a particle index; " + range);
+      (e == 0 ? s.i : s.j) = PetscInt(v);
+    }
+    if (s.i == s.j) throw inputError(where + "i = j; accepted: two different particles");
+    s.stiffness = row[size_t(ck)];
+    if (!(s.stiffness >= 0)) throw inputError(where + "stiffness is negative; accepted: a real >= 0");
+    if (cl >= 0) {
+      s.rest_length = row[size_t(cl)];
+      if (!(s.rest_length > 0)) throw inputError(where + "rest_length is not positive; accepted: a real > 0");
+    }
+    if (cc >= 0) {
+      s.damping = row[size_t(cc)];
+      if (!(s.damping >= 0)) throw inputError(where + "damping is negative; accepted: a real >= 0");
+    }
+  }
+  return springs;
+}
+
+} // namespace beam

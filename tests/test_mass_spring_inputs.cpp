@@ -1,0 +1,150 @@
+// Inputs of a mass-spring network: the CSV readers (good files, and a table of bad ones with the line
+// and message fragment each must report), network validation (zero-length spring, zero plane normal,
+// NaN) and built-in model names and parameters. Every bad input is a beam::Error with exit code 2 and
+// a one-line message.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <string>
+
+#include "MassSpring/BuiltinModels.hpp"
+#include "MassSpring/Readers.hpp"
+#include "common/Error.hpp"
+
+using namespace beam;
+
+namespace {
+
+std::string writeFile(const std::string &name, const std::string &text) {
+  int rank = 0;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  const std::string path = testing::TempDir() + "mass_spring_inputs_" + std::to_string(rank) + "_" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+template <class F> void expectInputError(F &&f, const std::string &fragment) {
+  try {
+    f();
+    ADD_FAILURE() << "accepted, expected '" << fragment << "'";
+  } catch (const Error &e) {
+    const std::string what = e.what();
+    EXPECT_EQ(e.exitCode(), 2) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    EXPECT_NE(what.find(fragment), std::string::npos) << what;
+  }
+}
+
+const std::string kParticles = "x,y,z,mass,fixed\n0,0,0,1,1\n1,0,0,2,0\n";
+
+} // namespace
+
+TEST(MassSpringReaders, ReadGoodFiles) {
+  const auto particles =
+      readParticles(writeFile("p.csv", "# three particles\nfixed, mass ,x,y,z,vz\r\n1,1,0,0,0,0\n\n0,2,1,0,0,-3\r\n0,0.5,1,1,0,0\n"));
+  ASSERT_EQ(particles.size(), 3u);
+  EXPECT_TRUE(particles[0].fixed);
+  EXPECT_EQ(particles[1].mass, 2.0);
+  EXPECT_EQ(particles[1].x[0], 1.0);
+  EXPECT_EQ(particles[1].v[2], -3.0);
+  EXPECT_EQ(particles[1].v[0], 0.0);
+  const auto springs = readSprings(writeFile("s.csv", "i,j,stiffness,damping\n0,1,100,0.5\n1,2,50,0\n"), 3);
+  ASSERT_EQ(springs.size(), 2u);
+  EXPECT_EQ(springs[1].i, 1);
+  EXPECT_EQ(springs[1].j, 2);
+  EXPECT_EQ(springs[0].damping, 0.5);
+  EXPECT_LT(springs[0].rest_length, 0); // the initial distance, resolved by validate()
+  Network net;
+  net.particles = particles;
+  net.springs = springs;
+  net.validate();
+  EXPECT_DOUBLE_EQ(net.springs[1].rest_length, 1.0);
+}
+
+TEST(MassSpringReaders, BadFilesNameTheLineAndTheProblem) {
+  struct Case {
+    const char *name, *text, *fragment;
+  };
+  const Case particle_cases[] = {
+      {"missing_column", "x,y,z,mass\n0,0,0,1\n", ":1: missing column 'fixed'"},
+      {"unknown_column", "x,y,z,mass,fixed,w\n0,0,0,1,0,0\n", ":1: unknown column 'w'"},
+      {"twice", "x,y,z,mass,fixed,x\n0,0,0,1,0,0\n", "column 'x' twice"},
+      {"field_count", "x,y,z,mass,fixed\n0,0,0,1\n", ":2: 4 fields"},
+      {"nan", "x,y,z,mass,fixed\n0,nan,0,1,0\n", ":2: y 'nan' is not a finite real number"},
+      {"text", "x,y,z,mass,fixed\n0,0,0,1,0\n0,0,abc,1,0\n", ":3: z 'abc'"},
+      {"zero_mass", "x,y,z,mass,fixed\n0,0,0,0,0\n", ":2: mass 0"},
+      {"negative_mass", "x,y,z,mass,fixed\n0,0,0,-1,0\n", ":2: mass -1"},
+      {"fixed", "x,y,z,mass,fixed\n0,0,0,1,2\n", ":2: fixed 2"},
+      {"no_rows", "x,y,z,mass,fixed\n", "no data lines"},
+      {"only_comments", "# nothing\n", "no header line"},
+  };
+  for (const auto &c : particle_cases) {
+    const std::string path = writeFile(c.name, c.text);
+    expectInputError([&] { readParticles(path); }, c.fragment);
+  }
+  const Case spring_cases[] = {
+      {"s_missing", "i,j\n0,1\n", "missing column 'stiffness'"},
+      {"s_range", "i,j,stiffness\n0,3,1\n", ":2: j 3"},
+      {"s_negative_index", "i,j,stiffness\n-1,1,1\n", ":2: i -1"},
+      {"s_fraction", "i,j,stiffness\n0.5,1,1\n", "not a particle index"},
+      {"s_self", "i,j,stiffness\n1,1,1\n", "i = j"},
+      {"s_negative_k", "i,j,stiffness\n0,1,-1\n", "stiffness is negative"},
+      {"s_rest", "i,j,stiffness,rest_length\n0,1,1,0\n", "rest_length is not positive"},
+      {"s_damping", "i,j,stiffness,damping\n0,1,1,-2\n", "damping is negative"},
+      {"s_inf", "i,j,stiffness\n0,1,inf\n", "not a finite real number"},
+  };
+  for (const auto &c : spring_cases) {
+    const std::string path = writeFile(c.name, c.text);
+    expectInputError([&] { readSprings(path, 3); }, c.fragment);
+  }
+  expectInputError([] { readParticles(testing::TempDir()); }, "is not a regular file");
+  expectInputError([] { readParticles("/dev/zero"); }, "is not a regular file");
+  expectInputError([] { readParticles(writeFile("empty", "")); }, "is empty");
+  expectInputError([] { readParticles("/nonexistent/p.csv"); }, "cannot open file");
+}
+
+TEST(MassSpringValidation, BadNetworks) {
+  const auto particles = readParticles(writeFile("good_p.csv", kParticles));
+  Network net;
+  net.particles = particles;
+  net.particles.push_back(net.particles[1]); // coincides with particle 1
+  net.springs = readSprings(writeFile("zero.csv", "i,j,stiffness\n0,1,1\n1,2,1\n"), 3);
+  expectInputError([&] { Network n = net; n.validate(); }, "spring 1 (1, 2): zero length");
+  net.springs.clear();
+  net.planes = {Plane{{0, 0, 0}, {0, 0, 0}}};
+  expectInputError([&] { Network n = net; n.validate(); }, "zero normal");
+  net.planes = {Plane{{0, 0, NAN}, {0, 0, 1}}};
+  expectInputError([&] { Network n = net; n.validate(); }, "-plane 0");
+  net.planes.clear();
+  net.gravity = {0, NAN, 0};
+  expectInputError([&] { Network n = net; n.validate(); }, "-gravity");
+  net.gravity = {0, 0, -9.81};
+  net.contact_stiffness = -1;
+  expectInputError([&] { Network n = net; n.validate(); }, "-contact_stiffness");
+  net.contact_stiffness = 1;
+  net.particles[0].mass = 0;
+  expectInputError([&] { Network n = net; n.validate(); }, "particle 0: mass");
+  Network empty;
+  expectInputError([&] { empty.validate(); }, "no particles");
+}
+
+TEST(MassSpringValidation, BuiltinModelsAndTheirParameters) {
+  expectInputError([] { builtinParameters("sphere"); }, "unknown model 'sphere'; accepted: disk, chain, cloth, beam_lattice");
+  for (const auto &name : builtinModelNames()) {
+    Network net = builtinNetwork(name, builtinParameters(name));
+    EXPECT_NO_THROW(net.validate()) << name;
+  }
+  auto params = builtinParameters("cloth");
+  for (auto &p : params)
+    if (p.name == "cloth_nx") p.value = 1;
+  expectInputError([&] { builtinNetwork("cloth", params); }, "-cloth_nx: 1 is out of range; accepted: an integer >= 2");
+  params = builtinParameters("chain");
+  for (auto &p : params)
+    if (p.name == "damping") p.value = -0.1;
+  expectInputError([&] { builtinNetwork("chain", params); }, "-damping: -0.10000000000000001 is out of range");
+  params = builtinParameters("beam_lattice");
+  for (auto &p : params)
+    if (p.name == "beam_hx") p.value = 2;
+  expectInputError([&] { builtinNetwork("beam_lattice", params); }, "aspect ratio");
+}

@@ -1,0 +1,382 @@
+// The mass-spring model (MassSpring/): forces, energies and dissipation on small configurations
+// against hand values, contact with and without -contact_no_pull, the exact Jacobian against central
+// finite differences, exact preallocation, the beam lattice against the continuum it stands for, the
+// drawing, and the same numbers on 1 and 2 ranks (run under mpiexec -n 2 too).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "MassSpring/BuiltinModels.hpp"
+#include "MassSpring/MassSpringModel.hpp"
+#include "MassSpring/Physics.hpp"
+
+using namespace beam;
+
+namespace {
+
+// Every entry of a distributed vector, on every rank.
+std::vector<double> allValues(Vec v) {
+  PScatter scatter;
+  PVec all;
+  BEAM_PETSC(VecScatterCreateToAll(v, scatter.out(), all.out()));
+  BEAM_PETSC(VecScatterBegin(scatter, v, all, INSERT_VALUES, SCATTER_FORWARD));
+  BEAM_PETSC(VecScatterEnd(scatter, v, all, INSERT_VALUES, SCATTER_FORWARD));
+  PetscInt n = 0;
+  BEAM_PETSC(VecGetSize(all, &n));
+  const PetscScalar *a = nullptr;
+  BEAM_PETSC(VecGetArrayRead(all, &a));
+  std::vector<double> out(a, a + n);
+  BEAM_PETSC(VecRestoreArrayRead(all, &a));
+  return out;
+}
+
+// Sets a distributed vector from the full list of values (every rank holds them all).
+void setValues(Vec v, const std::vector<double> &values) {
+  PetscInt lo = 0, hi = 0;
+  BEAM_PETSC(VecGetOwnershipRange(v, &lo, &hi));
+  PetscScalar *a = nullptr;
+  BEAM_PETSC(VecGetArray(v, &a));
+  for (PetscInt i = lo; i < hi; ++i) a[i - lo] = values[size_t(i)];
+  BEAM_PETSC(VecRestoreArray(v, &a));
+}
+
+Particle particle(Vec3 x, double m, Vec3 v = {0, 0, 0}, bool fixed = false) {
+  Particle p;
+  p.x = x;
+  p.v = v;
+  p.mass = m;
+  p.fixed = fixed;
+  return p;
+}
+
+Spring spring(PetscInt i, PetscInt j, double k, double l0 = -1, double c = 0) {
+  Spring s;
+  s.i = i;
+  s.j = j;
+  s.stiffness = k;
+  s.rest_length = l0;
+  s.damping = c;
+  return s;
+}
+
+struct Evaluated {
+  std::vector<double> force, energy;
+  double dissipation;
+};
+
+Evaluated evaluate(Network net, MPI_Comm comm) {
+  net.validate();
+  MassSpringModel model(net, comm);
+  PVec x = model.createVector(), v = model.createVector(), F = model.createVector();
+  model.initialState(x, v);
+  model.force(0, x, v, F);
+  Evaluated e;
+  e.force = allValues(F);
+  model.storedEnergy(0, x, v, e.energy);
+  e.dissipation = model.dissipationRate(0, x, v);
+  return e;
+}
+
+// A cloth with dashpots, a fixed corner pair, touching a tilted plane, with random velocities and a
+// random displacement: every term of the force at work.
+Network testCloth(int n, unsigned seed) {
+  auto params = builtinParameters("cloth");
+  for (auto &p : params) {
+    if (p.name == "cloth_nx" || p.name == "cloth_ny") p.value = n;
+    if (p.name == "damping") p.value = 0.3;
+  }
+  Network net = builtinNetwork("cloth", params);
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (auto &q : net.particles) {
+    if (q.fixed) continue;
+    for (int d = 0; d < 3; ++d) {
+      q.x[size_t(d)] += 0.05 * u(gen);
+      q.v[size_t(d)] = u(gen);
+    }
+  }
+  for (auto &s : net.springs) s.rest_length = 1.1 / (n - 1); // every spring stretched or compressed
+  net.planes = {Plane{{0, 0, 0.01}, {0.1, 0.2, 1}}};
+  net.contact_stiffness = 500;
+  net.contact_damping = 3;
+  return net;
+}
+
+} // namespace
+
+TEST(MassSpringForces, OneSpringByHand) {
+  // A = (0,0,0), B = (3,4,0): l = 5, u = (0.6, 0.8, 0); l0 = 4, k = 2: tension 2.
+  // Dashpot c = 0.5 with v_B - v_A = (1, 2, 0): (w . u) = 2.2, force 1.1 more along u.
+  Network net;
+  net.particles = {particle({0, 0, 0}, 2, {0, 0, 0}), particle({3, 4, 0}, 3, {1, 2, 0})};
+  net.springs = {spring(0, 1, 2, 4, 0.5)};
+  net.gravity = {0, 0, -10};
+  for (MPI_Comm comm : {PETSC_COMM_SELF, PETSC_COMM_WORLD}) {
+    const Evaluated e = evaluate(net, comm);
+    const double t = 2 * 1 + 0.5 * 2.2;
+    const std::vector<double> expected = {t * 0.6, t * 0.8, -20, -t * 0.6, -t * 0.8, -30};
+    for (size_t k = 0; k < 6; ++k) EXPECT_NEAR(e.force[k], expected[k], 1e-14) << k;
+    EXPECT_NEAR(e.energy[0], 0.5 * 3 * 5, 1e-14);          // kinetic: |v_B|^2 = 5
+    EXPECT_NEAR(e.energy[1], 0.0, 1e-14);                   // both at z = 0
+    EXPECT_NEAR(e.energy[2], 0.5 * 2 * 1 * 1, 1e-14);       // elastic
+    EXPECT_NEAR(e.energy[3], 0.0, 1e-14);                   // no plane
+    EXPECT_NEAR(e.dissipation, 0.5 * 2.2 * 2.2, 1e-14);
+  }
+}
+
+TEST(MassSpringForces, DefaultRestLengthIsTheInitialDistanceAndFixedParticlesFeelNothing) {
+  Network net;
+  net.particles = {particle({0, 0, 1}, 1, {0, 0, 0}, true), particle({0, 0, 0}, 0.5)};
+  net.springs = {spring(0, 1, 100)};
+  net.validate();
+  EXPECT_DOUBLE_EQ(net.springs[0].rest_length, 1.0);
+  const Evaluated e = evaluate(net, PETSC_COMM_SELF);
+  for (size_t k = 0; k < 3; ++k) EXPECT_EQ(e.force[k], 0.0); // fixed: no gravity, no spring force
+  EXPECT_NEAR(e.force[5], -0.5 * 9.81, 1e-14);               // the free one: gravity only (spring at rest)
+  EXPECT_NEAR(e.energy[1], 0.0, 1e-14);                      // gravity energy -m g . x of free particles, z = 0
+}
+
+TEST(MassSpringContact, PenaltyDampingAndNoPull) {
+  // s = -0.01, k_c = 1000, b_c = 10.
+  const Plane plane{{0, 0, 0}, {0, 0, 1}};
+  const ContactEval in = evalContact(plane, 1000, 10, false, {0, 0, -0.01}, {0, 0, -2}); // moving in
+  EXPECT_NEAR(in.normal_force, 10 + 20, 1e-12);
+  EXPECT_NEAR(in.energy, 0.5 * 1000 * 1e-4, 1e-15);
+  EXPECT_NEAR(in.power, 10 * 4, 1e-12); // b_c (v . n)^2
+  const ContactEval out = evalContact(plane, 1000, 10, false, {0, 0, -0.01}, {0, 0, 2}); // leaving fast
+  EXPECT_NEAR(out.normal_force, 10 - 20, 1e-12); // the damper pulls
+  EXPECT_TRUE(out.pushing);
+  const ContactEval clamped = evalContact(plane, 1000, 10, true, {0, 0, -0.01}, {0, 0, 2});
+  EXPECT_EQ(clamped.normal_force, 0.0);
+  EXPECT_FALSE(clamped.pushing);
+  EXPECT_NEAR(clamped.power, -1000 * -0.01 * 2, 1e-12); // the spring energy released is lost: -(k_c s) v.n
+  const ContactEval free = evalContact(plane, 1000, 10, false, {0, 0, 0.01}, {0, 0, -2});
+  EXPECT_FALSE(free.touching);
+  EXPECT_EQ(free.normal_force, 0.0);
+
+  // In the model: a particle under a tilted plane gets its force along the unit normal.
+  Network net;
+  net.particles = {particle({0, 0, -0.03}, 2, {0, 0, -1})};
+  net.gravity = {0, 0, 0};
+  net.planes = {Plane{{0, 0, 0}, {0, 3, 4}}}; // normalized to (0, 0.6, 0.8)
+  net.contact_stiffness = 100;
+  net.contact_damping = 5;
+  const Evaluated e = evaluate(net, PETSC_COMM_SELF);
+  const double s = -0.03 * 0.8, vn = -0.8, fn = -100 * s - 5 * vn;
+  EXPECT_NEAR(e.force[1], fn * 0.6, 1e-13);
+  EXPECT_NEAR(e.force[2], fn * 0.8, 1e-13);
+  EXPECT_NEAR(e.energy[3], 0.5 * 100 * s * s, 1e-15);
+  EXPECT_NEAR(e.dissipation, 5 * vn * vn, 1e-13);
+}
+
+TEST(MassSpringJacobian, MatchesCentralDifferences) {
+  const Network base = testCloth(6, 7);
+  Network net = base;
+  net.validate();
+  MassSpringModel model(net, PETSC_COMM_WORLD);
+  PVec x = model.createVector(), v = model.createVector(), w = model.createVector();
+  model.initialState(x, v);
+  // A direction with |w_i| <= 1, zero on fixed particles (they never move).
+  std::mt19937 gen(3);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> wv(size_t(3 * model.particleCount()));
+  for (size_t k = 0; k < wv.size(); ++k) wv[k] = net.particles[k / 3].fixed ? 0.0 : u(gen);
+  setValues(w, wv);
+
+  const double a = 1.3, b = 0.02, c = 4e-4;
+  PMat J = model.createJacobian();
+  model.shiftedJacobian(0, x, v, a, b, c, J);
+  PVec Jw = model.createVector();
+  BEAM_PETSC(MatMult(J, w, Jw));
+
+  // Central differences: J w ~ a M w - b (F(x, v + e w) - F(x, v - e w)) / 2e - c (F(x + e w, v) - ...) / 2e.
+  const double eps = 1e-5;
+  auto F = [&](double ex, double ev) {
+    PVec xp = model.createVector(), vp = model.createVector(), Fp = model.createVector();
+    BEAM_PETSC(VecWAXPY(xp, ex, w, x));
+    BEAM_PETSC(VecWAXPY(vp, ev, w, v));
+    model.force(0, xp, vp, Fp);
+    return allValues(Fp);
+  };
+  const auto Fxp = F(eps, 0), Fxm = F(-eps, 0), Fvp = F(0, eps), Fvm = F(0, -eps), F0 = F(0, 0);
+  PVec Mw = model.createVector();
+  model.massMult(x, w, Mw);
+  const auto mw = allValues(Mw), jw = allValues(Jw);
+  // Truncation of a central difference: e^2/6 |F'''| |w|^3; F''' of a spring ~ 15 k / l^2 (|w| <= 1,
+  // each particle has <= 12 springs, and relative velocities enter the dashpot terms); round-off
+  // ~ 2 u |F| / e. The contact force is linear (no particle sits within e of its switch).
+  double fmax = 0;
+  for (double f : F0) fmax = std::max(fmax, std::fabs(f));
+  const double k = 1000, l = 0.2 * 0.8;
+  const double trunc = eps * eps / 6 * 12 * 15 * k / (l * l), roundoff = 2 * 2.2e-16 * fmax / eps;
+  const double tol_x = c * (trunc + roundoff), tol_v = b * roundoff + b * eps * eps * 12 * 0.3 * 10;
+  for (size_t q = 0; q < jw.size(); ++q) {
+    const double fd = a * mw[q] - b * (Fvp[q] - Fvm[q]) / (2 * eps) - c * (Fxp[q] - Fxm[q]) / (2 * eps);
+    if (net.particles[q / 3].fixed) {
+      EXPECT_EQ(jw[q], 0.0) << q; // w = 0 there, and fixed rows do not couple
+      continue;
+    }
+    EXPECT_NEAR(jw[q], fd, tol_x + tol_v) << "entry " << q;
+  }
+  // The check is not empty: the spring part is far above the tolerance.
+  double spring_part = 0;
+  for (size_t q = 0; q < jw.size(); ++q) spring_part = std::max(spring_part, std::fabs(jw[q] - a * mw[q]));
+  EXPECT_GT(spring_part, 1e4 * (tol_x + tol_v));
+}
+
+TEST(MassSpringJacobian, ExactPreallocationAndFixedRows) {
+  Network net = testCloth(8, 11);
+  net.validate();
+  MassSpringModel model(net, PETSC_COMM_WORLD);
+  PVec x = model.createVector(), v = model.createVector();
+  model.initialState(x, v);
+  PMat J = model.createJacobian();
+  model.shiftedJacobian(0, x, v, 1, 0.01, 1e-4, J);
+  MatInfo info;
+  BEAM_PETSC(MatGetInfo(J, MAT_GLOBAL_SUM, &info));
+  EXPECT_EQ(info.nz_unneeded, 0.0);
+  EXPECT_EQ(info.mallocs, 0.0);
+  // A fixed particle's rows: a m I only.
+  for (PetscInt l = 0; l < model.ownedParticles(); ++l) {
+    if (!model.fixed(l)) continue;
+    const PetscInt row = 3 * (model.firstParticle() + l);
+    PetscInt ncols = 0;
+    const PetscInt *cols = nullptr;
+    const PetscScalar *vals = nullptr;
+    BEAM_PETSC(MatGetRow(J, row, &ncols, &cols, &vals));
+    ASSERT_EQ(ncols, 3);
+    EXPECT_EQ(cols[0], row);
+    EXPECT_DOUBLE_EQ(vals[0], model.mass(l));
+    EXPECT_EQ(vals[1], 0.0);
+    BEAM_PETSC(MatRestoreRow(J, row, &ncols, &cols, &vals));
+  }
+  // Without dashpots the Jacobian is symmetric (CG, GAMG).
+  Network undamped = testCloth(8, 11);
+  for (auto &s : undamped.springs) s.damping = 0;
+  undamped.validate();
+  MassSpringModel m2(undamped, PETSC_COMM_WORLD);
+  PMat J2 = m2.createJacobian();
+  m2.shiftedJacobian(0, x, v, 1, 0.01, 1e-4, J2);
+  PetscBool symmetric = PETSC_FALSE;
+  BEAM_PETSC(MatIsSymmetric(J2, 1e-12, &symmetric));
+  EXPECT_TRUE(symmetric);
+}
+
+TEST(MassSpringMpi, SameNumbersOnEveryPartition) {
+  // The whole network on this rank alone against the network spread over every rank.
+  const Network net = testCloth(9, 5);
+  const Evaluated self = evaluate(net, PETSC_COMM_SELF), world = evaluate(net, PETSC_COMM_WORLD);
+  for (size_t k = 0; k < self.force.size(); ++k) EXPECT_NEAR(world.force[k], self.force[k], 1e-10) << k;
+  for (size_t k = 0; k < 4; ++k) EXPECT_NEAR(world.energy[k], self.energy[k], 1e-10 * (1 + std::fabs(self.energy[k])));
+  EXPECT_NEAR(world.dissipation, self.dissipation, 1e-10 * (1 + self.dissipation));
+
+  // The Jacobian too, through its action on one vector.
+  Network valid = net;
+  valid.validate();
+  std::vector<double> results[2];
+  int r = 0;
+  for (MPI_Comm comm : {PETSC_COMM_SELF, PETSC_COMM_WORLD}) {
+    MassSpringModel model(valid, comm);
+    PVec x = model.createVector(), v = model.createVector(), y = model.createVector();
+    model.initialState(x, v);
+    PMat J = model.createJacobian();
+    model.shiftedJacobian(0, x, v, 1, 0.1, 0.01, J);
+    BEAM_PETSC(MatMult(J, v, y));
+    results[r++] = allValues(y);
+  }
+  for (size_t k = 0; k < results[0].size(); ++k) EXPECT_NEAR(results[1][k], results[0][k], 1e-10) << k;
+}
+
+TEST(MassSpringBuiltins, SizesOfTheBuiltInNetworks) {
+  auto set = [](std::vector<BuiltinParameter> p, const std::string &name, double value) {
+    for (auto &q : p)
+      if (q.name == name) q.value = value;
+    return p;
+  };
+  // Cloth n x n: 2n(n-1) structural + 2(n-1)^2 shear + 2n(n-2) bend; 128 x 128 -> 97026.
+  auto cloth = builtinParameters("cloth");
+  cloth = set(set(cloth, "cloth_nx", 128), "cloth_ny", 128);
+  Network c = builtinNetwork("cloth", cloth);
+  EXPECT_EQ(c.particles.size(), 16384u);
+  EXPECT_EQ(c.springs.size(), 97026u);
+  // Disk: S centre springs, R*S ring springs, 3 S radial and diagonal springs.
+  Network d = builtinNetwork("disk", builtinParameters("disk"));
+  EXPECT_EQ(d.particles.size(), 1u + 4 * 16);
+  EXPECT_EQ(d.springs.size(), 16u + 4 * 16 + 3 * 16 * 3);
+  EXPECT_NO_THROW(d.validate());
+  Network ch = builtinNetwork("chain", builtinParameters("chain"));
+  EXPECT_EQ(ch.particles.size(), 11u);
+  EXPECT_TRUE(ch.particles[0].fixed);
+}
+
+TEST(MassSpringBuiltins, BeamLatticeIsTheContinuumUnderUniformStrain) {
+  // Uniaxial stress along x: strain eps along x, -eps/3 along y (nu = 1/3). Interior particles are in
+  // equilibrium and the elastic energy is E eps^2 / 2 per unit volume, to O(eps) (springs are linear in
+  // length, not in strain). A rectangle hx != hy exercises the general stiffness formulas.
+  auto params = builtinParameters("beam_lattice");
+  for (auto &q : params) {
+    if (q.name == "beam_hy") q.value = 0.8;
+    if (q.name == "beam_E") q.value = 250;
+    if (q.name == "beam_thickness") q.value = 0.5;
+  }
+  Network net = builtinNetwork("beam_lattice", params);
+  net.loads.clear();
+  const double eps = 1e-6;
+  for (auto &p : net.particles) {
+    p.fixed = false;
+    p.x[0] *= 1 + eps;
+    p.x[1] *= 1 - eps / 3;
+  }
+  // Rest lengths of the undeformed lattice: the initial distances before the strain.
+  Network rest = builtinNetwork("beam_lattice", params);
+  rest.validate();
+  for (size_t k = 0; k < net.springs.size(); ++k) net.springs[k].rest_length = rest.springs[k].rest_length;
+  const Evaluated e = evaluate(net, PETSC_COMM_WORLD);
+  const double volume = 20 * 1.0 * 5 * 0.8 * 0.5, expected = 0.5 * 250 * eps * eps * volume;
+  EXPECT_NEAR(e.energy[2], expected, 1e-5 * expected);
+  // Interior node (10, 2): zero net force, against forces of order k eps h ~ 1e-4.
+  const PetscInt node = 2 * 21 + 10;
+  for (int d = 0; d < 3; ++d) EXPECT_NEAR(e.force[size_t(3 * node + d)], 0.0, 1e-9);
+  // Lumped mass: rho t hx hy in total per element.
+  double total = 0;
+  for (const auto &p : rest.particles) total += p.mass;
+  EXPECT_NEAR(total, 1.0 * 0.5 * 20 * 1.0 * 5 * 0.8, 1e-12);
+}
+
+TEST(MassSpringDrawing, PointsVerticesAndSprings) {
+  Network net;
+  net.particles = {particle({0, 0, 0}, 1), particle({2, 0, 0}, 1, {0, 1, 0}), particle({2, 2, 0}, 1)};
+  net.springs = {spring(0, 1, 10, 1), spring(1, 2, 10, 4)};
+  net.validate();
+  MassSpringModel model(net, PETSC_COMM_SELF);
+  PVec x = model.createVector(), v = model.createVector();
+  model.initialState(x, v);
+  Drawing drawing;
+  model.draw(x, v, drawing);
+  EXPECT_EQ(drawing.kind, Drawing::Kind::PolyData);
+  ASSERT_EQ(drawing.points.size(), 3u);
+  ASSERT_EQ(drawing.cell_types.size(), 5u); // 3 vertices, 2 lines
+  EXPECT_EQ(drawing.cell_types[3], 3);
+  EXPECT_EQ(drawing.connectivity, (std::vector<std::int64_t>{0, 1, 2, 0, 1, 1, 2}));
+  ASSERT_EQ(drawing.cell_data.size(), 2u);
+  EXPECT_DOUBLE_EQ(drawing.cell_data[0].values[3], 10 * (2 - 1.0)); // tension
+  EXPECT_DOUBLE_EQ(drawing.cell_data[1].values[4], (2 - 4.0) / 4);  // strain
+  EXPECT_EQ(drawing.point_data[0].values[4], 1.0);                  // velocity of particle 1, y
+}
+
+TEST(MassSpringIdentity, NamesEveryDefiningParameter) {
+  Network a = builtinNetwork("chain", builtinParameters("chain"));
+  Network b = a;
+  b.springs[3].stiffness *= 1.0000001;
+  Network c = a;
+  c.contact_no_pull = true;
+  a.validate();
+  b.validate();
+  c.validate();
+  const auto ia = MassSpringModel(a, PETSC_COMM_SELF).identity(), ib = MassSpringModel(b, PETSC_COMM_SELF).identity(),
+             ic = MassSpringModel(c, PETSC_COMM_SELF).identity();
+  EXPECT_NE(ia, ib); // the data hash
+  EXPECT_NE(ia, ic);
+  EXPECT_EQ(ia.front().second, "mass_spring");
+}
