@@ -3,7 +3,7 @@
 # Run as root (or with sudo). Nothing is downloaded outside Debian's archive.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config petsc-dev libslepc-real-dev libeigen3-dev libvtk9-dev
-      libgtest-dev python3-matplotlib python3-scipy python3-vtk9 xvfb xauth
+      libgtest-dev nlohmann-json3-dev python3-matplotlib python3-scipy python3-vtk9 xvfb xauth
       clang libclang-rt-14-dev valgrind) # fuzzing (libFuzzer) and the memcheck test
 missing=()
 for p in "${pkgs[@]}"; do

@@ -55,6 +55,10 @@ public:
   virtual PMat createJacobian() const;
   virtual void shiftedJacobian(double t, Vec x, Vec v, double a, double b, double c, Mat J) const;
 
+  // Called by the time loop after every accepted step: a model may correct (x, v) there (the
+  // multibody model's -projection onto its constraints). Default: nothing.
+  virtual void afterStep(double /*t*/, Vec /*x*/, Vec /*v*/) const {}
+
   // The constant matrices of a linear model, or nullptr.
   virtual const SecondOrderSystem *linear() const { return nullptr; }
 

@@ -1,0 +1,284 @@
+// Model files (issue 11's schema) parsed with nlohmann::json, the built-in examples and the chain.
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <sys/stat.h>
+
+#include "Multibody/Description.hpp"
+#include "common/Error.hpp"
+
+#ifndef BEAM_MULTIBODY_MODELS
+#error "BEAM_MULTIBODY_MODELS (the folder of the built-in model files) must be defined"
+#endif
+
+namespace beam::multibody {
+namespace {
+
+using nlohmann::json;
+
+const char *const kBuiltIn[] = {"pendulum", "n_four_bar", "double_pendulum", "slider_crank",
+                                "heavy_top", "free_body", "chain"};
+
+// Every message names the model and the entry: "model m.json: bodies[2] (\"link\"): mass must be > 0".
+struct Where {
+  const std::string &source;
+  std::string entry;
+  [[noreturn]] void fail(const std::string &what) const {
+    throw inputError("model " + source + ": " + entry + ": " + what);
+  }
+};
+
+void checkKeys(const json &object, const Where &where, const std::set<std::string> &accepted) {
+  if (!object.is_object()) where.fail("must be a JSON object");
+  for (const auto &item : object.items())
+    if (!accepted.count(item.key())) {
+      std::string list;
+      for (const auto &a : accepted) list += (list.empty() ? "" : ", ") + a;
+      where.fail("unknown key \"" + item.key() + "\" (accepted: " + list + ")");
+    }
+}
+
+double number(const json &value, const Where &where, const std::string &key) {
+  if (!value.is_number()) where.fail(key + " must be a number");
+  const double x = value.get<double>();
+  if (!std::isfinite(x)) where.fail(key + " must be finite");
+  return x;
+}
+
+template <int N>
+Eigen::Matrix<double, N, 1> vector(const json &value, const Where &where, const std::string &key) {
+  if (!value.is_array() || value.size() != N)
+    where.fail(key + " must be an array of " + std::to_string(N) + " numbers");
+  Eigen::Matrix<double, N, 1> v;
+  for (int i = 0; i < N; ++i) v(i) = number(value[i], where, key);
+  return v;
+}
+
+Vec3 vec3(const json &object, const char *key, const Where &where, const Vec3 &fallback, bool required) {
+  if (!object.contains(key)) {
+    if (required) where.fail(std::string("missing \"") + key + "\"");
+    return fallback;
+  }
+  return vector<3>(object.at(key), where, key);
+}
+
+Mat3 inertia(const json &value, const Where &where) {
+  Mat3 m = Mat3::Zero();
+  if (value.is_array() && value.size() == 3 && value[0].is_number()) {
+    m.diagonal() = vector<3>(value, where, "inertia");
+  } else if (value.is_array() && value.size() == 3) {
+    for (int i = 0; i < 3; ++i) m.row(i) = vector<3>(value[i], where, "inertia row").transpose();
+    if ((m - m.transpose()).norm() > 1e-12 * m.norm()) where.fail("inertia must be symmetric");
+  } else {
+    where.fail("inertia must be [Ixx, Iyy, Izz] or a 3x3 array");
+  }
+  const Eigen::SelfAdjointEigenSolver<Mat3> eig(m);
+  if (!(eig.eigenvalues().minCoeff() > 0)) where.fail("inertia must be positive definite");
+  return m;
+}
+
+Shape shape(const json &value, const Where &where) {
+  checkKeys(value, where, {"box", "sphere", "cylinder"});
+  if (value.size() != 1) where.fail("shape must have exactly one of box, sphere, cylinder");
+  Shape s;
+  if (value.contains("box")) {
+    s.kind = Shape::Kind::Box;
+    s.size = vector<3>(value["box"], where, "box");
+  } else if (value.contains("sphere")) {
+    s.kind = Shape::Kind::Sphere;
+    s.size(0) = number(value["sphere"], where, "sphere");
+  } else {
+    s.kind = Shape::Kind::Cylinder;
+    s.size.head<2>() = vector<2>(value["cylinder"], where, "cylinder");
+  }
+  if (!(s.size.head(s.kind == Shape::Kind::Box ? 3 : s.kind == Shape::Kind::Sphere ? 1 : 2).minCoeff() > 0))
+    where.fail("shape dimensions must be > 0");
+  return s;
+}
+
+Body body(const json &value, const Where &where) {
+  checkKeys(value, where, {"name", "mass", "inertia", "position", "orientation", "velocity", "angular_velocity", "shape"});
+  Body b;
+  if (!value.contains("name") || !value["name"].is_string() || value["name"].get<std::string>().empty())
+    where.fail("missing \"name\" (a non-empty string)");
+  b.name = value["name"].get<std::string>();
+  if (b.name == "ground") where.fail("\"ground\" is reserved for the fixed frame");
+  if (!value.contains("mass")) where.fail("missing \"mass\"");
+  b.mass = number(value["mass"], where, "mass");
+  if (!(b.mass > 0)) where.fail("mass must be > 0");
+  if (!value.contains("inertia")) where.fail("missing \"inertia\"");
+  b.inertia = inertia(value["inertia"], where);
+  b.position = vec3(value, "position", where, Vec3::Zero(), true);
+  if (value.contains("orientation")) {
+    b.orientation = vector<4>(value["orientation"], where, "orientation");
+    // Values written with a few digits (0.7071) are normalized; anything further from unit is a mistake.
+    const double norm = b.orientation.norm();
+    if (std::abs(norm - 1) > 1e-3)
+      where.fail("orientation must be a unit quaternion [w, x, y, z] (norm " + std::to_string(norm) +
+                 "; within 1e-3 of 1 it is normalized)");
+    b.orientation /= norm;
+  }
+  b.velocity = vec3(value, "velocity", where, Vec3::Zero(), false);
+  b.angular_velocity = vec3(value, "angular_velocity", where, Vec3::Zero(), false);
+  if (value.contains("shape")) b.shape = shape(value["shape"], where);
+  return b;
+}
+
+int bodyIndex(const json &object, const char *key, const Where &where, const std::vector<Body> &bodies) {
+  if (!object.contains(key) || !object[key].is_string()) where.fail(std::string("missing \"") + key + "\" (a body name or \"ground\")");
+  const std::string name = object[key].get<std::string>();
+  if (name == "ground") return kGround;
+  for (std::size_t i = 0; i < bodies.size(); ++i)
+    if (bodies[i].name == name) return static_cast<int>(i);
+  where.fail(std::string(key) + " \"" + name + "\" is not a body (bodies are named in \"bodies\"; or \"ground\")");
+}
+
+Vec3 unitAxis(const json &object, const Where &where) {
+  const Vec3 axis = vec3(object, "axis", where, Vec3::Zero(), true);
+  if (!(axis.norm() > 1e-12)) where.fail("axis must be a non-zero vector");
+  return axis.normalized();
+}
+
+Joint joint(const json &value, const Where &where, const std::vector<Body> &bodies) {
+  checkKeys(value, where, {"type", "body1", "body2", "point", "axis", "point1", "point2"});
+  Joint j;
+  const std::string type = value.contains("type") && value["type"].is_string() ? value["type"].get<std::string>() : "";
+  if (type == "spherical") j.type = Joint::Type::Spherical;
+  else if (type == "revolute") j.type = Joint::Type::Revolute;
+  else if (type == "prismatic") j.type = Joint::Type::Prismatic;
+  else if (type == "fixed") j.type = Joint::Type::Fixed;
+  else if (type == "distance") j.type = Joint::Type::Distance;
+  else where.fail("type \"" + type + "\" unknown (accepted: spherical, revolute, prismatic, fixed, distance)");
+  j.body1 = bodyIndex(value, "body1", where, bodies);
+  j.body2 = bodyIndex(value, "body2", where, bodies);
+  if (j.body1 == j.body2) where.fail("body1 and body2 must differ");
+  if (j.type == Joint::Type::Distance) {
+    j.point1 = vec3(value, "point1", where, Vec3::Zero(), true);
+    j.point2 = vec3(value, "point2", where, Vec3::Zero(), true);
+    if (!((j.point1 - j.point2).norm() > 1e-12)) where.fail("point1 and point2 must differ (the length is their distance)");
+  } else {
+    j.point = vec3(value, "point", where, Vec3::Zero(), true);
+    if (j.type == Joint::Type::Revolute || j.type == Joint::Type::Prismatic) j.axis = unitAxis(value, where);
+  }
+  return j;
+}
+
+Spring spring(const json &value, const Where &where, const std::vector<Body> &bodies) {
+  checkKeys(value, where, {"body1", "body2", "point1", "point2", "stiffness", "damping", "rest_length"});
+  Spring s;
+  s.body1 = bodyIndex(value, "body1", where, bodies);
+  s.body2 = bodyIndex(value, "body2", where, bodies);
+  if (s.body1 == s.body2) where.fail("body1 and body2 must differ");
+  s.point1 = vec3(value, "point1", where, Vec3::Zero(), true);
+  s.point2 = vec3(value, "point2", where, Vec3::Zero(), true);
+  s.stiffness = value.contains("stiffness") ? number(value["stiffness"], where, "stiffness") : 0;
+  s.damping = value.contains("damping") ? number(value["damping"], where, "damping") : 0;
+  s.rest_length = value.contains("rest_length") ? number(value["rest_length"], where, "rest_length")
+                                                : (s.point1 - s.point2).norm();
+  if (s.stiffness < 0 || s.damping < 0 || s.rest_length < 0) where.fail("stiffness, damping and rest_length must be >= 0");
+  return s;
+}
+
+std::string readFile(const std::string &path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) throw inputError("model file " + path + " cannot be read (no such file; built-in models: " + multibodyModelNames() + ")");
+  if (!S_ISREG(st.st_mode)) throw inputError("model file " + path + " is not a regular file");
+  constexpr off_t kMaxBytes = 64 << 20;
+  if (st.st_size > kMaxBytes) throw inputError("model file " + path + " is larger than 64 MiB");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw inputError("model file " + path + " cannot be read");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// `chain`: `links` rods (0.1 m, 0.1 kg, radius 5 mm) along +x from the origin, joined by spherical
+// joints, the first one to the ground at the origin; released horizontal under gravity -z.
+std::string chainJson(int links) {
+  if (links < 1 || links > 1000000) throw inputError("-links must be an integer in [1, 1000000]");
+  const double l = 0.1, m = 0.1, r = 0.005;
+  const double axial = 0.5 * m * r * r, transverse = m * (3 * r * r + l * l) / 12;
+  json model;
+  model["gravity"] = {0, 0, -9.81};
+  const double c = std::sqrt(0.5); // quaternion of +90 degrees about y: the rod's body z along world x
+  for (int i = 0; i < links; ++i) {
+    const std::string name = "link" + std::to_string(i + 1);
+    model["bodies"].push_back({{"name", name}, {"mass", m}, {"inertia", {transverse, transverse, axial}},
+                               {"position", {(i + 0.5) * l, 0, 0}}, {"orientation", {c, 0, c, 0}},
+                               {"shape", {{"cylinder", {r, l}}}}});
+    model["joints"].push_back({{"type", "spherical"}, {"body1", i == 0 ? std::string("ground") : "link" + std::to_string(i)},
+                               {"body2", name}, {"point", {i * l, 0, 0}}});
+  }
+  return model.dump();
+}
+
+} // namespace
+
+const char *jointTypeName(Joint::Type type) {
+  switch (type) {
+  case Joint::Type::Spherical: return "spherical";
+  case Joint::Type::Revolute: return "revolute";
+  case Joint::Type::Prismatic: return "prismatic";
+  case Joint::Type::Fixed: return "fixed";
+  case Joint::Type::Distance: return "distance";
+  }
+  return "?";
+}
+
+std::string multibodyModelNames() {
+  std::string names;
+  for (const char *n : kBuiltIn) names += (names.empty() ? "" : ", ") + std::string(n);
+  return names + " (or a FILE.json)";
+}
+
+Description parseModel(const std::string &json_text, const std::string &source) {
+  json doc;
+  try {
+    doc = json::parse(json_text);
+  } catch (const json::exception &e) {
+    std::string what = e.what();
+    for (char &ch : what)
+      if (ch == '\n' || ch == '\r') ch = ' ';
+    throw inputError("model " + source + ": malformed JSON: " + what);
+  }
+  Description d;
+  d.source = source;
+  const Where top{source, "top level"};
+  checkKeys(doc, top, {"gravity", "bodies", "joints", "springs"});
+  d.gravity = vec3(doc, "gravity", top, Vec3(0, 0, -9.81), false);
+  if (!doc.contains("bodies") || !doc["bodies"].is_array() || doc["bodies"].empty())
+    top.fail("\"bodies\" must be a non-empty array");
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < doc["bodies"].size(); ++i) {
+    const json &b = doc["bodies"][i];
+    const std::string label = b.is_object() && b.contains("name") && b["name"].is_string() ? " (\"" + b["name"].get<std::string>() + "\")" : "";
+    d.bodies.push_back(body(b, Where{source, "bodies[" + std::to_string(i) + "]" + label}));
+    if (!names.insert(d.bodies.back().name).second)
+      Where{source, "bodies[" + std::to_string(i) + "]"}.fail("duplicate body name \"" + d.bodies.back().name + "\"");
+  }
+  for (const char *list : {"joints", "springs"})
+    if (doc.contains(list) && !doc[list].is_array()) top.fail(std::string("\"") + list + "\" must be an array");
+  if (doc.contains("joints"))
+    for (std::size_t i = 0; i < doc["joints"].size(); ++i)
+      d.joints.push_back(joint(doc["joints"][i], Where{source, "joints[" + std::to_string(i) + "]"}, d.bodies));
+  if (doc.contains("springs"))
+    for (std::size_t i = 0; i < doc["springs"].size(); ++i)
+      d.springs.push_back(spring(doc["springs"][i], Where{source, "springs[" + std::to_string(i) + "]"}, d.bodies));
+  return d;
+}
+
+Description loadModel(const std::string &name_or_file, int links) {
+  if (name_or_file == "chain") return parseModel(chainJson(links), "chain");
+  for (const char *n : kBuiltIn)
+    if (name_or_file == n) return parseModel(readFile(std::string(BEAM_MULTIBODY_MODELS) + "/" + n + ".json"), n);
+  const bool looks_like_file = name_or_file.find('/') != std::string::npos ||
+                               (name_or_file.size() > 5 && name_or_file.substr(name_or_file.size() - 5) == ".json");
+  if (!looks_like_file)
+    throw inputError("-model \"" + name_or_file + "\" unknown (accepted: " + multibodyModelNames() + ")");
+  return parseModel(readFile(name_or_file), name_or_file);
+}
+
+} // namespace beam::multibody

@@ -1,0 +1,491 @@
+#include "Multibody/MultibodyModel.hpp"
+
+#include <Eigen/QR>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+#include "common/Error.hpp"
+
+namespace beam::multibody {
+namespace {
+
+constexpr int kDenseLimit = 150; // augmented systems up to this size are solved dense
+
+// The whole state is on rank 0: a copy of the array there, an empty vector elsewhere.
+Eigen::VectorXd toEigen(Vec x) {
+  PetscInt n = 0;
+  BEAM_PETSC(VecGetLocalSize(x, &n));
+  const PetscScalar *a = nullptr;
+  BEAM_PETSC(VecGetArrayRead(x, &a));
+  Eigen::VectorXd out = n > 0 ? Eigen::VectorXd(Eigen::Map<const Eigen::VectorXd>(a, n)) : Eigen::VectorXd();
+  BEAM_PETSC(VecRestoreArrayRead(x, &a));
+  return out;
+}
+
+void fromEigen(const Eigen::VectorXd &values, Vec x) {
+  PetscInt n = 0;
+  BEAM_PETSC(VecGetLocalSize(x, &n));
+  PetscScalar *a = nullptr;
+  BEAM_PETSC(VecGetArray(x, &a));
+  for (PetscInt i = 0; i < n; ++i) a[i] = values(i);
+  BEAM_PETSC(VecRestoreArray(x, &a));
+}
+
+double broadcast(double value, MPI_Comm comm) {
+  MPI_Bcast(&value, 1, MPI_DOUBLE, 0, comm);
+  return value;
+}
+
+StateView view(const Eigen::VectorXd &q, const Eigen::VectorXd &qd) { return StateView{q.data(), qd.data()}; }
+
+} // namespace
+
+struct MultibodyModel::SparseSolver {
+  Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu;
+  bool analysed = false;
+};
+
+MultibodyModel::MultibodyModel(Description description, MPI_Comm comm, Baumgarte baumgarte, bool projection)
+    : d_(std::move(description)), comm_(comm), baumgarte_(baumgarte), projection_(projection),
+      sparse_(std::make_shared<SparseSolver>()) {
+  MPI_Comm_rank(comm_, &rank_);
+  if (!(baumgarte_.xi >= 0) || !(baumgarte_.omega >= 0) || !std::isfinite(baumgarte_.xi) || !std::isfinite(baumgarte_.omega))
+    throw inputError("-baumgarte_xi and -baumgarte_omega must be finite and >= 0 (0 turns the stabilization off)");
+  for (std::size_t j = 0; j < d_.joints.size(); ++j)
+    for (const ConstraintRow &r : jointRows(d_.joints[j], d_.bodies)) {
+      rows_.push_back(r);
+      row_joint_.push_back(static_cast<int>(j));
+    }
+  for (const Spring &s : d_.springs)
+    spring_ends_.push_back({attachPoint(s.body1, s.point1, d_.bodies), attachPoint(s.body2, s.point2, d_.bodies)});
+}
+
+PVec MultibodyModel::createVector() const {
+  PVec v;
+  const PetscInt n = 7 * bodyCount();
+  BEAM_PETSC(VecCreateMPI(comm_, rank_ == 0 ? n : 0, n, v.out()));
+  return v;
+}
+
+// --- plain-array physics ------------------------------------------------------------------------
+
+Eigen::VectorXd MultibodyModel::initialCoordinates() const {
+  Vector q(7 * bodyCount());
+  for (int b = 0; b < bodyCount(); ++b) q.segment<7>(7 * b) << d_.bodies[b].position, d_.bodies[b].orientation;
+  return q;
+}
+
+Eigen::VectorXd MultibodyModel::initialRates() const {
+  Vector qd(7 * bodyCount());
+  for (int b = 0; b < bodyCount(); ++b) {
+    const Body &body = d_.bodies[b];
+    qd.segment<7>(7 * b) << body.velocity, 0.5 * worldPhi(body.orientation).transpose() * body.angular_velocity;
+  }
+  return qd;
+}
+
+Eigen::MatrixXd MultibodyModel::massMatrix(const Vector &q) const {
+  const int n = bodyCount();
+  Eigen::MatrixXd M = Eigen::MatrixXd::Zero(7 * n, 7 * n);
+  for (int b = 0; b < n; ++b) {
+    M.block<3, 3>(7 * b, 7 * b) = d_.bodies[b].mass * Mat3::Identity();
+    M.block<4, 4>(7 * b + 3, 7 * b + 3) = rotationalMass(q.segment<4>(7 * b + 3), d_.bodies[b].inertia);
+  }
+  return M;
+}
+
+void MultibodyModel::springForces(const StateView &s, double *F) const {
+  for (std::size_t i = 0; i < d_.springs.size(); ++i) {
+    const Spring &sp = d_.springs[i];
+    Expr e;
+    e.terms = {spring_ends_[i].b, spring_ends_[i].a};
+    e.coef = {1, -1};
+    const ExprValue d = evaluate(e, s); // from end 1 to end 2
+    const double l = d.value.norm();
+    if (!(l > 0)) continue; // coincident ends: no direction, no force
+    const Vec3 n = d.value / l;
+    const double tension = sp.stiffness * (l - sp.rest_length) + sp.damping * n.dot(d.rate);
+    // Generalized force of the tension: -tension * dl/dq, dl/dq = n^T (J2 - J1).
+    for (int slot = 0; slot < 2; ++slot)
+      if (d.body[slot] != kGround) {
+        Eigen::Map<Eigen::Matrix<double, 7, 1>> f(F + 7 * d.body[slot]);
+        f -= tension * d.jacobian[slot].transpose() * n;
+      }
+  }
+}
+
+Eigen::VectorXd MultibodyModel::forces(const Vector &q, const Vector &qd) const {
+  Vector F = Vector::Zero(q.size());
+  for (int b = 0; b < bodyCount(); ++b) {
+    const Body &body = d_.bodies[b];
+    F.segment<3>(7 * b) = body.mass * d_.gravity;
+    F.segment<4>(7 * b + 3) = -rotationalVelocityTerm(q.segment<4>(7 * b + 3), qd.segment<4>(7 * b + 3), body.inertia);
+  }
+  springForces(view(q, qd), F.data());
+  return F;
+}
+
+MultibodyModel::ConstraintValues MultibodyModel::constraints(const Vector &q, const Vector &qd) const {
+  const int n = bodyCount(), m = jointRowCount();
+  ConstraintValues c;
+  c.g.resize(m + n);
+  c.gdot.resize(m + n);
+  c.rhs.resize(m + n);
+  c.gradient.reserve(14 * m + 4 * n);
+  const StateView s = view(q, qd);
+  for (int i = 0; i < m; ++i) {
+    const RowValue r = evaluate(rows_[i], s);
+    c.g(i) = r.g;
+    c.gdot(i) = r.gdot;
+    c.rhs(i) = r.rhs;
+    for (int k = 0; k < 4; ++k)
+      if (r.body[k] != kGround)
+        for (int j = 0; j < 7; ++j) c.gradient.emplace_back(i, 7 * r.body[k] + j, r.gradient[k](j));
+  }
+  // Quaternion norms (eqs. 9-10): g = p.p - 1, G = 2 p^T, L = -2 pdot.pdot.
+  for (int b = 0; b < n; ++b) {
+    const Quat p = s.p(b), pd = s.pd(b);
+    c.g(m + b) = p.squaredNorm() - 1;
+    c.gdot(m + b) = 2 * p.dot(pd);
+    c.rhs(m + b) = -2 * pd.squaredNorm();
+    for (int j = 0; j < 4; ++j) c.gradient.emplace_back(m + b, 7 * b + 3 + j, 2 * p(j));
+  }
+  return c;
+}
+
+// Solves [M G^T; G 0] [z; mu] = [top; bottom] and returns z.
+Eigen::VectorXd MultibodyModel::solveAugmented(const Vector &q, const ConstraintValues &c, const Vector &bottom_and_top) const {
+  const int nq = 7 * bodyCount(), nc = static_cast<int>(c.g.size()), N = nq + nc;
+  const Vector &rhs = bottom_and_top;
+  std::vector<Eigen::Triplet<double>> t;
+  t.reserve(25 * bodyCount() + 2 * c.gradient.size());
+  for (int b = 0; b < bodyCount(); ++b) {
+    for (int i = 0; i < 3; ++i) t.emplace_back(7 * b + i, 7 * b + i, d_.bodies[b].mass);
+    const Eigen::Matrix4d Mr = rotationalMass(q.segment<4>(7 * b + 3), d_.bodies[b].inertia);
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j) t.emplace_back(7 * b + 3 + i, 7 * b + 3 + j, Mr(i, j));
+  }
+  for (const auto &e : c.gradient) {
+    t.emplace_back(nq + e.row(), e.col(), e.value());
+    t.emplace_back(e.col(), nq + e.row(), e.value());
+  }
+  Eigen::SparseMatrix<double> K(N, N);
+  K.setFromTriplets(t.begin(), t.end());
+  Vector solution;
+  if (N <= kDenseLimit) {
+    // Rank-revealing: redundant joints (planar loops built from 3D revolute joints) make G singular;
+    // the least-squares solution still has the unique accelerations, only the multipliers are not.
+    Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
+    cod.setThreshold(1e-10);
+    cod.compute(Eigen::MatrixXd(K));
+    if (cod.rank() < N && !warned_redundant_ && rank_ == 0) {
+      warned_redundant_ = true;
+      std::fprintf(stderr, "warning: %s: redundant constraints (augmented matrix of rank %ld < %d): "
+                   "least-squares multipliers, accelerations unaffected\n",
+                   d_.source.c_str(), static_cast<long>(cod.rank()), N);
+    }
+    solution = cod.solve(rhs);
+  } else {
+    K.makeCompressed();
+    if (!sparse_->analysed) {
+      sparse_->lu.analyzePattern(K);
+      sparse_->analysed = true;
+    }
+    sparse_->lu.factorize(K);
+    if (sparse_->lu.info() != Eigen::Success)
+      throw runError("model " + d_.source + ": singular augmented matrix (redundant joints or a singular "
+                     "configuration); the sparse solve used above " + std::to_string(kDenseLimit) +
+                     " unknowns needs independent constraints");
+    solution = sparse_->lu.solve(rhs);
+  }
+  if (!solution.allFinite()) throw runError("model " + d_.source + ": the augmented solve gave non-finite accelerations");
+  return solution.head(nq);
+}
+
+Eigen::VectorXd MultibodyModel::accelerations(double /*t*/, const Vector &q, const Vector &qd) const {
+  const ConstraintValues c = constraints(q, qd);
+  const double xi = baumgarte_.xi, w = baumgarte_.omega;
+  Vector rhs(q.size() + c.g.size());
+  rhs << forces(q, qd), c.rhs - 2 * xi * w * c.gdot - w * w * c.g; // L + W (eq. 12)
+  return solveAugmented(q, c, rhs);
+}
+
+double MultibodyModel::kinetic(const Vector &q, const Vector &qd) const {
+  double T = 0;
+  for (int b = 0; b < bodyCount(); ++b) {
+    const Quat pd = qd.segment<4>(7 * b + 3);
+    T += 0.5 * d_.bodies[b].mass * qd.segment<3>(7 * b).squaredNorm() +
+         0.5 * pd.dot(rotationalMass(q.segment<4>(7 * b + 3), d_.bodies[b].inertia) * pd);
+  }
+  return T;
+}
+
+double MultibodyModel::potential(const Vector &q) const {
+  double V = 0;
+  for (int b = 0; b < bodyCount(); ++b) V -= d_.bodies[b].mass * d_.gravity.dot(q.segment<3>(7 * b));
+  const Vector zero = Vector::Zero(q.size());
+  const StateView s = view(q, zero);
+  for (std::size_t i = 0; i < d_.springs.size(); ++i) {
+    const double l = (evaluate(Expr{{spring_ends_[i].b, spring_ends_[i].a}, {1, -1}}, s).value).norm();
+    V += 0.5 * d_.springs[i].stiffness * std::pow(l - d_.springs[i].rest_length, 2);
+  }
+  return V;
+}
+
+void MultibodyModel::project(Vector &q, Vector &qd) const {
+  const Vector zero = Vector::Zero(q.size());
+  for (int iter = 0; iter < 8; ++iter) {
+    const ConstraintValues c = constraints(q, zero);
+    if (c.g.lpNorm<Eigen::Infinity>() < 1e-14) break;
+    Vector rhs(q.size() + c.g.size());
+    rhs << zero, -c.g;
+    q += solveAugmented(q, c, rhs);
+  }
+  const ConstraintValues c = constraints(q, qd);
+  Vector rhs(q.size() + c.g.size());
+  rhs << zero, -c.gdot;
+  qd += solveAugmented(q, c, rhs);
+}
+
+Vec3 MultibodyModel::angularVelocity(const Vector &q, const Vector &qd, int b) const {
+  return 2 * worldPhi(q.segment<4>(7 * b + 3)) * qd.segment<4>(7 * b + 3);
+}
+
+// --- the Model interface ------------------------------------------------------------------------
+
+void MultibodyModel::force(double /*t*/, Vec x, Vec v, Vec F) const {
+  if (rank_ == 0) fromEigen(forces(toEigen(x), toEigen(v)), F);
+}
+
+void MultibodyModel::acceleration(double t, Vec x, Vec v, Vec a) const {
+  if (rank_ == 0) fromEigen(accelerations(t, toEigen(x), toEigen(v)), a);
+}
+
+void MultibodyModel::massMult(Vec x, Vec v, Vec Mv) const {
+  if (rank_ != 0) return;
+  const Vector q = toEigen(x), w = toEigen(v);
+  Vector out(q.size());
+  for (int b = 0; b < bodyCount(); ++b) {
+    out.segment<3>(7 * b) = d_.bodies[b].mass * w.segment<3>(7 * b);
+    out.segment<4>(7 * b + 3) = rotationalMass(q.segment<4>(7 * b + 3), d_.bodies[b].inertia) * w.segment<4>(7 * b + 3);
+  }
+  fromEigen(out, Mv);
+}
+
+void MultibodyModel::storedEnergy(double /*t*/, Vec x, Vec v, std::vector<double> &parts) const {
+  double T = 0, V = 0;
+  if (rank_ == 0) {
+    const Vector q = toEigen(x), qd = toEigen(v);
+    T = kinetic(q, qd);
+    V = potential(q);
+  }
+  parts = {broadcast(T, comm_), broadcast(V, comm_)};
+}
+
+double MultibodyModel::dissipationRate(double /*t*/, Vec x, Vec v) const {
+  double P = 0;
+  if (rank_ == 0 && !d_.springs.empty()) {
+    const Vector q = toEigen(x), qd = toEigen(v);
+    for (std::size_t i = 0; i < d_.springs.size(); ++i) {
+      const ExprValue d = evaluate(Expr{{spring_ends_[i].b, spring_ends_[i].a}, {1, -1}}, view(q, qd));
+      const double l = d.value.norm();
+      if (l > 0) P += d_.springs[i].damping * std::pow(d.value.dot(d.rate) / l, 2);
+    }
+  }
+  return broadcast(P, comm_);
+}
+
+void MultibodyModel::diagnostics(double /*t*/, Vec x, Vec v, std::vector<double> &values) const {
+  double pos = 0, vel = 0, quat = 0;
+  if (rank_ == 0) {
+    const ConstraintValues c = constraints(toEigen(x), toEigen(v));
+    const int m = jointRowCount();
+    if (m > 0) pos = c.g.head(m).lpNorm<Eigen::Infinity>();
+    vel = c.gdot.lpNorm<Eigen::Infinity>();
+    quat = c.g.tail(bodyCount()).lpNorm<Eigen::Infinity>();
+  }
+  values = {broadcast(pos, comm_), broadcast(vel, comm_), broadcast(quat, comm_)};
+}
+
+std::vector<std::pair<std::string, std::string>> MultibodyModel::identity() const {
+  auto text = [](double x) {
+    std::ostringstream s;
+    s << std::setprecision(17) << x;
+    return s.str();
+  };
+  return {{"model", name()},
+          {"model_source", d_.source},
+          {"bodies", std::to_string(bodyCount())},
+          {"constraint_rows", std::to_string(jointRowCount())},
+          {"baumgarte_xi", text(baumgarte_.xi)},
+          {"baumgarte_omega", text(baumgarte_.omega)},
+          {"projection", projection_ ? "1" : "0"}};
+}
+
+void MultibodyModel::afterStep(double /*t*/, Vec x, Vec v) const {
+  if (!projection_ || rank_ != 0) return;
+  Vector q = toEigen(x), qd = toEigen(v);
+  project(q, qd);
+  fromEigen(q, x);
+  fromEigen(qd, v);
+}
+
+void MultibodyModel::initialState(Vec x, Vec v) const {
+  if (rank_ != 0) return;
+  Vector q = initialCoordinates(), qd = initialRates();
+  if (jointRowCount() > 0 || bodyCount() > 0) project(q, qd); // positions already consistent: velocities only move
+  fromEigen(q, x);
+  fromEigen(qd, v);
+}
+
+void MultibodyModel::saveFinal(Vec x, Vec v, const std::string &path) const {
+  int ok = 1;
+  if (rank_ == 0) {
+    const Vector q = toEigen(x), qd = toEigen(v);
+    std::ofstream out(path);
+    out << "body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n" << std::setprecision(17);
+    for (int b = 0; b < bodyCount(); ++b) {
+      out << d_.bodies[b].name;
+      for (int i = 0; i < 7; ++i) out << ',' << q(7 * b + i);
+      for (int i = 0; i < 3; ++i) out << ',' << qd(7 * b + i);
+      const Vec3 w = angularVelocity(q, qd, b);
+      for (int i = 0; i < 3; ++i) out << ',' << w(i);
+      out << '\n';
+    }
+    out.flush();
+    ok = out.good() ? 1 : 0;
+  }
+  MPI_Bcast(&ok, 1, MPI_INT, 0, comm_);
+  if (!ok) throw runError("cannot write " + path);
+}
+
+// --- drawing ------------------------------------------------------------------------------------
+
+namespace {
+
+constexpr std::uint8_t kVertex = 1, kLine = 3, kPolygon = 7;
+
+// A shape's surface in body axes: points and polygons.
+struct Surface {
+  std::vector<Vec3> points;
+  std::vector<std::vector<int>> polygons;
+};
+
+Surface surface(const Shape &shape) {
+  Surface s;
+  switch (shape.kind) {
+  case Shape::Kind::None: break;
+  case Shape::Kind::Box: {
+    const Vec3 h = 0.5 * shape.size;
+    for (int i = 0; i < 8; ++i) s.points.emplace_back((i & 1 ? 1 : -1) * h.x(), (i & 2 ? 1 : -1) * h.y(), (i & 4 ? 1 : -1) * h.z());
+    s.polygons = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+    break;
+  }
+  case Shape::Kind::Sphere: {
+    const double r = shape.size(0);
+    const int nlat = 8, nlon = 16;
+    s.points.emplace_back(0, 0, -r);
+    for (int i = 1; i < nlat; ++i) {
+      const double th = M_PI * i / nlat;
+      for (int j = 0; j < nlon; ++j) {
+        const double ph = 2 * M_PI * j / nlon;
+        s.points.emplace_back(r * std::sin(th) * std::cos(ph), r * std::sin(th) * std::sin(ph), -r * std::cos(th));
+      }
+    }
+    s.points.emplace_back(0, 0, r);
+    const int top = static_cast<int>(s.points.size()) - 1;
+    auto ring = [&](int i, int j) { return 1 + (i - 1) * nlon + (j % nlon); };
+    for (int j = 0; j < nlon; ++j) {
+      s.polygons.push_back({0, ring(1, j + 1), ring(1, j)});
+      s.polygons.push_back({top, ring(nlat - 1, j), ring(nlat - 1, j + 1)});
+      for (int i = 1; i + 1 < nlat; ++i) s.polygons.push_back({ring(i, j), ring(i, j + 1), ring(i + 1, j + 1), ring(i + 1, j)});
+    }
+    break;
+  }
+  case Shape::Kind::Cylinder: {
+    const double r = shape.size(0), h = shape.size(1);
+    const int n = 16;
+    for (int k = 0; k < 2; ++k)
+      for (int j = 0; j < n; ++j)
+        s.points.emplace_back(r * std::cos(2 * M_PI * j / n), r * std::sin(2 * M_PI * j / n), (k - 0.5) * h);
+    std::vector<int> bottom, top;
+    for (int j = 0; j < n; ++j) {
+      s.polygons.push_back({j, (j + 1) % n, n + (j + 1) % n, n + j});
+      bottom.push_back(n - 1 - j);
+      top.push_back(n + j);
+    }
+    s.polygons.push_back(bottom);
+    s.polygons.push_back(top);
+    break;
+  }
+  }
+  return s;
+}
+
+} // namespace
+
+void MultibodyModel::draw(Vec x, Vec v, Drawing &drawing) const {
+  drawing.clear();
+  drawing.kind = Drawing::Kind::PolyData;
+  if (rank_ != 0) {
+    drawing.cell_data.push_back({"body", 1, {}});
+    return;
+  }
+  const Vector q = toEigen(x), qd = toEigen(v);
+  std::vector<double> body_of_cell;
+  auto addPoint = [&](const Vec3 &p) {
+    drawing.points.push_back({p.x(), p.y(), p.z()});
+    return static_cast<std::int64_t>(drawing.points.size()) - 1;
+  };
+  for (int b = 0; b < bodyCount(); ++b) {
+    const Vec3 c = q.segment<3>(7 * b);
+    const Quat p = q.segment<4>(7 * b + 3);
+    const Mat3 R = rotation(p) / p.squaredNorm();
+    const Surface s = surface(d_.bodies[b].shape);
+    if (s.points.empty()) {
+      drawing.addCell(kVertex, {addPoint(c)});
+      body_of_cell.push_back(b);
+      continue;
+    }
+    const std::int64_t first = static_cast<std::int64_t>(drawing.points.size());
+    for (const Vec3 &local : s.points) addPoint(c + R * local);
+    for (const auto &poly : s.polygons) {
+      drawing.cell_types.push_back(kPolygon);
+      for (int i : poly) drawing.connectivity.push_back(first + i);
+      drawing.offsets.push_back(static_cast<std::int64_t>(drawing.connectivity.size()));
+      body_of_cell.push_back(b);
+    }
+  }
+  // Joints: a vertex at the joint point (or a line between the ends of a distance joint), plus a
+  // 0.1 m line along the axis of revolute and prismatic joints; springs: a line. Body -1 / -2.
+  const StateView s = view(q, qd);
+  auto where = [&](const Attachment &a) { return evaluate(Expr{{a, Attachment{}}, {1, 0}}, s).value; };
+  for (const Joint &j : d_.joints) {
+    if (j.type == Joint::Type::Distance) {
+      drawing.addCell(kLine, {addPoint(where(attachPoint(j.body1, j.point1, d_.bodies))),
+                              addPoint(where(attachPoint(j.body2, j.point2, d_.bodies)))});
+      body_of_cell.push_back(-1);
+      continue;
+    }
+    const Vec3 at = where(attachPoint(j.body2, j.point, d_.bodies));
+    drawing.addCell(kVertex, {addPoint(at)});
+    body_of_cell.push_back(-1);
+    if (j.type == Joint::Type::Revolute || j.type == Joint::Type::Prismatic) {
+      const Vec3 axis = where(attachVector(j.body1, j.axis, d_.bodies)).normalized();
+      drawing.addCell(kLine, {addPoint(at - 0.05 * axis), addPoint(at + 0.05 * axis)});
+      body_of_cell.push_back(-1);
+    }
+  }
+  for (const SpringEnds &e : spring_ends_) {
+    drawing.addCell(kLine, {addPoint(where(e.a)), addPoint(where(e.b))});
+    body_of_cell.push_back(-2);
+  }
+  drawing.cell_data.push_back({"body", 1, body_of_cell});
+}
+
+} // namespace beam::multibody

@@ -1,0 +1,340 @@
+// Rigid multibody model (issue 11): quaternion kinematics, the mass matrix and velocity term of eq. 7
+// against the kinetic energy, constraint gradients and acceleration right-hand sides against finite
+// differences, the pendulum's accelerations against the closed form, projection, bad model files.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "Multibody/MultibodyModel.hpp"
+#include "common/Error.hpp"
+
+using namespace beam::multibody;
+using Vector = Eigen::VectorXd;
+
+namespace {
+
+std::mt19937 rng(11);
+double uniform() { return std::uniform_real_distribution<double>(-1, 1)(rng); }
+Quat randomUnit() {
+  Quat p(uniform(), uniform(), uniform(), uniform());
+  return p.normalized();
+}
+Vec3 vee(const Mat3 &s) { return Vec3(s(2, 1), s(0, 2), s(1, 0)); }
+Mat3 randomInertia() {
+  Mat3 a = Mat3::Random();
+  return a * a.transpose() + Mat3::Identity();
+}
+
+// Finite-difference step for central differences: error ~ h^2 |f'''| + eps |f| / h.
+constexpr double kH = 1e-5;
+
+} // namespace
+
+TEST(Quaternion, PhiIdentities) {
+  for (int trial = 0; trial < 20; ++trial) {
+    const Quat p = randomUnit(), a(uniform(), uniform(), uniform(), uniform()), b(uniform(), uniform(), uniform(), uniform());
+    EXPECT_LT((Phi(p) * p).norm(), 1e-15);
+    EXPECT_LT((Phi(a) * b + Phi(b) * a).norm(), 1e-15);
+    EXPECT_LT((Phi(p) * Phi(p).transpose() - Mat3::Identity()).norm(), 1e-14);
+    const Mat3 R = rotation(p);
+    EXPECT_LT((R.transpose() * R - Mat3::Identity()).norm(), 1e-14);
+    EXPECT_NEAR(R.determinant(), 1, 1e-14);
+    const Quat back = fromRotation(R); // +p or -p: the same rotation
+    EXPECT_LT(std::min((back - p).norm(), (back + p).norm()), 1e-12);
+  }
+}
+
+TEST(Quaternion, AngularVelocityAndPointJacobianAgainstFiniteDifferences) {
+  for (int trial = 0; trial < 20; ++trial) {
+    const Quat p = randomUnit();
+    Quat pd(uniform(), uniform(), uniform(), uniform());
+    pd -= p.dot(pd) * p; // tangent: |p| stays 1 to first order
+    const Mat3 Rdot = (rotation(p + kH * pd) - rotation(p - kH * pd)) / (2 * kH);
+    // Rdot = R [Omega]x = [omega]x R.
+    const Vec3 Omega = vee(rotation(p).transpose() * Rdot), omega = vee(Rdot * rotation(p).transpose());
+    EXPECT_LT((Omega - 2 * Phi(p) * pd).norm(), 1e-8 * Omega.norm());
+    EXPECT_LT((omega - 2 * worldPhi(p) * pd).norm(), 1e-8 * omega.norm());
+    // D(p, s) = d(R(p) s)/dp for any p (R is a polynomial in p).
+    const Quat q(uniform(), uniform(), uniform(), uniform());
+    const Vec3 s(uniform(), uniform(), uniform());
+    for (int j = 0; j < 4; ++j) {
+      const Quat e = Quat::Unit(j);
+      const Vec3 fd = (rotation(q + kH * e) * s - rotation(q - kH * e) * s) / (2 * kH);
+      EXPECT_LT((fd - pointJacobian(q, s).col(j)).norm(), 1e-9);
+    }
+    // pdot = 1/2 Gw^T omega inverts omega = 2 Gw pdot on the tangent space.
+    EXPECT_LT((0.5 * worldPhi(p).transpose() * omega - pd).norm(), 1e-8 * pd.norm());
+  }
+}
+
+TEST(Quaternion, MassMatrixGivesRotationalKineticEnergy) {
+  for (int trial = 0; trial < 20; ++trial) {
+    const Quat p = randomUnit();
+    Quat pd(uniform(), uniform(), uniform(), uniform());
+    pd -= p.dot(pd) * p;
+    const Mat3 I = randomInertia();
+    const Mat3 Rdot = (rotation(p + kH * pd) - rotation(p - kH * pd)) / (2 * kH);
+    const Vec3 Omega = vee(rotation(p).transpose() * Rdot); // independent of Phi
+    const double U = 0.5 * Omega.dot(I * Omega);
+    EXPECT_NEAR(0.5 * pd.dot(rotationalMass(p, I) * pd), U, 1e-8 * U);
+  }
+}
+
+TEST(Quaternion, VelocityTermIsLagrangesEquation) {
+  // J = d/dt (dU/dpdot) - dU/dp at pddot = 0, U(p, pdot) = 1/2 pdot^T M(p) pdot (any p, not only unit).
+  for (int trial = 0; trial < 20; ++trial) {
+    const Quat p = randomUnit() * (1 + 0.1 * uniform()), pd(uniform(), uniform(), uniform(), uniform());
+    const Mat3 I = randomInertia();
+    auto U = [&](const Quat &pp) { return 0.5 * pd.dot(rotationalMass(pp, I) * pd); };
+    const Quat ddt = (rotationalMass(p + kH * pd, I) - rotationalMass(p - kH * pd, I)) * pd / (2 * kH);
+    Quat dUdp;
+    for (int j = 0; j < 4; ++j) dUdp(j) = (U(p + kH * Quat::Unit(j)) - U(p - kH * Quat::Unit(j))) / (2 * kH);
+    const Quat J = rotationalVelocityTerm(p, pd, I);
+    EXPECT_LT((J - (ddt - dUdp)).norm(), 1e-7 * (1 + J.norm()));
+  }
+}
+
+namespace {
+
+// A model with every joint type between moving bodies and the ground, and a spring.
+const char *kAllJoints = R"({
+  "gravity": [0, 0, -9.81],
+  "bodies": [
+    {"name": "a", "mass": 1, "inertia": [0.1, 0.2, 0.3], "position": [0, 0, 0]},
+    {"name": "b", "mass": 2, "inertia": [[0.3, 0.01, 0], [0.01, 0.2, 0], [0, 0, 0.1]], "position": [1, 0, 0],
+     "orientation": [0.9, 0.1, 0.3, 0.3]},
+    {"name": "c", "mass": 1.5, "inertia": [0.1, 0.1, 0.1], "position": [1, 1, 0]},
+    {"name": "d", "mass": 1, "inertia": [0.2, 0.1, 0.3], "position": [0, 1, 1]},
+    {"name": "e", "mass": 1, "inertia": [0.2, 0.1, 0.3], "position": [2, 1, 1]}],
+  "joints": [
+    {"type": "spherical", "body1": "ground", "body2": "a", "point": [0, 0, 0.5]},
+    {"type": "revolute", "body1": "a", "body2": "b", "point": [0.5, 0, 0], "axis": [0, 1, 1]},
+    {"type": "prismatic", "body1": "b", "body2": "c", "point": [1, 0.5, 0], "axis": [0, 1, 0]},
+    {"type": "fixed", "body1": "c", "body2": "d", "point": [0.5, 1, 0.5]},
+    {"type": "distance", "body1": "d", "body2": "e", "point1": [0, 1, 1.2], "point2": [2, 1, 1]},
+    {"type": "revolute", "body1": "ground", "body2": "e", "point": [2, 1, 0], "axis": [1, 0, 0]}],
+  "springs": [{"body1": "a", "body2": "e", "point1": [0, 0.1, 0], "point2": [2, 1.1, 1], "stiffness": 10,
+               "damping": 0.5}]
+})";
+
+Vector randomVector(int n) {
+  Vector v(n);
+  for (int i = 0; i < n; ++i) v(i) = uniform();
+  return v;
+}
+
+Eigen::MatrixXd denseGradient(const MultibodyModel::ConstraintValues &c, int columns) {
+  Eigen::SparseMatrix<double> G(c.g.size(), columns);
+  G.setFromTriplets(c.gradient.begin(), c.gradient.end());
+  return Eigen::MatrixXd(G);
+}
+
+} // namespace
+
+TEST(Constraints, GradientRateAndRightHandSideAgainstFiniteDifferences) {
+  const MultibodyModel model(parseModel(kAllJoints, "all_joints"), PETSC_COMM_SELF);
+  ASSERT_EQ(model.jointRowCount(), 3 + 5 + 5 + 6 + 1 + 5);
+  const int n = 7 * model.bodyCount();
+  for (int trial = 0; trial < 3; ++trial) {
+    // Away from the constraints, so nothing vanishes by accident.
+    const Vector q = model.initialCoordinates() + 0.2 * randomVector(n), qd = randomVector(n), qdd = randomVector(n);
+    const auto c = model.constraints(q, qd);
+    const Eigen::MatrixXd G = denseGradient(c, n);
+    const Vector zero = Vector::Zero(n);
+    for (int j = 0; j < n; ++j) {
+      const Vector e = Vector::Unit(n, j);
+      const Vector fd = (model.constraints(q + kH * e, zero).g - model.constraints(q - kH * e, zero).g) / (2 * kH);
+      EXPECT_LT((fd - G.col(j)).lpNorm<Eigen::Infinity>(), 1e-8) << "column " << j;
+    }
+    EXPECT_LT((G * qd - c.gdot).lpNorm<Eigen::Infinity>(), 1e-13);
+    // Along q(t) = q + t qd + t^2/2 qdd: gddot(0) = G qdd - L.
+    const double h = 1e-4;
+    auto g = [&](double t) { return model.constraints(q + t * qd + 0.5 * t * t * qdd, zero).g; };
+    const Vector gdd = (g(h) - 2 * g(0) + g(-h)) / (h * h);
+    EXPECT_LT((gdd - (G * qdd - c.rhs)).lpNorm<Eigen::Infinity>(), 1e-5);
+  }
+}
+
+TEST(Constraints, JointsHoldAtTheInitialPose) {
+  const MultibodyModel model(parseModel(kAllJoints, "all_joints"), PETSC_COMM_SELF);
+  const auto c = model.constraints(model.initialCoordinates(), model.initialRates());
+  EXPECT_LT(c.g.lpNorm<Eigen::Infinity>(), 1e-14);
+}
+
+TEST(Pendulum, AccelerationAgainstClosedForm) {
+  // IFToMM A01: 1 kg on a massless 1 m bar. At angle th from the downward vertical with speed u along
+  // the circle: radial acceleration u^2/L towards the pivot, tangential -g sin(th).
+  const MultibodyModel model(loadModel("pendulum"), PETSC_COMM_SELF);
+  const double g = 9.81, L = 1;
+  for (double th : {M_PI / 2, 0.3, -1.2, 2.5})
+    for (double u : {0.0, 1.5, -3.0}) {
+      Vector q = model.initialCoordinates(), qd = Vector::Zero(7);
+      const Vec3 radial(std::sin(th), -std::cos(th), 0), tangent(std::cos(th), std::sin(th), 0);
+      q.head<3>() = L * radial;
+      qd.head<3>() = u * tangent;
+      const Vector a = model.accelerations(0, q, qd);
+      const Vec3 expected = -u * u / L * radial - g * std::sin(th) * tangent;
+      EXPECT_LT((a.head<3>() - expected).norm(), 1e-12 * (1 + u * u)) << "th " << th << " u " << u;
+      EXPECT_LT(a.tail<4>().norm(), 1e-12); // the bob's orientation is free and at rest
+    }
+}
+
+TEST(Pendulum, ReleaseFromHorizontal) {
+  const MultibodyModel model(loadModel("pendulum"), PETSC_COMM_SELF);
+  const Vector a = model.accelerations(0, model.initialCoordinates(), model.initialRates());
+  EXPECT_NEAR(a(0), 0, 1e-14);
+  EXPECT_NEAR(a(1), -9.81, 1e-13);
+  EXPECT_NEAR(model.potential(model.initialCoordinates()), 0, 1e-15);
+}
+
+TEST(Multibody, AccelerationsSatisfyTheAugmentedSystem) {
+  // M qdd + G^T lambda = F - J and G qdd = L + W: qdd must make F - J - M qdd a combination of G's rows.
+  const MultibodyModel model(parseModel(kAllJoints, "all_joints"), PETSC_COMM_SELF, Baumgarte{1, 5});
+  const int n = 7 * model.bodyCount();
+  const Vector q = model.initialCoordinates() + 0.01 * randomVector(n), qd = randomVector(n);
+  const Vector a = model.accelerations(0, q, qd);
+  const auto c = model.constraints(q, qd);
+  const Eigen::MatrixXd G = denseGradient(c, n);
+  EXPECT_LT((G * a - (c.rhs - 2 * 5 * c.gdot - 25 * c.g)).lpNorm<Eigen::Infinity>(), 1e-9);
+  const Vector residual = model.forces(q, qd) - model.massMatrix(q) * a;
+  const Vector lambda = G.transpose().colPivHouseholderQr().solve(residual);
+  EXPECT_LT((G.transpose() * lambda - residual).norm(), 1e-8 * (1 + residual.norm()));
+}
+
+TEST(Multibody, SpringForceIsMinusTheGradientOfItsEnergy) {
+  const MultibodyModel model(parseModel(kAllJoints, "all_joints"), PETSC_COMM_SELF);
+  const int n = 7 * model.bodyCount();
+  const Vector q = model.initialCoordinates() + 0.1 * randomVector(n), zero = Vector::Zero(n);
+  const Vector F = model.forces(q, zero); // J = 0 at rest: gravity and springs
+  for (int j = 0; j < n; ++j) {
+    const Vector e = Vector::Unit(n, j);
+    const double dV = (model.potential(q + kH * e) - model.potential(q - kH * e)) / (2 * kH);
+    EXPECT_NEAR(F(j), -dV, 1e-7) << "coordinate " << j;
+  }
+}
+
+TEST(Multibody, ProjectionRestoresTheConstraints) {
+  const MultibodyModel model(parseModel(kAllJoints, "all_joints"), PETSC_COMM_SELF);
+  const int n = 7 * model.bodyCount();
+  Vector q = model.initialCoordinates() + 1e-3 * randomVector(n), qd = randomVector(n);
+  model.project(q, qd);
+  const auto c = model.constraints(q, qd);
+  EXPECT_LT(c.g.lpNorm<Eigen::Infinity>(), 1e-13);
+  EXPECT_LT(c.gdot.lpNorm<Eigen::Infinity>(), 1e-12);
+}
+
+TEST(Multibody, RedundantPlanarLoopAndSparseChain) {
+  // A02: planar loops of 3D revolute joints are redundant (least squares); the chain above the dense
+  // limit goes through the sparse LU. Both must meet G qdd = L at a consistent state.
+  for (const char *name : {"n_four_bar", "slider_crank", "chain"}) {
+    const MultibodyModel model(loadModel(name, 40), PETSC_COMM_SELF);
+    const int n = 7 * model.bodyCount();
+    Vector q = model.initialCoordinates(), qd = model.initialRates();
+    model.project(q, qd);
+    const Vector a = model.accelerations(0, q, qd);
+    const auto c = model.constraints(q, qd);
+    EXPECT_LT((denseGradient(c, n) * a - c.rhs).lpNorm<Eigen::Infinity>(), 1e-8) << name;
+  }
+}
+
+TEST(Multibody, HeavyTopInitialEnergy) {
+  const MultibodyModel model(loadModel("heavy_top"), PETSC_COMM_SELF);
+  const Vector q = model.initialCoordinates(), qd = model.initialRates();
+  // Spin 50 rad/s about the symmetry axis (I3 = 0.005): T = 1/2 I3 50^2; V = m g z_cm.
+  EXPECT_NEAR(model.kinetic(q, qd), 0.5 * 0.005 * 2500, 1e-12);
+  EXPECT_NEAR(model.potential(q), 9.81 * 0.3 * std::cos(M_PI / 6), 1e-12);
+  EXPECT_LT((model.angularVelocity(q, qd, 0) - 50 * Vec3(0, -0.5, std::cos(M_PI / 6))).norm(), 1e-12);
+}
+
+TEST(Multibody, VecInterfaceMatchesTheArrays) {
+  const MultibodyModel model(loadModel("double_pendulum"), PETSC_COMM_WORLD);
+  beam::PVec x = model.createVector(), v = model.createVector(), a = model.createVector();
+  model.initialState(x, v);
+  model.acceleration(0, x, v, a);
+  std::vector<double> parts, diag;
+  model.storedEnergy(0, x, v, parts);
+  model.diagnostics(0, x, v, diag);
+  ASSERT_EQ(parts.size(), 2u);
+  ASSERT_EQ(diag.size(), 3u);
+  EXPECT_NEAR(parts[0], 0, 1e-15);
+  EXPECT_NEAR(parts[1], 0, 1e-15);
+  EXPECT_LT(diag[0], 1e-15);
+  beam::Drawing drawing;
+  model.draw(x, v, drawing);
+  int rank = 0;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  if (rank == 0) {
+    const Vector expected = model.accelerations(0, model.initialCoordinates(), model.initialRates());
+    const PetscScalar *values = nullptr;
+    BEAM_PETSC(VecGetArrayRead(a, &values));
+    for (int i = 0; i < 14; ++i) EXPECT_NEAR(values[i], expected(i), 1e-14);
+    BEAM_PETSC(VecRestoreArrayRead(a, &values));
+    EXPECT_EQ(drawing.cell_types.size() + 1, drawing.offsets.size());
+    EXPECT_EQ(drawing.cell_data.at(0).values.size(), drawing.cell_types.size());
+    EXPECT_EQ(drawing.cell_types.size(), 2u * 6 + 2 * 2); // two boxes, two revolute joints (point + axis)
+  }
+}
+
+namespace {
+
+void expectRejected(const std::string &json, const std::string &fragment) {
+  try {
+    parseModel(json, "bad.json");
+    ADD_FAILURE() << "accepted: " << json;
+  } catch (const beam::Error &e) {
+    EXPECT_EQ(e.exitCode(), beam::kExitBadInput);
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+  }
+}
+
+std::string oneBody(const std::string &body, const std::string &joints = "[]") {
+  return R"({"bodies": [)" + body + R"(], "joints": )" + joints + "}";
+}
+
+const std::string kGood = R"({"name": "b", "mass": 1, "inertia": [1, 1, 1], "position": [0, 0, 0]})";
+
+} // namespace
+
+TEST(ModelFile, BadInputIsOneLineNamingTheProblem) {
+  expectRejected("{\"bodies\": [", "malformed JSON");
+  expectRejected(oneBody(kGood, R"([{"type": "spherical", "body1": "ground", "body2": "nobody", "point": [0,0,0]}])"),
+                 "\"nobody\" is not a body");
+  expectRejected(oneBody(R"({"name": "b", "mass": 0, "inertia": [1, 1, 1], "position": [0, 0, 0]})"), "mass must be > 0");
+  expectRejected(oneBody(R"({"name": "b", "mass": 1, "inertia": [1, -1, 1], "position": [0, 0, 0]})"), "positive definite");
+  expectRejected(oneBody(R"({"name": "b", "mass": 1, "inertia": [[1, 2, 0], [2, 1, 0], [0, 0, 1]], "position": [0, 0, 0]})"),
+                 "positive definite");
+  expectRejected(oneBody(kGood, R"([{"type": "revolute", "body1": "ground", "body2": "b", "point": [0,0,0], "axis": [0,0,0]}])"),
+                 "axis must be a non-zero vector");
+  expectRejected(oneBody(R"({"name": "b", "mass": 1, "inertia": [1, 1, 1], "position": [0, 0, 0], "orientation": [2, 0, 0, 0]})"),
+                 "unit quaternion");
+  expectRejected(oneBody(R"({"name": "b", "mass": 1, "inertia": [1, 1, 1], "position": [0, 0, 0], "colour": 1})"),
+                 "unknown key \"colour\"");
+  expectRejected(oneBody(kGood, R"([{"type": "hinge", "body1": "ground", "body2": "b", "point": [0,0,0]}])"),
+                 "type \"hinge\" unknown");
+  expectRejected(R"({"bodies": []})", "non-empty");
+  expectRejected(oneBody(R"({"name": "b", "mass": 1, "inertia": [1, 1, 1]})"), "missing \"position\"");
+  expectRejected(oneBody(R"({"name": "b", "mass": 1, "inertia": [1, 1, 1], "position": [0, "x", 0]})"), "must be a number");
+  try {
+    loadModel("no_such_model");
+    ADD_FAILURE();
+  } catch (const beam::Error &e) {
+    EXPECT_NE(std::string(e.what()).find("pendulum"), std::string::npos);
+  }
+  EXPECT_THROW(loadModel("/nonexistent/m.json"), beam::Error);
+  EXPECT_THROW(loadModel("/tmp/"), beam::Error);
+}
+
+TEST(ModelFile, NearlyUnitQuaternionIsNormalized) {
+  const Description d =
+      parseModel(oneBody(R"({"name": "b", "mass": 1, "inertia": [1, 1, 1], "position": [0, 0, 0], "orientation": [0.7071, 0.7071, 0, 0]})"), "x");
+  EXPECT_NEAR(d.bodies[0].orientation.norm(), 1, 1e-15);
+}
+
+TEST(ModelFile, EveryBuiltInModelLoads) {
+  for (const char *name : {"pendulum", "n_four_bar", "double_pendulum", "slider_crank", "heavy_top", "free_body", "chain"}) {
+    const MultibodyModel model(loadModel(name, 5), PETSC_COMM_SELF);
+    const auto c = model.constraints(model.initialCoordinates(), model.initialRates());
+    EXPECT_LT(c.g.lpNorm<Eigen::Infinity>(), 1e-9) << name; // joints hold at t = 0 (the files' digits)
+  }
+}
