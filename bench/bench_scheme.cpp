@@ -117,7 +117,8 @@ int main(int argc, char **argv) {
       dofs = beam.mesh().dofCount();
       const auto scheme = beam::makeScheme(scheme_name);
       t0 = Clock::now();
-      beam::TimeLoop loop(*scheme, system, run); // factorization + the energy scale's static solve
+      const beam::LinearModel model(system, run.solver);
+      beam::TimeLoop loop(*scheme, model, run); // factorization + the energy scale's static solve
       setup = since(t0);
       beam::rejectUnusedOptions();
 

@@ -1,4 +1,4 @@
-// libFuzzer harness: the -load_curve CSV reader (labs/LoadInTime.hpp, LoadCurve::read).
+// libFuzzer harness: the -load_curve CSV reader (solvers/LoadInTime.hpp, LoadCurve::read).
 //
 // An accepted curve has strictly increasing finite times; g(t) must be finite for every finite t and
 // lie between the smallest and the largest value of the curve (it is piecewise linear, constant beyond
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "fuzz/FuzzInput.hpp"
-#include "labs/LoadInTime.hpp"
+#include "solvers/LoadInTime.hpp"
 
 using namespace beam;
 

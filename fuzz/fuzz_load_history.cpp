@@ -1,4 +1,4 @@
-// libFuzzer harness: the -load_history reader of discrete_system (labs/DiscreteSystem.hpp,
+// libFuzzer harness: the -load_history reader of discrete_system (DiscreteSystem/DiscreteSystem.hpp,
 // readLoadHistory: a Matrix Market N x S array of load samples) and the history it builds.
 //
 // The file is read for a model with as many DOFs as it has rows (so the whole path is exercised) and for
@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "fuzz/FuzzInput.hpp"
-#include "labs/DiscreteSystem.hpp"
-#include "output/MatrixMarketReader.hpp"
+#include "DiscreteSystem/DiscreteSystem.hpp"
+#include "DiscreteSystem/MatrixMarketReader.hpp"
 
 using namespace beam;
 

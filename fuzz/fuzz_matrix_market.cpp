@@ -1,4 +1,4 @@
-// libFuzzer harness: the Matrix Market reader (output/MatrixMarketReader.hpp), its expansion to dense
+// libFuzzer harness: the Matrix Market reader (DiscreteSystem/MatrixMarketReader.hpp), its expansion to dense
 // and sparse matrices, and the checks of a use (size, symmetry, positive definiteness).
 //
 // An accepted file must describe what it claims: 1 <= rows, cols; rows * cols <= 1e9; entries inside
@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "fuzz/FuzzInput.hpp"
-#include "output/MatrixMarketReader.hpp"
+#include "DiscreteSystem/MatrixMarketReader.hpp"
 
 using namespace beam;
 

@@ -1,6 +1,7 @@
 #include "labs/BeamLab.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <memory>
 
 #include "labs/OptionParsing.hpp"
@@ -43,6 +44,29 @@ SecondOrderSystem beamSystem(const Beam &beam, const BeamLabOptions &options) {
   return system;
 }
 
+namespace {
+std::string exact(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.17g", v);
+  return b;
+}
+} // namespace
+
+RunSettings labRunSettings(const std::string &lab, const BeamLabOptions &options) {
+  RunSettings run = options.run;
+  // What defines the run beyond the beam (BeamModel::identity) and the scheme (TimeLoop::identity).
+  run.identity = {{"lab", lab},
+                  {"operator", operatorName(options.operator_kind)},
+                  {"rayleigh_alpha", exact(options.rayleigh_alpha)},
+                  {"rayleigh_beta", exact(options.rayleigh_beta)},
+                  {"load_in_time", options.load_factor ? "yes" : "no"}};
+  return run;
+}
+
+std::unique_ptr<BeamModel> beamModel(const Beam &beam, const BeamLabOptions &options) {
+  return std::make_unique<BeamModel>(beam, beamSystem(beam, options), options.run.solver);
+}
+
 void exportSystem(const Beam &beam, const SecondOrderSystem &system, const std::string &dir) {
   prepareOutputDirectory(dir);
   writeMatrixMarket(system.mass, dir + "/M.mtx");
@@ -51,14 +75,15 @@ void exportSystem(const Beam &beam, const SecondOrderSystem &system, const std::
   writeIndexList(beam.comm(), beam.frozenDofs(), dir + "/fixed.txt");
 }
 
-RunResult runBeamLab(TimeLoop &loop, const Beam &beam, const SecondOrderSystem &system,
-                     const BeamLabOptions &options, const std::string &dir, bool console) {
+RunResult runBeamLab(TimeLoop &loop, const BeamModel &model, const BeamLabOptions &options, const std::string &dir,
+                     bool console) {
   prepareOutputDirectory(dir);
+  const SecondOrderSystem &system = model.system();
   std::vector<std::unique_ptr<Monitor>> owned;
-  owned.push_back(std::make_unique<EnergyLog>(beam.comm(), dir + "/energy.csv"));
-  if (console && !options.quiet) owned.push_back(std::make_unique<ConsoleEnergy>(beam.comm(), options.console_every));
-  if (!options.quiet) owned.push_back(std::make_unique<Progress>(beam.comm()));
-  if (options.snapshot_every > 0) owned.push_back(std::make_unique<VtkSnapshots>(beam, dir, options.snapshot_every));
+  owned.push_back(std::make_unique<EnergyLog>(model, dir + "/energy.csv"));
+  if (console && !options.quiet) owned.push_back(std::make_unique<ConsoleEnergy>(model.comm(), options.console_every));
+  if (!options.quiet) owned.push_back(std::make_unique<Progress>(model.comm()));
+  if (options.snapshot_every > 0) owned.push_back(std::make_unique<VtkSnapshots>(model, dir, options.snapshot_every, "beam"));
   std::vector<Monitor *> monitors;
   for (auto &m : owned) monitors.push_back(m.get());
 
@@ -93,13 +118,14 @@ int schemeLabMain(int argc, char **argv, const char *scheme_name, const char *he
     const BeamLabOptions options = readBeamLabOptions(PETSC_COMM_WORLD, scheme_name);
     if (options.help) return int(kExitOk);
     const Beam beam(options.beam, PETSC_COMM_WORLD);
-    const SecondOrderSystem system = beamSystem(beam, options);
+    const auto model = beamModel(beam, options);
+    const SecondOrderSystem &system = model->system();
     const auto scheme = makeScheme(scheme_name);
-    TimeLoop loop(*scheme, system, options.run);
+    TimeLoop loop(*scheme, *model, labRunSettings(scheme_name, options));
     rejectUnusedOptions(); // every solver has read its options by now; nothing is written yet
     warnIfUnstable(system, beam.frozenDofs(), scheme_name, options.run.dt); // warns, does not refuse
     if (!options.export_dir.empty()) exportSystem(beam, system, options.export_dir);
-    const RunResult result = runBeamLab(loop, beam, system, options, options.output_dir, true);
+    const RunResult result = runBeamLab(loop, *model, options, options.output_dir, true);
     printSummary(PETSC_COMM_WORLD, {result});
     if (result.diverged) throw runError(result.divergence);
     if (result.interrupted_by) {

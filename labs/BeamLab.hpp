@@ -4,6 +4,9 @@
 #include <string>
 #include <vector>
 
+#include <memory>
+
+#include "MesLib/BeamModel.hpp"
 #include "MesLib/BeamSystem.hpp"
 #include "labs/BeamLabOptions.hpp"
 #include "solvers/TimeLoop.hpp"
@@ -13,14 +16,19 @@ namespace beam {
 // beamSystem(beam, options.operator_kind) plus the options' Rayleigh damping C = alpha M + beta S (zero
 // rows and columns at frozen DOFs) and load in time f(t) = f0 g(t).
 SecondOrderSystem beamSystem(const Beam &beam, const BeamLabOptions &options);
+// The options' run settings with the run's identity for checkpoints (the lab, the operator, damping,
+// whether the load varies in time).
+RunSettings labRunSettings(const std::string &lab, const BeamLabOptions &options);
+// The lab's model: that system, with the options' linear solver for solves with M.
+std::unique_ptr<BeamModel> beamModel(const Beam &beam, const BeamLabOptions &options);
 
 // Writes M.mtx, K.mtx, F.mtx (Matrix Market, frozen DOFs applied) and fixed.txt (0-based) into dir.
 void exportSystem(const Beam &beam, const SecondOrderSystem &system, const std::string &dir);
 
 // Runs `loop` from rest with the lab's monitors writing into `dir` (energy.csv, snapshots), printing
 // the energy every options.console_every steps when `console`; honours -save_final.
-RunResult runBeamLab(TimeLoop &loop, const Beam &beam, const SecondOrderSystem &system,
-                     const BeamLabOptions &options, const std::string &dir, bool console);
+RunResult runBeamLab(TimeLoop &loop, const BeamModel &model, const BeamLabOptions &options, const std::string &dir,
+                     bool console);
 
 // Table of results on rank 0: scheme, steps, time, max |drift|, final drift, verdict.
 void printSummary(MPI_Comm comm, const std::vector<RunResult> &results);

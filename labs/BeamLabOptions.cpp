@@ -3,7 +3,7 @@
 #include <map>
 #include <sstream>
 
-#include "labs/LoadInTime.hpp"
+#include "solvers/LoadInTime.hpp"
 #include "labs/OptionParsing.hpp"
 
 namespace beam {

@@ -23,7 +23,7 @@ struct BeamLabOptions {
   bool help = false;         // -help given: options were listed, do not run
   // Rayleigh damping C = alpha M + beta S (both >= 0; 0, 0 = undamped), zero at frozen DOFs.
   double rayleigh_alpha = 0, rayleigh_beta = 0;
-  // f(t) = f0 g(t): -load_curve FILE (piecewise linear, see labs/LoadInTime.hpp) or
+  // f(t) = f0 g(t): -load_curve FILE (piecewise linear, see solvers/LoadInTime.hpp) or
   // -load_harmonic A,omega (g = A sin(omega t)); empty = constant load.
   std::function<double(double)> load_factor;
 };

@@ -2,7 +2,7 @@
 #pragma once
 #include <string>
 
-#include "labs/DiscreteSystem.hpp"
+#include "DiscreteSystem/DiscreteSystem.hpp"
 #include "solvers/TimeLoop.hpp"
 
 namespace beam {

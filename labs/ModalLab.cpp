@@ -226,7 +226,8 @@ void writeModes(const Beam &beam, const std::vector<double> &omegas, const std::
     writeFileAtomically(dir + "/modes.csv", csv);
   }
   // Mode number k+1 plays the step and the time of a snapshot series: one VTU per mode, and modes.pvd.
-  VtkSnapshots snapshots(beam, dir, 1, "modes");
+  const BeamModel picture(beam, beamSystem(beam), LinearSolverKind::Direct); // draws; solves nothing
+  VtkSnapshots snapshots(picture, dir, 1, "modes");
   PVec view = beam.createVector(), zero = beam.createVector();
   BEAM_PETSC(VecSet(zero, 0.0));
   for (size_t k = 0; k < shapes.size(); ++k) {

@@ -2,7 +2,7 @@
 //
 // The system comes from Matrix Market files (-M, -K, optional -C, -F, -q0, -v0; coordinate or array,
 // general or symmetric, as SciPy, MATLAB or Octave write them) or is one of reference 002's examples
-// (-system two_dof | fifteen_dof, see labs/DiscreteSystem.hpp). Loads: f0 g(t) with -load_curve or
+// (-system two_dof | fifteen_dof, see DiscreteSystem/DiscreteSystem.hpp). Loads: f0 g(t) with -load_curve or
 // -load_harmonic, or a per-DOF sampled history -load_history/-load_dt (reference 000's P matrix).
 // Invariant: E = 1/2 v'Mv + 1/2 q'Kq - W + D is constant for the exact solution (W = work of f,
 // D = energy dissipated by C; solvers/Energy.hpp); energy.csv logs it and its balance error.
@@ -58,9 +58,10 @@ int main(int argc, char **argv) {
     const beam::DiscreteLabOptions options = beam::readDiscreteLabOptions(PETSC_COMM_WORLD);
     if (options.help) return 0;
     const beam::DiscreteModel model = beam::discreteModel(options);
-    const beam::SecondOrderSystem system = beam::toSecondOrderSystem(model, PETSC_COMM_WORLD);
+    const beam::DiscreteSystemModel linear(model, PETSC_COMM_WORLD, options.run.solver);
+    const beam::SecondOrderSystem &system = linear.system();
     const auto scheme = beam::makeScheme(options.scheme);
-    beam::TimeLoop loop(*scheme, system, options.run);
+    beam::TimeLoop loop(*scheme, linear, options.run);
     beam::rejectUnusedOptions();
 
     const double omega_max = std::sqrt(beam::largestEigenvalue(model));
@@ -69,7 +70,7 @@ int main(int argc, char **argv) {
                            model.name.c_str(), (long long)model.size(), model.damped() ? "damped" : "undamped",
                            omega_max, 2 / omega_max));
     beam::prepareOutputDirectory(options.output_dir);
-    beam::EnergyLog energy(PETSC_COMM_WORLD, options.output_dir + "/energy.csv");
+    beam::EnergyLog energy(linear, options.output_dir + "/energy.csv");
     beam::PVec q = beam::toPetscVector(system, model.q0), v = beam::toPetscVector(system, model.v0);
     beam::TrajectoryLog trajectory(q, options.output_dir + "/trajectory.csv", options.snapshot_every);
     LastEnergy energy_at_end;

@@ -22,16 +22,17 @@ int main(int argc, char **argv) {
     const auto options = beam::readBeamLabOptions(PETSC_COMM_WORLD, "energy_drift", true);
     if (options.help) return 0;
     const beam::Beam beam(options.beam, PETSC_COMM_WORLD);
-    const beam::SecondOrderSystem system = beam::beamSystem(beam, options);
+    const auto model = beam::beamModel(beam, options);
+    const beam::SecondOrderSystem &system = model->system();
 
     // Set every scheme up first, so all solver options are read before the unknown-option check.
     std::vector<std::unique_ptr<beam::TimeScheme>> schemes;
     std::vector<std::unique_ptr<beam::TimeLoop>> loops;
     for (const auto &name : options.schemes) {
       schemes.push_back(beam::makeScheme(name));
-      beam::RunSettings run = options.run;
+      beam::RunSettings run = beam::labRunSettings("energy_drift", options);
       run.checkpoint_path = options.output_dir + "/" + name + "/checkpoint.bin";
-      loops.push_back(std::make_unique<beam::TimeLoop>(*schemes.back(), system, run));
+      loops.push_back(std::make_unique<beam::TimeLoop>(*schemes.back(), *model, run));
     }
     beam::rejectUnusedOptions();
     if (!options.export_dir.empty()) beam::exportSystem(beam, system, options.export_dir);
@@ -39,7 +40,7 @@ int main(int argc, char **argv) {
     std::vector<beam::RunResult> results;
     for (size_t i = 0; i < loops.size(); ++i) {
       PetscPrintf(PETSC_COMM_WORLD, "running %s ...\n", options.schemes[i].c_str());
-      results.push_back(beam::runBeamLab(*loops[i], beam, system, options,
+      results.push_back(beam::runBeamLab(*loops[i], *model, options,
                                          options.output_dir + "/" + options.schemes[i], false));
       if (results.back().interrupted_by) { // stopped by a signal: report what ran, skip the rest
         beam::printSummary(PETSC_COMM_WORLD, results);

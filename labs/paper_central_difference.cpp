@@ -27,7 +27,7 @@
 #include <sstream>
 
 #include "labs/BeamLab.hpp"
-#include "labs/DiscreteSystem.hpp"
+#include "DiscreteSystem/DiscreteSystem.hpp"
 #include "labs/OptionParsing.hpp"
 #include "output/EnergyLog.hpp"
 #include "output/FileUtil.hpp"
@@ -118,7 +118,8 @@ int main(int argc, char **argv) {
     std::string plots;
     for (const Case &c : cases) {
       const beam::DiscreteModel model = beam::builtinModel(c.system);
-      const beam::SecondOrderSystem system = beam::toSecondOrderSystem(model, PETSC_COMM_WORLD);
+      const beam::DiscreteSystemModel linear(model, PETSC_COMM_WORLD, beam::LinearSolverKind::Direct);
+      const beam::SecondOrderSystem &system = linear.system();
       const double omega_max = std::sqrt(beam::largestEigenvalue(model));
       const double omega_rule = std::sqrt(c.k_spring / c.m_single);
       BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD,
@@ -139,8 +140,8 @@ int main(int argc, char **argv) {
           run.dt = h;
           run.T = c.T;
           run.divergence_factor = std::numeric_limits<double>::infinity(); // show the growth; stop at overflow
-          beam::TimeLoop loop(*scheme, system, run);
-          beam::EnergyLog energy(PETSC_COMM_WORLD, dir + "/energy.csv");
+          beam::TimeLoop loop(*scheme, linear, run);
+          beam::EnergyLog energy(linear, dir + "/energy.csv");
           beam::PVec q = beam::toPetscVector(system, model.q0), v = beam::toPetscVector(system, model.v0);
           beam::TrajectoryLog trajectory(q, dir + "/trajectory.csv", 1);
           MaxDisplacement peak;

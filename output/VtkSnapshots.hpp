@@ -1,55 +1,58 @@
-// Snapshots of the deformed beam for ParaView: a VTU (one piece per rank plus a .pvtu under MPI) every
-// `every` steps, step 0 and the last step always, and one .pvd listing every snapshot with its time.
+// Snapshots for ParaView of whatever a model draws (common/Drawing.hpp): every `every` steps, step 0 and
+// the last step always, one file per snapshot — .vtu for unstructured grids (the beam's quads), .vtp for
+// poly data (particles and springs, rigid bodies) — or, under MPI, one piece per rank
+// (<name>_<step>_<rank>.vtu) and the .pvtu/.pvtp that lists them, both written by VTK's own parallel
+// XML writers; and one .pvd listing every snapshot with its time (VTK 9.1 has no writer for it: it is
+// a small XML file written here by rank 0).
 //
-// Each snapshot holds quad cells on the undeformed mesh, point data `displacement` and `velocity`
-// (3-vectors, z = 0, so "Warp By Vector" shows the motion), cell data `von_mises` (centre stress) and
-// `strain_energy_density` (1/2 u_e'K_e u_e / element volume), and field data TIME and STEP. Binary
-// appended encoding. The .pvd is rewritten (temporary file + rename) after every snapshot, so a run that
-// stops at any point leaves a series ParaView opens.
+// Each snapshot holds the model's points, cells and data arrays, plus field data TIME and STEP. Binary
+// appended encoding. The .pvd is rewritten (temporary file + rename) after every snapshot whose pieces
+// are all in place, so a run that stops at any point leaves a series ParaView opens. A restarted run
+// reads the .pvd back with VTK's XML parser and keeps the snapshots up to its checkpoint.
+// The writer computes nothing: fields (stresses, spring forces) come from the model's draw().
 #pragma once
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "MesLib/Beam.hpp"
+#include "common/Drawing.hpp"
+#include "solvers/Model.hpp"
 #include "solvers/Monitor.hpp"
 
 namespace beam {
 
 class VtkSnapshots final : public Monitor {
 public:
-  // Writes into `dir` (which must exist): <dir>/<name>_<step>.vtu (or .pvtu + <name>_<step>_<rank>.vtu)
-  // and <dir>/<name>.pvd. every >= 1.
-  VtkSnapshots(const Beam &beam, std::string dir, int every, std::string name = "beam");
+  // Writes into `dir` (which must exist): <dir>/<name>_<step>.<ext> (or the pieces and the parallel
+  // summary) and <dir>/<name>.pvd. every >= 1.
+  VtkSnapshots(const Model &model, std::string dir, int every, std::string name);
   ~VtkSnapshots() override;
   void observe(const StepState &state) override;
+  void checkResume(const StepState &state) const override;
   void resume(const StepState &state) override;
-  void finish(const RunResult &result) override;
 
   // Files of the series written so far (relative to dir), with their times.
   const std::vector<std::pair<double, std::string>> &series() const { return series_; }
 
 private:
-  struct Grid; // the VTK objects, kept out of this header
+  struct Writer; // the VTK objects, kept out of this header
 
   void write(const StepState &state);
-  void writePvtu(PetscInt step) const;
   void writePvd() const;
+  // The series of the .pvd up to `step` (empty when there is no .pvd); throws an input error when the
+  // file is not a readable series.
+  std::vector<std::pair<double, std::string>> readPvd(PetscInt step) const;
   // <name>_<step>.<ext> for rank < 0, else that rank's piece <name>_<step>_<rank>.<ext>.
-  std::string fileName(PetscInt step, int rank, const char *ext) const;
+  std::string fileName(PetscInt step, int rank, const std::string &ext) const;
 
-  const Beam &beam_;
+  const Model &model_;
   std::string dir_, name_;
   int every_;
   int rank_ = 0, size_ = 1;
+  Drawing drawing_;
   std::vector<std::pair<double, std::string>> series_;
-  // Local node set of this rank's elements and the scatter that brings their DOF values here.
-  std::vector<PetscInt> local_nodes_;
-  PScatter scatter_;
-  PVec local_;
-  std::vector<int> piece_ranks_; // ranks with a non-empty piece (their files make up a .pvtu)
-  std::unique_ptr<Grid> grid_;
+  std::unique_ptr<Writer> writer_;
 };
 
 } // namespace beam

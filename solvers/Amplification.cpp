@@ -1,5 +1,7 @@
 #include "solvers/Amplification.hpp"
 
+#include "solvers/LinearModel.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -99,8 +101,9 @@ using Matrix2 = std::array<std::array<double, 2>, 2>;
 Matrix2 amplificationMatrix(const std::string &scheme, double omega_h, double xi) {
   const QuietOptions quiet;
   const SecondOrderSystem system = oscillator(omega_h, xi);
+  const LinearModel model(system, LinearSolverKind::Direct);
   const auto stepper = makeScheme(scheme);
-  stepper->setup(system, {1.0, LinearSolverKind::Direct});
+  stepper->setup(model, {1.0, LinearSolverKind::Direct});
   PVec x = system.createVector(), y = system.createVector();
   Matrix2 A{};
   for (size_t column = 0; column < 2; ++column) {
@@ -117,15 +120,17 @@ Matrix2 amplificationMatrix(const std::string &scheme, double omega_h, double xi
 
 void readSchemeOptions(const std::string &scheme) {
   const SecondOrderSystem system = oscillator(1.0, 0.0);
-  makeScheme(scheme)->setup(system, {1.0, LinearSolverKind::Direct});
+  const LinearModel model(system, LinearSolverKind::Direct);
+  makeScheme(scheme)->setup(model, {1.0, LinearSolverKind::Direct});
 }
 
 bool isOneStepMap(const std::string &scheme, double omega_h, double xi) {
   const Matrix2 A = amplificationMatrix(scheme, omega_h, xi);
   const QuietOptions quiet;
   const SecondOrderSystem system = oscillator(omega_h, xi);
+  const LinearModel model(system, LinearSolverKind::Direct);
   const auto stepper = makeScheme(scheme);
-  stepper->setup(system, {1.0, LinearSolverKind::Direct});
+  stepper->setup(model, {1.0, LinearSolverKind::Direct});
   PVec x = system.createVector(), y = system.createVector();
   BEAM_PETSC(VecSet(x, 1.0));
   BEAM_PETSC(VecSet(y, 0.0));

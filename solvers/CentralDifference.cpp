@@ -2,7 +2,8 @@
 
 namespace beam {
 
-void CentralDifference::setup(const SecondOrderSystem &system, const SchemeSettings &settings) {
+void CentralDifference::setup(const Model &model, const SchemeSettings &settings) {
+  const SecondOrderSystem &system = requireLinear(model, name());
   if (!(settings.dt > 0)) throw inputError("time step dt must be > 0");
   system_ = &system;
   h_ = settings.dt;

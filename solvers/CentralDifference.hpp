@@ -27,7 +27,7 @@ namespace beam {
 
 class CentralDifference final : public TimeScheme {
 public:
-  void setup(const SecondOrderSystem &system, const SchemeSettings &settings) override;
+  void setup(const Model &model, const SchemeSettings &settings) override;
   void step(double t, Vec x, Vec y) override;
   std::vector<Vec> history() override { return {x_prev_.get()}; }
   void resume(double t, Vec x, Vec y) override { continuity_.record(t, x, y); }

@@ -1,57 +1,23 @@
 #include "solvers/Checkpoint.hpp"
 
+#include <sys/stat.h>
+
+#include <cmath>
 #include <cstdio>
 #include <cstring>
+
+#include "common/Error.hpp"
+#include "common/Petsc.hpp"
 
 namespace beam {
 namespace {
 
 constexpr PetscInt kMagic = 0x4245414d; // "BEAM"
-constexpr PetscInt kVersion = 1;
+constexpr PetscInt kVersion = 2;
+constexpr PetscInt kMaxIdentity = 1 << 20; // bytes of identity text a header may announce
+constexpr PetscInt kMaxHistory = 16;
 constexpr int kNameLength = 64;
-
-// Header layout: ints [magic, version, size, step, history], name[64] as chars, reals [time, dt, work,
-// dissipated, total0, energy_scale, max_abs_drift].
-PetscErrorCode writeHeader(PetscViewer v, const CheckpointHeader &h) {
-  PetscFunctionBeginUser;
-  const PetscInt ints[5] = {kMagic, kVersion, h.size, h.step, h.history};
-  char name[kNameLength] = {};
-  std::strncpy(name, h.scheme.c_str(), kNameLength - 1);
-  const PetscReal reals[7] = {h.time, h.dt, h.work, h.dissipated, h.total0, h.energy_scale, h.max_abs_drift};
-  PetscCall(PetscViewerBinaryWrite(v, ints, 5, PETSC_INT));
-  PetscCall(PetscViewerBinaryWrite(v, name, kNameLength, PETSC_CHAR));
-  PetscCall(PetscViewerBinaryWrite(v, reals, 7, PETSC_REAL));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode readHeader(PetscViewer v, CheckpointHeader &h, bool &valid) {
-  PetscFunctionBeginUser;
-  PetscInt ints[5] = {};
-  char name[kNameLength] = {};
-  PetscReal reals[7] = {};
-  PetscInt got = 0;
-  valid = false;
-  PetscCall(PetscViewerBinaryRead(v, ints, 5, &got, PETSC_INT));
-  if (got != 5 || ints[0] != kMagic || ints[1] != kVersion) PetscFunctionReturn(0);
-  PetscCall(PetscViewerBinaryRead(v, name, kNameLength, &got, PETSC_CHAR));
-  if (got != kNameLength) PetscFunctionReturn(0);
-  PetscCall(PetscViewerBinaryRead(v, reals, 7, &got, PETSC_REAL));
-  if (got != 7) PetscFunctionReturn(0);
-  name[kNameLength - 1] = '\0';
-  h.size = ints[2];
-  h.step = ints[3];
-  h.history = ints[4];
-  h.scheme = name;
-  h.time = reals[0];
-  h.dt = reals[1];
-  h.work = reals[2];
-  h.dissipated = reals[3];
-  h.total0 = reals[4];
-  h.energy_scale = reals[5];
-  h.max_abs_drift = reals[6];
-  valid = true;
-  PetscFunctionReturn(0);
-}
+constexpr int kChecksumLength = 16; // hex digits
 
 using PViewer = Handle<PetscViewer, PetscViewerDestroy>;
 
@@ -71,18 +37,136 @@ int rankOf(MPI_Comm comm) {
   return r;
 }
 
+// splitmix64's finalizer: a bijective mix, so one flipped input bit changes about half the output.
+std::uint64_t mix(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+std::uint64_t hashBytes(const void *data, size_t n, std::uint64_t h) {
+  const auto *p = static_cast<const unsigned char *>(data);
+  for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ULL; // FNV-1a
+  return h;
+}
+
+// Sum over the entries of mix(hash of (vector number, global index, value bits)): independent of the
+// partition and of the order of summation.
+std::uint64_t hashVector(Vec v, std::uint64_t salt) {
+  PetscInt begin, end;
+  BEAM_PETSC(VecGetOwnershipRange(v, &begin, &end));
+  const PetscScalar *a;
+  BEAM_PETSC(VecGetArrayRead(v, &a));
+  std::uint64_t sum = 0;
+  for (PetscInt i = begin; i < end; ++i) {
+    double value = PetscRealPart(a[i - begin]);
+    std::uint64_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    sum += mix(mix(salt + std::uint64_t(i)) ^ bits);
+  }
+  BEAM_PETSC(VecRestoreArrayRead(v, &a));
+  std::uint64_t total = 0;
+  MPI_Allreduce(&sum, &total, 1, MPI_UINT64_T, MPI_SUM, PetscObjectComm(PetscObject(v)));
+  return total;
+}
+
+std::string identityText(const Identity &id) {
+  std::string text;
+  for (const auto &[field, value] : id) text += field + "=" + value + "\n";
+  return text;
+}
+
+Identity parseIdentity(const std::string &text) {
+  Identity id;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    const size_t end = text.find('\n', pos), eq = text.find('=', pos);
+    if (end == std::string::npos || eq == std::string::npos || eq > end) return {{"?", "malformed identity"}};
+    id.emplace_back(text.substr(pos, eq - pos), text.substr(eq + 1, end - eq - 1));
+    pos = end + 1;
+  }
+  return id;
+}
+
+struct RawHeader {
+  PetscInt ints[6] = {};  // magic, version, size, step, history, identity length
+  char name[kNameLength] = {};
+  PetscReal reals[7] = {}; // time, dt, work, dissipated, total0, energy_scale, max_abs_drift
+  std::string identity;
+};
+
+std::uint64_t hashHeader(const RawHeader &r) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  h = hashBytes(r.ints, sizeof r.ints, h);
+  h = hashBytes(r.name, sizeof r.name, h);
+  h = hashBytes(r.reals, sizeof r.reals, h);
+  return hashBytes(r.identity.data(), r.identity.size(), h);
+}
+
+std::uint64_t checksum(const RawHeader &r, const std::vector<Vec> &vectors) {
+  std::uint64_t h = hashHeader(r);
+  for (size_t k = 0; k < vectors.size(); ++k) h = mix(h ^ hashVector(vectors[k], (std::uint64_t(k) + 1) << 40));
+  return h;
+}
+
+RawHeader rawHeader(const CheckpointHeader &h) {
+  RawHeader r;
+  r.identity = identityText(h.identity);
+  const PetscInt ints[6] = {kMagic, kVersion, h.size, h.step, h.history, PetscInt(r.identity.size())};
+  std::memcpy(r.ints, ints, sizeof ints);
+  std::strncpy(r.name, h.scheme.c_str(), kNameLength - 1);
+  const PetscReal reals[7] = {h.time, h.dt, h.work, h.dissipated, h.total0, h.energy_scale, h.max_abs_drift};
+  std::memcpy(r.reals, reals, sizeof reals);
+  return r;
+}
+
+// Reads the header; "" on success, else why it is not a valid header.
+std::string readRaw(PetscViewer v, RawHeader &r, std::string &stored_checksum) {
+  PetscInt got = 0;
+  if (PetscViewerBinaryRead(v, r.ints, 6, &got, PETSC_INT) || got != 6) return "too short";
+  if (r.ints[0] != kMagic) return "not a checkpoint of this program";
+  if (r.ints[1] != kVersion) return "written by another version (" + std::to_string(r.ints[1]) + ")";
+  if (r.ints[2] < 1 || r.ints[3] < 0 || r.ints[4] < 0 || r.ints[4] > kMaxHistory || r.ints[5] < 0 ||
+      r.ints[5] > kMaxIdentity)
+    return "corrupted header (a count out of range)";
+  if (PetscViewerBinaryRead(v, r.name, kNameLength, &got, PETSC_CHAR) || got != kNameLength) return "too short";
+  r.name[kNameLength - 1] = '\0';
+  if (PetscViewerBinaryRead(v, r.reals, 7, &got, PETSC_REAL) || got != 7) return "too short";
+  r.identity.assign(size_t(r.ints[5]), '\0');
+  if (r.ints[5] > 0 && (PetscViewerBinaryRead(v, r.identity.data(), r.ints[5], &got, PETSC_CHAR) || got != r.ints[5]))
+    return "too short";
+  char sum[kChecksumLength + 1] = {};
+  if (PetscViewerBinaryRead(v, sum, kChecksumLength, &got, PETSC_CHAR) || got != kChecksumLength) return "too short";
+  stored_checksum = sum;
+  for (double x : r.reals)
+    if (!std::isfinite(x)) return "corrupted header (a value is not finite)";
+  return "";
+}
+
+std::string hex(std::uint64_t v) {
+  char b[kChecksumLength + 1];
+  std::snprintf(b, sizeof b, "%016llx", (unsigned long long)v);
+  return b;
+}
+
 } // namespace
 
 void writeCheckpoint(const std::string &path, const CheckpointHeader &header, Vec x, Vec y,
                      const std::vector<Vec> &history) {
   MPI_Comm comm = PetscObjectComm(PetscObject(x));
   const std::string tmp = path + ".tmp";
+  std::vector<Vec> vectors{x, y};
+  vectors.insert(vectors.end(), history.begin(), history.end());
+  const RawHeader r = rawHeader(header);
+  const std::string sum = hex(checksum(r, vectors));
   try {
     PViewer v = openBinary(comm, tmp, FILE_MODE_WRITE);
-    BEAM_PETSC(writeHeader(v, header));
-    BEAM_PETSC(VecView(x, v));
-    BEAM_PETSC(VecView(y, v));
-    for (Vec h : history) BEAM_PETSC(VecView(h, v));
+    BEAM_PETSC(PetscViewerBinaryWrite(v, r.ints, 6, PETSC_INT));
+    BEAM_PETSC(PetscViewerBinaryWrite(v, r.name, kNameLength, PETSC_CHAR));
+    BEAM_PETSC(PetscViewerBinaryWrite(v, r.reals, 7, PETSC_REAL));
+    if (!r.identity.empty()) BEAM_PETSC(PetscViewerBinaryWrite(v, r.identity.data(), PetscInt(r.identity.size()), PETSC_CHAR));
+    BEAM_PETSC(PetscViewerBinaryWrite(v, sum.data(), kChecksumLength, PETSC_CHAR));
+    for (Vec vec : vectors) BEAM_PETSC(VecView(vec, v));
     v.reset(); // flushes and closes before the rename
   } catch (const Error &e) {
     throw runError("cannot write checkpoint '" + path + "': " + e.what());
@@ -94,40 +178,70 @@ void writeCheckpoint(const std::string &path, const CheckpointHeader &header, Ve
 }
 
 CheckpointHeader readCheckpointHeader(MPI_Comm comm, const std::string &path) {
-  int exists = 0;
+  int kind = 0; // 0 missing, 1 regular file, 2 something else
   if (rankOf(comm) == 0) {
-    std::FILE *f = std::fopen(path.c_str(), "rb");
-    exists = f != nullptr;
-    if (f) std::fclose(f);
+    struct stat st {};
+    if (stat(path.c_str(), &st) == 0) kind = S_ISREG(st.st_mode) ? 1 : 2;
   }
-  MPI_Bcast(&exists, 1, MPI_INT, 0, comm);
-  if (!exists) throw inputError("-restart: no checkpoint '" + path + "'; accepted: the output directory of a run made with -checkpoint_every");
-  CheckpointHeader h;
-  bool valid = false;
+  MPI_Bcast(&kind, 1, MPI_INT, 0, comm);
+  if (kind == 0)
+    throw inputError("-restart: no checkpoint '" + path + "'; accepted: the output directory of a run made with checkpoints");
+  if (kind == 2) throw inputError("-restart: '" + path + "' is not a regular file");
+  RawHeader r;
+  std::string why, sum;
   try {
     PViewer v = openBinary(comm, path, FILE_MODE_READ);
-    BEAM_PETSC(readHeader(v, h, valid));
+    why = readRaw(v, r, sum);
   } catch (const Error &) {
-    valid = false;
+    why = "unreadable";
   }
-  if (!valid) throw inputError("-restart: '" + path + "' is not a checkpoint of this program (bad header)");
+  if (!why.empty()) throw inputError("-restart: '" + path + "' is not a valid checkpoint: " + why);
+  CheckpointHeader h;
+  h.size = r.ints[2];
+  h.step = r.ints[3];
+  h.history = r.ints[4];
+  h.scheme = r.name;
+  h.time = r.reals[0];
+  h.dt = r.reals[1];
+  h.work = r.reals[2];
+  h.dissipated = r.reals[3];
+  h.total0 = r.reals[4];
+  h.energy_scale = r.reals[5];
+  h.max_abs_drift = r.reals[6];
+  h.identity = parseIdentity(r.identity);
   return h;
+}
+
+void checkIdentity(const std::string &path, const Identity &saved, const Identity &expected) {
+  const size_t n = std::max(saved.size(), expected.size());
+  for (size_t i = 0; i < n; ++i) {
+    const std::string field = i < expected.size() ? expected[i].first : saved[i].first;
+    const std::string now = i < expected.size() ? expected[i].second : "(none)";
+    const std::string then = i < saved.size() && saved[i].first == field ? saved[i].second : "(none)";
+    if (now != then)
+      throw inputError("-restart: '" + path + "' belongs to another run: " + field + " was " + then + ", now " + now +
+                       "; accepted: the options of the run that wrote it");
+  }
 }
 
 void readCheckpointState(const std::string &path, Vec x, Vec y, const std::vector<Vec> &history) {
   MPI_Comm comm = PetscObjectComm(PetscObject(x));
+  std::vector<Vec> vectors{x, y};
+  vectors.insert(vectors.end(), history.begin(), history.end());
+  RawHeader r;
+  std::string sum, why;
   try {
     PViewer v = openBinary(comm, path, FILE_MODE_READ);
-    CheckpointHeader h;
-    bool valid = false;
-    BEAM_PETSC(readHeader(v, h, valid));
-    if (!valid || h.history != PetscInt(history.size())) throw inputError("bad header");
-    BEAM_PETSC(VecLoad(x, v));
-    BEAM_PETSC(VecLoad(y, v));
-    for (Vec hv : history) BEAM_PETSC(VecLoad(hv, v));
+    why = readRaw(v, r, sum);
+    if (why.empty() && r.ints[4] != PetscInt(history.size())) why = "its scheme history does not match";
+    if (why.empty())
+      for (Vec vec : vectors) BEAM_PETSC(VecLoad(vec, v));
   } catch (const Error &e) {
-    throw inputError("-restart: '" + path + "' cannot be read: " + e.what());
+    why = e.what();
   }
+  if (!why.empty()) throw inputError("-restart: '" + path + "' cannot be read: " + why);
+  if (hex(checksum(r, vectors)) != sum)
+    throw inputError("-restart: '" + path + "' is corrupted (checksum mismatch); accepted: an intact checkpoint");
 }
 
 } // namespace beam

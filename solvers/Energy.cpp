@@ -5,28 +5,17 @@
 
 namespace beam {
 
-EnergyMeter::EnergyMeter(const SecondOrderSystem &system)
-    : system_(system), w_(system.createVector()), x_prev_(system.createVector()), f_prev_(system.createVector()),
-      f_(system.createVector()) {}
+EnergyMeter::EnergyMeter(const Model &model)
+    : model_(model), w_(model.createVector()), x_prev_(model.createVector()), f_prev_(model.createVector()),
+      f_(model.createVector()) {}
 
-double EnergyMeter::dissipationRate(Vec y) {
-  if (!system_.damped()) return 0;
-  PetscScalar v;
-  BEAM_PETSC(MatMult(system_.damping, y, w_));
-  BEAM_PETSC(VecDot(y, w_, &v));
-  return PetscRealPart(v);
-}
-
-// Kinetic and potential energy of (x, y) plus the integrals accumulated so far.
-EnergyTerms EnergyMeter::stored(Vec x, Vec y) {
+// The stored energies of (x, y) plus the integrals accumulated so far.
+EnergyTerms EnergyMeter::stored(double t, Vec x, Vec y) {
   EnergyTerms e;
-  PetscScalar v;
-  BEAM_PETSC(MatMult(system_.mass, y, w_));
-  BEAM_PETSC(VecDot(y, w_, &v));
-  e.kinetic = 0.5 * PetscRealPart(v);
-  BEAM_PETSC(MatMult(system_.stiffness, x, w_));
-  BEAM_PETSC(VecDot(x, w_, &v));
-  e.potential = 0.5 * PetscRealPart(v);
+  model_.storedEnergy(t, x, y, e.parts);
+  e.kinetic = e.parts.empty() ? 0.0 : e.parts[0];
+  for (size_t i = 1; i < e.parts.size(); ++i) e.potential += e.parts[i];
+  model_.diagnostics(t, x, y, e.diagnostics);
   e.work = work_;
   e.dissipated = dissipated_;
   e.balance_error = e.total() - total0_;
@@ -44,30 +33,32 @@ EnergyTerms EnergyMeter::resume(double t, Vec x, Vec y, double work, double diss
   work_ = work;
   dissipated_ = dissipated;
   total0_ = total0;
-  if (system_.constantLoad()) {
-    PetscScalar v;
-    BEAM_PETSC(VecDot(system_.load, x, &v));
-    fx_prev_ = PetscRealPart(v);
-  } else {
-    system_.force(t, f_prev_);
-    BEAM_PETSC(VecCopy(x, x_prev_));
+  if (model_.hasExternalWork()) {
+    model_.externalForce(t, f_prev_);
+    if (model_.constantExternalForce()) {
+      PetscScalar v;
+      BEAM_PETSC(VecDot(f_prev_, x, &v));
+      fx_prev_ = PetscRealPart(v);
+    } else {
+      BEAM_PETSC(VecCopy(x, x_prev_));
+    }
   }
-  rate_prev_ = dissipationRate(y);
+  rate_prev_ = model_.dissipationRate(t, x, y);
   t_prev_ = t;
-  return stored(x, y);
+  return stored(t, x, y);
 }
 
 EnergyTerms EnergyMeter::advance(double t, Vec x, Vec y) {
   // Work: trapezoidal rule on f'x' over the step, 1/2 (f_n + f_{n+1})'(x_{n+1} - x_n).
   PetscScalar v;
-  if (system_.constantLoad()) {
-    // f_n = f_{n+1} = f0: the step's work is f0'x_{n+1} - f0'x_n, one dot instead of two copies, two
-    // updates and a dot over the whole state (a tenth of a midpoint step's memory traffic).
-    BEAM_PETSC(VecDot(system_.load, x, &v));
+  if (model_.hasExternalWork() && model_.constantExternalForce()) {
+    // f_n = f_{n+1} = f0 (kept in f_prev_): the step's work is f0'x_{n+1} - f0'x_n, one dot instead of
+    // two copies, two updates and a dot over the whole state (a tenth of a midpoint step's traffic).
+    BEAM_PETSC(VecDot(f_prev_, x, &v));
     work_ += PetscRealPart(v) - fx_prev_;
     fx_prev_ = PetscRealPart(v);
-  } else {
-    system_.force(t, f_);
+  } else if (model_.hasExternalWork()) {
+    model_.externalForce(t, f_);
     BEAM_PETSC(VecAYPX(x_prev_, -1.0, x)); // x_prev_ := x_{n+1} - x_n
     BEAM_PETSC(VecAXPY(f_prev_, 1.0, f_)); // f_prev_ := f_n + f_{n+1}
     BEAM_PETSC(VecDot(f_prev_, x_prev_, &v));
@@ -75,16 +66,16 @@ EnergyTerms EnergyMeter::advance(double t, Vec x, Vec y) {
     BEAM_PETSC(VecCopy(x, x_prev_));
     BEAM_PETSC(VecCopy(f_, f_prev_));
   }
-  // Dissipation: trapezoidal rule on y'Cy.
-  const double rate = dissipationRate(y);
+  // Dissipation: trapezoidal rule on the dissipated power.
+  const double rate = model_.dissipationRate(t, x, y);
   dissipated_ += 0.5 * (t - t_prev_) * (rate_prev_ + rate);
   rate_prev_ = rate;
   t_prev_ = t;
-  return stored(x, y);
+  return stored(t, x, y);
 }
 
-double driftScale(double initial_energy, double static_compliance) {
-  const double scale = std::max(std::abs(initial_energy), static_compliance);
+double driftScale(double initial_energy, double reference_energy) {
+  const double scale = std::max(std::abs(initial_energy), reference_energy);
   return scale > 0 ? scale : 1.0;
 }
 

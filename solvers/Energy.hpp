@@ -1,31 +1,40 @@
-// Energy balance of M x'' + C x' + S x = f(t) (reference 003's "całkowita energia", extended to damping
-// and loads that vary in time):
-//   kinetic    K = 1/2 y'My,    potential  P = 1/2 x'Sx,
-//   work       W = integral of f(t)'x' dt,  dissipated  D = integral of y'Cy dt,
-//   total      E = K + P - W + D,
-// and dE/dt = y'(M x'' + S x - f + C y) = 0 along exact solutions, so E stays at its initial value.
+// Energy balance of a model M(x) x'' = F(t, x, v) (reference 003's "całkowita energia", extended to
+// damping, loads that vary in time and nonlinear models):
+//   stored     the model's energies (kinetic first: 1/2 v'Mv; then potential 1/2 x'Sx for a linear
+//              model, or gravity, elastic and contact energies for a mass-spring network, ...),
+//   work       W = integral of f(t)'x' dt of the external loads not in the stored energy,
+//   dissipated D = integral of the dissipated power (v'Cv, dashpots, contact dampers) dt,
+//   total      E = stored - W + D,
+// and dE/dt = 0 along exact solutions, so E stays at its initial value.
 // W and D are integrated step by step with the trapezoidal rule:
-//   W += 1/2 (f_n + f_{n+1})'(x_{n+1} - x_n),   D += dt/2 (y_n'C y_n + y_{n+1}'C y_{n+1}).
+//   W += 1/2 (f_n + f_{n+1})'(x_{n+1} - x_n),   D += dt/2 (P_n + P_{n+1}).
 // With a constant load f and x_0 = 0 the work sum telescopes to f'x_n, the lab's E = K + P - f'x.
 // balance_error = E - E_0. It is round-off for schemes that conserve energy exactly (Newmark's average
 // acceleration, undamped, any load; the lab midpoint with a load linear in time); with damping the
 // trapezoidal D itself carries an O(dt^2) quadrature error.
 #pragma once
+#include <vector>
+
 #include "solvers/LinearSolver.hpp"
+#include "solvers/Model.hpp"
 #include "solvers/SecondOrderSystem.hpp"
 
 namespace beam {
 
 struct EnergyTerms {
-  double kinetic = 0, potential = 0, work = 0, dissipated = 0;
-  double balance_error = 0; // total() - total() at the start of the run
+  std::vector<double> parts;    // the model's stored energies, in the order of Model::energyNames()
+  double kinetic = 0;           // parts[0]
+  double potential = 0;         // the sum of the other parts
+  double work = 0, dissipated = 0;
+  double balance_error = 0;     // total() - total() at the start of the run
+  std::vector<double> diagnostics; // Model::diagnosticNames() at this state
   double total() const { return kinetic + potential - work + dissipated; }
 };
 
 // Stateful: it integrates the work and the dissipation along a run, one step at a time.
 class EnergyMeter {
 public:
-  explicit EnergyMeter(const SecondOrderSystem &system);
+  explicit EnergyMeter(const Model &model);
   // The state at the start of a run (work and dissipation start at 0).
   EnergyTerms start(double t, Vec x, Vec y);
   // The state after the next step, ending at time t.
@@ -37,19 +46,19 @@ public:
   double initialTotal() const { return total0_; }
 
 private:
-  double dissipationRate(Vec y); // y'Cy (0 undamped)
-  EnergyTerms stored(Vec x, Vec y);
+  EnergyTerms stored(double t, Vec x, Vec y);
 
-  const SecondOrderSystem &system_;
+  const Model &model_;
   PVec w_, x_prev_, f_prev_, f_; // x_prev_, f_prev_, f_: loads that vary in time only
   double t_prev_ = 0, rate_prev_ = 0, work_ = 0, dissipated_ = 0, total0_ = 0;
   double fx_prev_ = 0; // f0'x_n (constant load)
 };
 
-// Scale for the relative drift (E - E0) / scale: max(|E0|, 1/2 f'S^{-1}f). The second term is the
-// static compliance energy, which is also the peak kinetic energy of an undamped beam released from rest
-// under f, so a run starting from rest (E0 = 0) still gets a meaningful scale. 1 if both vanish.
-double driftScale(double initial_energy, double static_compliance);
+// Scale for the relative drift (E - E0) / scale: max(|E0|, reference), 1 if both vanish. The reference
+// is the model's (Model::referenceEnergy): for a linear model the static compliance energy 1/2 f'S^{-1}f,
+// which is also the peak kinetic energy of an undamped beam released from rest under f, so a run
+// starting from rest (E0 = 0) still gets a meaningful scale.
+double driftScale(double initial_energy, double reference_energy);
 // 1/2 f'S^{-1}f, one solve with S (options prefix `static_`); 0 when f = 0. With CG the solve may stop at
 // its iteration limit (-static_ksp_max_it): the iterate is then a lower bound, good enough for a scale.
 double staticCompliance(const SecondOrderSystem &system, LinearSolverKind solver);

@@ -1,6 +1,7 @@
 #include "solvers/GeneralizedAlpha.hpp"
 
 #include <cmath>
+#include <cstdio>
 
 #include "solvers/SchemeOptions.hpp"
 
@@ -51,7 +52,17 @@ GeneralizedAlphaParameters ChungHulbertAlpha::readParameters() const {
   return chungHulbert(schemeParameter("-rho_inf", 0.8, 0, 1, "a real in [0, 1]"));
 }
 
-void GeneralizedAlpha::setup(const SecondOrderSystem &system, const SchemeSettings &settings) {
+std::vector<std::pair<std::string, std::string>> GeneralizedAlpha::identity() const {
+  auto exact = [](double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.17g", v);
+    return std::string(b);
+  };
+  return {{"alpha_m", exact(p_.alpha_m)}, {"alpha_f", exact(p_.alpha_f)}, {"beta", exact(p_.beta)}, {"gamma", exact(p_.gamma)}};
+}
+
+void GeneralizedAlpha::setup(const Model &model, const SchemeSettings &settings) {
+  const SecondOrderSystem &system = requireLinear(model, name());
   if (!(settings.dt > 0)) throw inputError("time step dt must be > 0");
   p_ = readParameters();
   system_ = &system;

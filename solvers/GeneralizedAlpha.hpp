@@ -48,11 +48,12 @@ public:
   static GeneralizedAlphaParameters hht(double alpha);
   static GeneralizedAlphaParameters chungHulbert(double rho_inf);
 
-  void setup(const SecondOrderSystem &system, const SchemeSettings &settings) override;
+  void setup(const Model &model, const SchemeSettings &settings) override;
   void step(double t, Vec x, Vec y) override;
   std::vector<Vec> history() override { return {a_.get()}; }
   void resume(double t, Vec x, Vec y) override { continuity_.record(t, x, y); }
   std::string name() const override { return name_; }
+  std::vector<std::pair<std::string, std::string>> identity() const override;
   const GeneralizedAlphaParameters &parameters() const { return p_; }
 
   // Continue from a full state (x, y, a) at time t instead of starting from equilibrium: the next

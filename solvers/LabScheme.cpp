@@ -2,7 +2,8 @@
 
 namespace beam {
 
-void LabScheme::setup(const SecondOrderSystem &system, const SchemeSettings &settings) {
+void LabScheme::setup(const Model &model, const SchemeSettings &settings) {
+  const SecondOrderSystem &system = requireLinear(model, name());
   if (!(settings.dt > 0)) throw inputError("time step dt must be > 0");
   system_ = &system;
   dt_ = settings.dt;

@@ -15,7 +15,7 @@ namespace beam {
 
 class LabScheme : public TimeScheme {
 public:
-  void setup(const SecondOrderSystem &system, const SchemeSettings &settings) override;
+  void setup(const Model &model, const SchemeSettings &settings) override;
 
 protected:
   // b = M y + dt (f(t_load) - S x - e C y), e = explicitDamping()

@@ -19,9 +19,10 @@ namespace beam {
 
 class Mamc final : public TimeScheme {
 public:
-  void setup(const SecondOrderSystem &system, const SchemeSettings &settings) override;
+  void setup(const Model &model, const SchemeSettings &settings) override;
   void step(double t, Vec x, Vec y) override;
-  std::vector<Vec> history() override { return {a_.get()}; }
+  // dU is the initial guess of an iterative K* solve: part of the state, so a restart stays bitwise.
+  std::vector<Vec> history() override { return {a_.get(), du_.get()}; }
   void resume(double t, Vec x, Vec y) override { continuity_.record(t, x, y); }
   std::string name() const override { return "mamc"; }
 

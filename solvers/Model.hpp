@@ -71,8 +71,14 @@ public:
   // Loads whose work is integrated along the run (time-dependent loads not in the stored energy).
   virtual bool hasExternalWork() const { return false; }
   virtual void externalForce(double /*t*/, Vec /*f*/) const {}
+  // The external force does not change in time (its work is then f'(x - x0), one dot per step).
+  virtual bool constantExternalForce() const { return false; }
   // Power dissipated at (x, v): v'C v for viscous damping, dashpots, contact damping.
   virtual double dissipationRate(double /*t*/, Vec /*x*/, Vec /*v*/) const { return 0; }
+  // An energy the drift (E - E0) / scale is measured against when |E0| is small: scale = max(|E0|,
+  // referenceEnergy()), 1 if both vanish (solvers/Energy.hpp driftScale). Called once per run, before
+  // anything is written (it may solve a system and read solver options).
+  virtual double referenceEnergy() const { return 0; }
   // More columns for the energy log (constraint violations, ...), named, measured at (x, v).
   virtual std::vector<std::string> diagnosticNames() const { return {}; }
   virtual void diagnostics(double /*t*/, Vec /*x*/, Vec /*v*/, std::vector<double> & /*values*/) const {}

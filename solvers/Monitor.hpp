@@ -15,6 +15,7 @@ struct StepState {
   Vec x = nullptr, y = nullptr;
   EnergyTerms energy;
   double drift = 0;    // (E - E0) / scale
+  PetscInt newton_its = -1; // Newton iterations of the step (0 at the start), -1 for schemes without
   bool stopping = false; // the run stops here early (a signal): monitors treat it as the last step
   bool last() const { return step == steps || stopping; }
 };
@@ -36,6 +37,10 @@ public:
   virtual ~Monitor() = default;
   // Called for step 0 and after every completed step.
   virtual void observe(const StepState &state) = 0;
+  // Called on every monitor before any resume(): throws an input error when the monitor cannot continue
+  // its files from this state (a log that ends before the checkpoint's step, a missing series). Must
+  // change nothing, so a refused restart leaves the directory as it was.
+  virtual void checkResume(const StepState &) const {}
   // Called instead of observe() for the starting state of a run restarted from a checkpoint: what the
   // monitor wrote up to that step is kept (and anything written after it, by the interrupted run,
   // dropped); the state itself was already observed by that run.

@@ -2,23 +2,20 @@
 
 namespace beam {
 
-void Rk4::setup(const SecondOrderSystem &system, const SchemeSettings &settings) {
+void Rk4::setup(const Model &model, const SchemeSettings &settings) {
   if (!(settings.dt > 0)) throw inputError("time step dt must be > 0");
-  system_ = &system;
+  model_ = &model;
   h_ = settings.dt;
-  mass_solver_.emplace(system.mass, "mass_", settings.solver);
   for (int i = 0; i < 4; ++i) {
-    kx_[i] = system.createVector();
-    ky_[i] = system.createVector();
-    BEAM_PETSC(VecSet(ky_[i], 0.0));
+    kx_[i] = model.createVector();
+    ky_[i] = model.createVector();
+    BEAM_PETSC(VecSet(ky_[i], 0.0)); // initial guess of an iterative mass solve
   }
-  for (PVec *v : {&xs_, &ys_, &r_, &w_}) *v = system.createVector();
+  for (PVec *v : {&xs_, &ys_}) *v = model.createVector();
 }
 
 void Rk4::slope(double t, Vec x, Vec y, Vec dx, Vec dy) {
-  const SecondOrderSystem &sys = *system_;
-  sys.netForce(t, x, y, 1.0, r_, w_);
-  mass_solver_->solve(r_, dy);
+  model_->acceleration(t, x, y, dy); // M^{-1} F(t, x, y)
   BEAM_PETSC(VecScale(dy, h_));
   BEAM_PETSC(VecCopy(y, dx));
   BEAM_PETSC(VecScale(dx, h_));

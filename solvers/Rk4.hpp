@@ -4,7 +4,8 @@
 //   k1 = h F(t_n, z_n),  k2 = h F(t_n + h/2, z_n + k1/2),  k3 = h F(t_n + h/2, z_n + k2/2),
 //   k4 = h F(t_n + h, z_n + k3),   z_{n+1} = z_n + (k1 + 2 k2 + 2 k3 + k4)/6
 // ((C.2) prints the weight as 1/2; the method, and its order 4, need 1/6).
-// Four solves with M per step (prefix `mass_`, factored once). Explicit: on an undamped mode it is stable
+// Written with the model's accelerations alone, so it serves every model (a linear model answers with
+// one solve with M, prefix `mass_`, factored once: four per step). Explicit: on an undamped mode it is stable
 // for h omega < 2 sqrt(2) and slowly loses energy below that.
 #pragma once
 #include <optional>
@@ -15,7 +16,7 @@ namespace beam {
 
 class Rk4 final : public TimeScheme {
 public:
-  void setup(const SecondOrderSystem &system, const SchemeSettings &settings) override;
+  void setup(const Model &model, const SchemeSettings &settings) override;
   void step(double t, Vec x, Vec y) override;
   std::string name() const override { return "rk4"; }
 
@@ -23,10 +24,9 @@ private:
   // (dx, dy) = h F(t, (x, y))
   void slope(double t, Vec x, Vec y, Vec dx, Vec dy);
 
-  const SecondOrderSystem *system_ = nullptr;
+  const Model *model_ = nullptr;
   double h_ = 0;
-  std::optional<LinearSolver> mass_solver_;
-  PVec kx_[4], ky_[4], xs_, ys_, r_, w_;
+  PVec kx_[4], ky_[4], xs_, ys_;
 };
 
 } // namespace beam

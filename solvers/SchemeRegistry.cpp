@@ -4,37 +4,61 @@
 
 #include "solvers/AlmostExplicit.hpp"
 #include "solvers/CentralDifference.hpp"
+#include "solvers/ExplicitEuler.hpp"
 #include "solvers/FullyImplicit.hpp"
 #include "solvers/GeneralizedAlpha.hpp"
+#include "solvers/ImplicitTheta.hpp"
 #include "solvers/Mamc.hpp"
 #include "solvers/Midpoint.hpp"
 #include "solvers/Rk4.hpp"
 #include "solvers/SemiImplicit.hpp"
+#include "solvers/VelocityVerlet.hpp"
 
 namespace beam {
 namespace {
 
 using Factory = std::function<std::unique_ptr<TimeScheme>()>;
+struct Entry {
+  std::string name;
+  bool general; // serves every model (otherwise linear models only)
+  Factory make;
+};
 
-template <class S>
-std::pair<std::string, Factory> entry(const char *name) {
-  return {name, [] { return std::make_unique<S>(); }};
+template <class S, class... Args>
+Entry linearOnly(const char *name, Args... args) {
+  return {name, false, [=] { return std::make_unique<S>(args...); }};
+}
+template <class S, class... Args>
+Entry general(const char *name, Args... args) {
+  return {name, true, [=] { return std::make_unique<S>(args...); }};
 }
 
-const std::vector<std::pair<std::string, Factory>> &registry() {
-  static const std::vector<std::pair<std::string, Factory>> schemes = {
-      entry<AlmostExplicit>("almost_explicit"),
-      entry<SemiImplicit>("semi_implicit"),
-      entry<FullyImplicit>("fully_implicit"),
-      entry<Midpoint>("midpoint"),
-      entry<Newmark>("newmark"),
-      entry<Mamc>("mamc"),
-      entry<CentralDifference>("central_difference"),
-      entry<Rk4>("rk4"),
-      entry<HhtAlpha>("hht"),
-      entry<ChungHulbertAlpha>("generalized_alpha"),
+const std::vector<Entry> &registry() {
+  static const std::vector<Entry> schemes = {
+      linearOnly<AlmostExplicit>("almost_explicit"),
+      linearOnly<SemiImplicit>("semi_implicit"),
+      linearOnly<FullyImplicit>("fully_implicit"),
+      linearOnly<Midpoint>("midpoint"),
+      linearOnly<Newmark>("newmark"),
+      linearOnly<Mamc>("mamc"),
+      linearOnly<CentralDifference>("central_difference"),
+      general<Rk4>("rk4"),
+      linearOnly<HhtAlpha>("hht"),
+      linearOnly<ChungHulbertAlpha>("generalized_alpha"),
+      general<ExplicitEuler>("explicit_euler", std::string("explicit_euler"), true),
+      general<ExplicitEuler>("semi_implicit_euler", std::string("semi_implicit_euler"), true),
+      general<ExplicitEuler>("forward_euler", std::string("forward_euler"), false),
+      general<VelocityVerlet>("verlet"),
+      general<ImplicitTheta>("implicit_euler", std::string("implicit_euler"), 1.0),
+      general<ImplicitTheta>("implicit_midpoint", std::string("implicit_midpoint"), 0.5),
   };
   return schemes;
+}
+
+std::string joined(const std::vector<std::string> &names) {
+  std::string list;
+  for (const auto &n : names) list += (list.empty() ? "" : ", ") + n;
+  return list;
 }
 
 } // namespace
@@ -42,7 +66,17 @@ const std::vector<std::pair<std::string, Factory>> &registry() {
 const std::vector<std::string> &schemeNames() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> n;
-    for (const auto &e : registry()) n.push_back(e.first);
+    for (const auto &e : registry()) n.push_back(e.name);
+    return n;
+  }();
+  return names;
+}
+
+const std::vector<std::string> &generalSchemeNames() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const auto &e : registry())
+      if (e.general) n.push_back(e.name);
     return n;
   }();
   return names;
@@ -50,10 +84,14 @@ const std::vector<std::string> &schemeNames() {
 
 std::unique_ptr<TimeScheme> makeScheme(const std::string &name) {
   for (const auto &e : registry())
-    if (e.first == name) return e.second();
-  std::string list;
-  for (const auto &n : schemeNames()) list += (list.empty() ? "" : ", ") + n;
-  throw inputError("-scheme: unknown scheme '" + name + "'; accepted: " + list);
+    if (e.name == name) return e.make();
+  throw inputError("-scheme: unknown scheme '" + name + "'; accepted: " + joined(schemeNames()));
+}
+
+const SecondOrderSystem &requireLinear(const Model &model, const std::string &scheme) {
+  if (const SecondOrderSystem *s = model.linear()) return *s;
+  throw inputError("-scheme " + scheme + ": written for linear systems M x'' + C x' + S x = f(t), but the model '" +
+                   model.name() + "' is nonlinear; accepted: " + joined(generalSchemeNames()));
 }
 
 } // namespace beam

@@ -2,129 +2,201 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <optional>
 #include <sstream>
 
+#include "common/Agree.hpp"
 #include "common/StopSignal.hpp"
-#include "solvers/Checkpoint.hpp"
+#include "solvers/Energy.hpp"
+#include "solvers/LinearModel.hpp"
 
 namespace beam {
 
+namespace {
+std::string exact(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.17g", v);
+  return b;
+}
+} // namespace
+
 PetscInt stepCount(double T, double dt) {
   // Tolerate round-off in T/dt (T = 1, dt = 0.1 is 10 steps, not 11).
-  return PetscInt(std::ceil(T / dt * (1 - 1e-12)));
+  const double n = std::ceil(T / dt * (1 - 1e-12));
+  if (!(n <= double(PETSC_MAX_INT) - 1))
+    throw inputError("-T / -dt: " + exact(n) + " steps is too many; accepted: at most " + std::to_string(PETSC_MAX_INT - 1));
+  return PetscInt(n);
 }
 
-TimeLoop::TimeLoop(TimeScheme &scheme, const SecondOrderSystem &system, const RunSettings &settings)
-    : scheme_(scheme), system_(system), settings_(settings) {
+struct TimeLoop::Progress {
+  explicit Progress(const Model &model) : meter(model) {}
+  EnergyMeter meter; // integrates work and dissipation along the run
+  StepState state;
+  RunResult result;
+  double e0 = 0;
+};
+
+TimeLoop::TimeLoop(TimeScheme &scheme, const Model &model, const RunSettings &settings)
+    : scheme_(scheme), model_(model), settings_(settings) {
   if (!(settings.dt > 0) || !std::isfinite(settings.dt)) throw inputError("-dt: must be a real > 0");
   if (!(settings.T >= 0) || !std::isfinite(settings.T)) throw inputError("-T: must be a real >= 0");
   steps_ = stepCount(settings.T, settings.dt);
-  scheme_.setup(system, {settings.dt, settings.solver});
-  compliance_ = staticCompliance(system, settings.solver);
+  SchemeSettings s;
+  s.dt = settings.dt;
+  s.solver = settings.solver;
+  s.newton_prefix = settings.newton_prefix;
+  scheme_.setup(model, s);
+  reference_energy_ = model.referenceEnergy();
 }
 
-void TimeLoop::checkpoint(const StepState &state, const EnergyMeter &meter, const RunResult &result) const {
+Identity TimeLoop::identity() const {
+  Identity id = settings_.identity;
+  for (auto &field : model_.identity()) id.push_back(field);
+  id.emplace_back("scheme", scheme_.name());
+  for (auto &[k, v] : scheme_.identity()) id.emplace_back("scheme." + k, v);
+  id.emplace_back("dt", exact(settings_.dt));
+  id.emplace_back("linear_solver", linearSolverName(settings_.solver));
+  return id;
+}
+
+void TimeLoop::start(Progress &p, const std::vector<Monitor *> &monitors) {
+  p.state.energy = p.meter.start(0.0, p.state.x, p.state.y);
+  p.state.newton_its = scheme_.newtonIterations() >= 0 ? 0 : -1;
+  p.result.energy_scale = driftScale(p.state.energy.total(), reference_energy_);
+  for (Monitor *m : monitors) m->observe(p.state);
+}
+
+void TimeLoop::restore(Progress &p, const std::vector<Monitor *> &monitors) {
+  const std::string &path = settings_.restart_path;
+  const CheckpointHeader h = readCheckpointHeader(model_.comm(), path);
+  PetscInt size;
+  BEAM_PETSC(VecGetSize(p.state.x, &size));
+  checkIdentity(path, h.identity, identity());
+  if (h.scheme != scheme_.name() || h.size != size || h.dt != settings_.dt)
+    throw inputError("-restart: '" + path + "' was written by " + h.scheme + " with " + std::to_string(h.size) +
+                     " DOFs and dt = " + exact(h.dt) + "; accepted: the same scheme, system and dt");
+  if (h.step > steps_)
+    throw inputError("-restart: the checkpoint is at step " + std::to_string(h.step) + ", beyond the " +
+                     std::to_string(steps_) + " steps of T; accepted: a T at least " + exact(h.time));
+  if (std::abs(h.time - double(h.step) * settings_.dt) > 1e-9 * std::max(1.0, h.time))
+    throw inputError("-restart: '" + path + "' is corrupted (its step and time disagree)");
+  readCheckpointState(path, p.state.x, p.state.y, scheme_.history());
+  StepState &s = p.state;
+  s.step = h.step;
+  s.time = h.time;
+  s.energy = p.meter.resume(h.time, s.x, s.y, h.work, h.dissipated, h.total0);
+  s.newton_its = scheme_.newtonIterations() >= 0 ? 0 : -1;
+  s.drift = (s.energy.total() - h.total0) / h.energy_scale;
+  // Every monitor checks it can continue its files before any of them changes one.
+  agreeOn(model_.comm(), [&] {
+    for (const Monitor *m : monitors) m->checkResume(s);
+  });
+  scheme_.resume(h.time, s.x, s.y);
+  p.result.energy_scale = h.energy_scale;
+  p.result.max_abs_drift = h.max_abs_drift;
+  p.result.steps_done = h.step;
+  p.result.time = h.time;
+  p.result.restarted_from = h.step;
+  p.result.final_drift = s.drift;
+  for (Monitor *m : monitors) m->resume(s);
+}
+
+bool TimeLoop::advance(Progress &p, PetscInt n) {
+  const double t = double(n) * settings_.dt;
+  std::ostringstream why;
+  why << scheme_.name() << " diverged at step " << n << ", t = " << t << ": ";
+  try {
+    scheme_.step(p.state.time, p.state.x, p.state.y);
+    model_.afterStep(t, p.state.x, p.state.y);
+  } catch (const Error &e) {
+    if (e.exitCode() != kExitRunFailed) throw; // bad input stays bad input
+    p.result.diverged = true;
+    p.result.divergence = why.str() + e.what();
+    return false;
+  }
+  const EnergyTerms e = p.meter.advance(t, p.state.x, p.state.y);
+  const double drift = (e.total() - p.e0) / p.result.energy_scale; // total includes the dissipation
+  if (!std::isfinite(drift) || std::abs(drift) > settings_.divergence_factor) {
+    if (std::isfinite(drift))
+      why << "|E - E0| / scale = " << std::abs(drift) << " exceeds the bound " << settings_.divergence_factor;
+    else
+      why << "the energy is not finite";
+    p.result.diverged = true;
+    p.result.divergence = why.str();
+    p.result.final_drift = drift;
+    return false;
+  }
+  StepState &s = p.state;
+  s.step = n;
+  s.time = t;
+  s.energy = e;
+  s.drift = drift;
+  s.newton_its = scheme_.newtonIterations();
+  p.result.steps_done = n;
+  p.result.time = t;
+  p.result.max_abs_drift = std::max(p.result.max_abs_drift, std::abs(drift));
+  p.result.final_drift = drift;
+  return true;
+}
+
+void TimeLoop::checkpoint(const Progress &p) const {
   CheckpointHeader h;
   h.scheme = scheme_.name();
-  BEAM_PETSC(VecGetSize(state.x, &h.size));
-  h.step = state.step;
-  h.time = state.time;
+  BEAM_PETSC(VecGetSize(p.state.x, &h.size));
+  h.step = p.state.step;
+  h.time = p.state.time;
   h.dt = settings_.dt;
-  h.work = meter.work();
-  h.dissipated = meter.dissipated();
-  h.total0 = meter.initialTotal();
-  h.energy_scale = result.energy_scale;
-  h.max_abs_drift = result.max_abs_drift;
+  h.work = p.meter.work();
+  h.dissipated = p.meter.dissipated();
+  h.total0 = p.meter.initialTotal();
+  h.energy_scale = p.result.energy_scale;
+  h.max_abs_drift = p.result.max_abs_drift;
   const std::vector<Vec> history = scheme_.history();
   h.history = PetscInt(history.size());
-  writeCheckpoint(settings_.checkpoint_path, h, state.x, state.y, history);
+  h.identity = identity();
+  writeCheckpoint(settings_.checkpoint_path, h, p.state.x, p.state.y, history);
 }
 
 RunResult TimeLoop::run(Vec x, Vec y, const std::vector<Monitor *> &monitors) {
-  EnergyMeter meter(system_); // integrates work and dissipation along the run
-  StepState state;
-  state.steps = steps_;
-  state.x = x;
-  state.y = y;
-  RunResult result;
-  result.scheme = scheme_.name();
-  MPI_Comm comm = PetscObjectComm(PetscObject(x));
-
-  if (settings_.restart_path.empty()) {
-    state.energy = meter.start(0.0, x, y);
-    result.energy_scale = driftScale(state.energy.total(), compliance_);
-    for (Monitor *m : monitors) m->observe(state);
-  } else {
-    const std::string &path = settings_.restart_path;
-    const CheckpointHeader h = readCheckpointHeader(comm, path);
-    PetscInt size;
-    BEAM_PETSC(VecGetSize(x, &size));
-    if (h.scheme != scheme_.name() || h.size != size || h.dt != settings_.dt)
-      throw inputError("-restart: '" + path + "' was written by " + h.scheme + " with " + std::to_string(h.size) +
-                       " DOFs and dt = " + std::to_string(h.dt) + "; accepted: the same scheme, system and dt");
-    if (h.step > steps_)
-      throw inputError("-restart: the checkpoint is at step " + std::to_string(h.step) + ", beyond the " +
-                       std::to_string(steps_) + " steps of T; accepted: a T at least " + std::to_string(h.time));
-    readCheckpointState(path, x, y, scheme_.history());
-    scheme_.resume(h.time, x, y);
-    state.step = h.step;
-    state.time = h.time;
-    state.energy = meter.resume(h.time, x, y, h.work, h.dissipated, h.total0);
-    result.energy_scale = h.energy_scale;
-    result.max_abs_drift = h.max_abs_drift;
-    result.steps_done = h.step;
-    result.time = h.time;
-    result.restarted_from = h.step;
-    state.drift = result.final_drift = (state.energy.total() - h.total0) / h.energy_scale;
-    for (Monitor *m : monitors) m->resume(state);
-  }
-  const double e0 = meter.initialTotal();
+  Progress p(model_);
+  p.state.steps = steps_;
+  p.state.x = x;
+  p.state.y = y;
+  p.result.scheme = scheme_.name();
+  if (settings_.restart_path.empty())
+    start(p, monitors);
+  else
+    restore(p, monitors);
+  p.e0 = p.meter.initialTotal();
   const bool checkpoints = !settings_.checkpoint_path.empty();
   std::optional<StopHandlers> stop_handlers; // SIGINT/SIGTERM stop the run cleanly when it can checkpoint
   if (checkpoints) stop_handlers.emplace();
 
-  for (PetscInt n = state.step + 1; n <= steps_; ++n) {
-    scheme_.step(state.time, x, y);
-    const double t = double(n) * settings_.dt;
-    const EnergyTerms e = meter.advance(t, x, y);
-    const double drift = (e.total() - e0) / result.energy_scale; // total includes the dissipation
-    if (!std::isfinite(drift) || std::abs(drift) > settings_.divergence_factor) {
-      std::ostringstream why;
-      why << scheme_.name() << " diverged at step " << n << ", t = " << t << ": ";
-      if (std::isfinite(drift))
-        why << "|E - E0| / scale = " << std::abs(drift) << " exceeds the bound " << settings_.divergence_factor;
-      else
-        why << "the energy is not finite";
-      result.diverged = true;
-      result.divergence = why.str();
-      result.final_drift = drift;
-      break;
-    }
-    state.step = n;
-    state.time = t;
-    state.energy = e;
-    state.drift = drift;
-    result.steps_done = n;
-    result.time = t;
-    result.max_abs_drift = std::max(result.max_abs_drift, std::abs(drift));
-    result.final_drift = drift;
+  for (PetscInt n = p.state.step + 1; n <= steps_; ++n) {
+    if (!advance(p, n)) break;
     // A signal stops the run after this step: monitors see it as the last one (final snapshot).
-    result.interrupted_by = checkpoints && n < steps_ ? stopRequested(comm) : 0;
-    state.stopping = result.interrupted_by != 0;
-    for (Monitor *m : monitors) m->observe(state);
-    if (checkpoints && (state.last() || (settings_.checkpoint_every > 0 && n % settings_.checkpoint_every == 0)))
-      checkpoint(state, meter, result);
-    if (state.stopping) break;
+    p.result.interrupted_by = checkpoints && n < steps_ ? stopRequested(model_.comm()) : 0;
+    p.state.stopping = p.result.interrupted_by != 0;
+    for (Monitor *m : monitors) m->observe(p.state);
+    if (checkpoints && (p.state.last() || (settings_.checkpoint_every > 0 && n % settings_.checkpoint_every == 0)))
+      checkpoint(p);
+    if (p.state.stopping) break;
   }
-  for (Monitor *m : monitors) m->finish(result);
-  return result;
+  for (Monitor *m : monitors) m->finish(p.result);
+  return p.result;
 }
 
-RunResult integrate(TimeScheme &scheme, const SecondOrderSystem &system, Vec x, Vec y,
-                    const RunSettings &settings, const std::vector<Monitor *> &monitors) {
-  TimeLoop loop(scheme, system, settings);
+RunResult integrate(TimeScheme &scheme, const Model &model, Vec x, Vec y, const RunSettings &settings,
+                    const std::vector<Monitor *> &monitors) {
+  TimeLoop loop(scheme, model, settings);
   return loop.run(x, y, monitors);
+}
+
+RunResult integrate(TimeScheme &scheme, const SecondOrderSystem &system, Vec x, Vec y, const RunSettings &settings,
+                    const std::vector<Monitor *> &monitors) {
+  const LinearModel model(system, settings.solver);
+  return integrate(scheme, model, x, y, settings, monitors);
 }
 
 } // namespace beam

@@ -1,19 +1,26 @@
-// The time loop: n = ceil(T/dt) steps of one scheme (the last one ends at n*dt >= T), energy measured
-// every step, monitors notified, divergence detected.
+// The time loop: n = ceil(T/dt) steps of one scheme on one model (the last one ends at n*dt >= T),
+// energy measured every step, monitors notified, divergence detected.
 //
 // Divergence: a non-finite energy, or |E - E0| > divergence_factor * scale (default 1e6, scale as in
-// driftScale). The run stops after the offending step without notifying monitors of it, so everything
-// they wrote describes finite states.
+// driftScale), or a step that fails (a Newton solve that does not converge: a run error from the
+// scheme). The run stops after the offending step without notifying monitors of it, so everything they
+// wrote describes finite states; RunResult says why.
+//
+// After every accepted step the model may correct the state (Model::afterStep, e.g. the multibody
+// projection onto the constraints).
 //
 // Checkpoints and restart (see Checkpoint.hpp): with checkpoint_path set, the full state is saved every
 // checkpoint_every steps, at the end, and when SIGINT/SIGTERM stops the run (after finishing the step and
-// letting monitors write a final snapshot). A run with restart_path continues from that checkpoint: same
-// scheme, system size and dt (checked); T may be larger. On one rank it ends in exactly the state of an
+// letting monitors write a final snapshot). A run with restart_path continues from that checkpoint; the
+// checkpoint's identity (the run's, see identity()) must match, its checksum must hold, and every
+// monitor must accept to continue its files (Monitor::checkResume) before any of them changes a file,
+// so a refused restart leaves the directory as it was. On one rank it ends in exactly the state of an
 // uninterrupted run.
 #pragma once
 #include <string>
 #include <vector>
 
+#include "solvers/Checkpoint.hpp"
 #include "solvers/Monitor.hpp"
 #include "solvers/TimeScheme.hpp"
 
@@ -24,35 +31,48 @@ struct RunSettings {
   double dt = 0.01;
   double divergence_factor = 1e6;
   LinearSolverKind solver = LinearSolverKind::Direct;
+  std::string newton_prefix = "newton_"; // options prefix of nonlinear solves (SchemeSettings)
   PetscInt checkpoint_every = 0; // write a checkpoint every N steps (and at the end); 0 = only on a signal
   std::string checkpoint_path;   // where checkpoints go; empty = none, not even on a signal
   std::string restart_path;      // continue from this checkpoint instead of starting at t = 0
+  Identity identity;             // the lab's part of the run's identity (lab name, its own options)
 };
 
 PetscInt stepCount(double T, double dt);
 
 class TimeLoop {
 public:
-  // Sets up the scheme (its factorization) and the static solve of the energy scale: once this returns,
-  // every solver has read its options, so unknown options can be rejected before anything is written.
-  TimeLoop(TimeScheme &scheme, const SecondOrderSystem &system, const RunSettings &settings);
+  // Sets up the scheme (its factorization) and the model's reference energy: once this returns, every
+  // solver has read its options, so unknown options can be rejected before anything is written.
+  TimeLoop(TimeScheme &scheme, const Model &model, const RunSettings &settings);
   PetscInt steps() const { return steps_; }
+  // Everything that defines the run, as checkpoints record it: the lab's identity, the model's, the
+  // scheme with its parameters, dt, the solver kind.
+  Identity identity() const;
   // Integrates from (x, y) at t = 0 — or, with settings.restart_path, from the checkpoint (x and y are
   // then overwritten with its state); x and y hold the final state.
   RunResult run(Vec x, Vec y, const std::vector<Monitor *> &monitors);
 
 private:
-  void checkpoint(const StepState &state, const EnergyMeter &meter, const RunResult &result) const;
+  struct Progress; // the run's state between steps (TimeLoop.cpp)
+  void start(Progress &p, const std::vector<Monitor *> &monitors);
+  void restore(Progress &p, const std::vector<Monitor *> &monitors);
+  // One step; false when the run must stop there (divergence or a failed step).
+  bool advance(Progress &p, PetscInt n);
+  void checkpoint(const Progress &p) const;
 
   TimeScheme &scheme_;
-  const SecondOrderSystem &system_;
+  const Model &model_;
   RunSettings settings_;
   PetscInt steps_;
-  double compliance_;
+  double reference_energy_;
 };
 
-// TimeLoop(scheme, system, settings).run(x, y, monitors)
-RunResult integrate(TimeScheme &scheme, const SecondOrderSystem &system, Vec x, Vec y,
-                    const RunSettings &settings, const std::vector<Monitor *> &monitors);
+// TimeLoop(scheme, model, settings).run(x, y, monitors)
+RunResult integrate(TimeScheme &scheme, const Model &model, Vec x, Vec y, const RunSettings &settings,
+                    const std::vector<Monitor *> &monitors);
+// The same for a linear system M x'' + C x' + S x = f(t) (a LinearModel over it for the run).
+RunResult integrate(TimeScheme &scheme, const SecondOrderSystem &system, Vec x, Vec y, const RunSettings &settings,
+                    const std::vector<Monitor *> &monitors);
 
 } // namespace beam

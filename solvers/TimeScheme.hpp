@@ -1,11 +1,19 @@
-// A time scheme advances (x, y) = (displacement, velocity) of M x'' = f - S x by one step dt.
+// A time scheme advances (x, v) of a Model, M(x) x'' = F(t, x, x'), by one step dt.
 // Each scheme is one class in its own files, registered by name in SchemeRegistry.cpp.
+//
+// Two kinds (solvers/Model.hpp): the schemes of the course written for M x'' + C x' + S x = f(t) with
+// constant matrices (the four lab schemes, the Newmark family, MAMC, central difference) take the
+// model's linear() matrices and refuse any other model (requireLinear); the schemes written with the
+// model's forces, accelerations and shifted Jacobians alone (rk4, the Euler family, verlet, implicit
+// midpoint) serve every model, linear or not.
 #pragma once
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "solvers/LinearSolver.hpp"
+#include "solvers/Model.hpp"
 #include "solvers/SecondOrderSystem.hpp"
 
 namespace beam {
@@ -13,26 +21,46 @@ namespace beam {
 struct SchemeSettings {
   double dt = 0.01;
   LinearSolverKind solver = LinearSolverKind::Direct;
+  // Prefix of this scheme instance's own options (-<prefix>newmark_beta, ...): "" for the labs'
+  // schemes, another one for instances that must not read the user's values (the amplification scan).
+  std::string options_prefix;
+  // Prefix of the nonlinear solver of implicit schemes on nonlinear models: -<prefix>snes_monitor,
+  // -<prefix>ksp_type, -<prefix>pc_type (the mass-spring lab uses "ms_").
+  std::string newton_prefix = "newton_";
 };
 
 class TimeScheme {
 public:
   virtual ~TimeScheme() = default;
-  // Builds operators and factorizations for this system and step. Called once per run.
-  virtual void setup(const SecondOrderSystem &system, const SchemeSettings &settings) = 0;
-  // One step from t to t + dt, in place.
+  // Builds operators and factorizations for this model and step. Called once per run; the model must
+  // outlive the scheme's use of it.
+  virtual void setup(const Model &model, const SchemeSettings &settings) = 0;
+  // One step from t to t + dt, in place. A nonlinear solve that fails throws a run error (exit 3).
   virtual void step(double t, Vec x, Vec y) = 0;
   virtual std::string name() const = 0;
+  // The parameters that change results (for checkpoints), as (field, value) pairs; the name is added
+  // by the caller.
+  virtual std::vector<std::pair<std::string, std::string>> identity() const { return {}; }
 
-  // Checkpoints: the state a scheme keeps beyond (x, y) (e.g. the acceleration, x_{n-1}); empty for
-  // one-step schemes. Valid after setup(). A restart loads these vectors, then calls resume() so the
-  // next step() continues the sequence exactly as if the run had never stopped.
+  // Newton iterations of the last step, or -1 for schemes that solve no nonlinear system.
+  virtual PetscInt newtonIterations() const { return -1; }
+
+  // Checkpoints: the state a scheme keeps beyond (x, y) (e.g. the acceleration, x_{n-1}, the initial
+  // guess of an iterative solve); empty for one-step schemes. Valid after setup(). A restart loads
+  // these vectors, then calls resume() so the next step() continues the sequence exactly as if the
+  // run had never stopped.
   virtual std::vector<Vec> history() { return {}; }
   virtual void resume(double /*t*/, Vec /*x*/, Vec /*y*/) {}
 };
 
+// The model's constant matrices, or an input error naming the scheme, the model and the schemes that
+// accept it.
+const SecondOrderSystem &requireLinear(const Model &model, const std::string &scheme);
+
 // The schemes by name ("almost_explicit", "midpoint", ...).
 std::unique_ptr<TimeScheme> makeScheme(const std::string &name);
 const std::vector<std::string> &schemeNames();
+// The schemes that accept any model (the others need a linear one).
+const std::vector<std::string> &generalSchemeNames();
 
 } // namespace beam

@@ -74,7 +74,45 @@ check "discrete_system restart identical" 'cmp -s dfull/energy.csv dpart/energy.
 
 # 5. A restart that does not match the checkpoint is refused (exit 2).
 "$labs/semi_implicit" "${args[@]}" -restart full > /dev/null 2> err.txt
-check "restart with another scheme refused" '[ $? = 2 ] && grep -q "written by midpoint" err.txt'
+check "restart with another scheme refused" '[ $? = 2 ] && grep -q "lab was midpoint, now semi_implicit" err.txt'
+
+# 6. A restart can't lie (issue 12): every mismatch or corruption is refused with exit 2, naming what
+#    differs, and leaves the directory exactly as it was (same files, same bytes).
+snapshot() { (cd "$1" && find . -type f | sort | xargs md5sum); }
+refused() { # <what> <grep pattern> <command...>: exit 2, pattern in the message, directory unchanged
+  local what=$1 pattern=$2
+  shift 2
+  local before after
+  before=$(snapshot full)
+  "$@" > /dev/null 2> err.txt
+  local rc=$?
+  after=$(snapshot full)
+  check "$what refused (exit $rc)" '[ $rc = 2 ] && grep -q -- "$pattern" err.txt && [ "$before" = "$after" ]'
+}
+refused "restart with another E" "E was 100, now 200" "$m" "${args[@]}" -restart full -E 200
+refused "restart with a transposed mesh" "mesh was 20x5, now 5x20" "$m" "${args[@]}" -restart full -mx 5 -my 20
+refused "restart with other supports" "supports was clamped_left, now clamped_both" "$m" "${args[@]}" -restart full -supports clamped_both
+refused "restart with another dt" "dt was 0.01, now 0.02" "$m" "${args[@]}" -restart full -dt 0.02
+refused "restart with damping added" "rayleigh_alpha was 0, now 0.1" "$m" "${args[@]}" -restart full -rayleigh_alpha 0.1
+refused "restart with another solver" "linear_solver was direct, now cg" "$m" "${args[@]}" -restart full -linear_solver cg
+cp full/checkpoint.bin ck.orig
+for at in 40 400 2000 4000; do # one flipped bit: header, identity, data
+  cp ck.orig full/checkpoint.bin
+  printf "$(printf '\\x%02x' $(( $(od -An -tu1 -j $at -N1 ck.orig) ^ 4 )))" | dd of=full/checkpoint.bin bs=1 seek=$at conv=notrunc 2> /dev/null
+  refused "checkpoint with a flipped bit at byte $at" "checkpoint" "$m" "${args[@]}" -restart full
+done
+head -c 1000 ck.orig > full/checkpoint.bin
+refused "truncated checkpoint" "not a valid checkpoint\\|cannot be read\\|corrupted" "$m" "${args[@]}" -restart full
+: > full/checkpoint.bin
+refused "empty checkpoint" "not a valid checkpoint" "$m" "${args[@]}" -restart full
+cp ck.orig full/checkpoint.bin
+cp full/energy.csv energy.orig
+head -n 2000 energy.orig > full/energy.csv
+refused "truncated energy.csv" "rows stop before step" "$m" "${args[@]}" -restart full
+cp energy.orig full/energy.csv
+sed -i '1s/kinetic/kinetik/' full/energy.csv
+refused "energy.csv with other columns" "columns differ" "$m" "${args[@]}" -restart full
+cp energy.orig full/energy.csv
 "$m" -restart nowhere > /dev/null 2> err.txt
 check "restart without checkpoint refused" '[ $? = 2 ] && grep -q "no checkpoint" err.txt'
 

@@ -6,9 +6,13 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <optional>
 #include <string>
 
 #include "MesLib/BeamSystem.hpp"
+#include "solvers/LinearModel.hpp"
 #include "solvers/TimeLoop.hpp"
 
 namespace beam {
@@ -32,10 +36,11 @@ struct Final {
 // Runs `scheme` on a damped, loaded beam to T; with stop_at > 0 first to stop_at (checkpointing there),
 // then from the checkpoint with a new scheme object.
 Final run(const Beam &beam, const std::string &scheme, double T, double stop_at) {
-  SecondOrderSystem system = beamSystem(beam);
-  BEAM_PETSC(MatDuplicate(system.mass, MAT_COPY_VALUES, system.damping.out())); // C = 0.05 M
-  BEAM_PETSC(MatScale(system.damping, 0.05));
-  system.load_factor = [](double t) { return std::sin(0.3 * t); };
+  SecondOrderSystem damped = beamSystem(beam);
+  BEAM_PETSC(MatDuplicate(damped.mass, MAT_COPY_VALUES, damped.damping.out())); // C = 0.05 M
+  BEAM_PETSC(MatScale(damped.damping, 0.05));
+  damped.load_factor = [](double t) { return std::sin(0.3 * t); };
+  const LinearModel system(std::move(damped), LinearSolverKind::Direct);
   RunSettings settings;
   settings.dt = 0.01;
   Final out{system.createVector(), system.createVector(), {}};
@@ -100,7 +105,7 @@ TEST(RestartValidation, RejectsAnotherSchemeOrStep) {
   spec.mx = 4;
   spec.my = 1;
   const Beam beam(spec, PETSC_COMM_WORLD);
-  const SecondOrderSystem system = beamSystem(beam);
+  const LinearModel system(beamSystem(beam), LinearSolverKind::Direct);
   RunSettings settings;
   settings.T = 0.05;
   settings.checkpoint_path = checkpointPath("validation");
@@ -118,7 +123,7 @@ TEST(RestartValidation, RejectsAnotherSchemeOrStep) {
     FAIL() << "a checkpoint of another scheme was accepted";
   } catch (const Error &e) {
     EXPECT_EQ(e.exitCode(), 2);
-    EXPECT_NE(std::string(e.what()).find("written by midpoint"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("scheme was midpoint, now semi_implicit"), std::string::npos) << e.what();
   }
   settings.dt = 0.02;
   TimeLoop wrong_dt(*midpoint, system, settings);
@@ -130,6 +135,108 @@ TEST(RestartValidation, RejectsAnotherSchemeOrStep) {
   int rank = 0;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   if (rank == 0) std::remove(checkpointPath("validation").c_str());
+}
+
+// A checkpoint must not lie: one flipped bit anywhere (data or header), a truncated file, another
+// run's identity, a directory — each is refused with an input error, and the vectors are not trusted.
+class CorruptCheckpoint : public ::testing::Test {
+protected:
+  void SetUp() override {
+    spec_.mx = 4;
+    spec_.my = 1;
+    beam_.emplace(spec_, PETSC_COMM_WORLD);
+    model_.emplace(beamSystem(*beam_), LinearSolverKind::Direct);
+    settings_.T = 0.05;
+    settings_.identity = {{"lab", "test"}, {"E", "100"}};
+    settings_.checkpoint_path = checkpointPath("corrupt");
+    PVec x = model_->createVector(), y = model_->createVector();
+    BEAM_PETSC(VecSet(x, 0.0));
+    BEAM_PETSC(VecSet(y, 0.0));
+    auto scheme = makeScheme("newmark"); // one history vector
+    TimeLoop(*scheme, *model_, settings_).run(x, y, {});
+    MPI_Barrier(PETSC_COMM_WORLD);
+    std::ifstream in(settings_.checkpoint_path, std::ios::binary);
+    bytes_.assign(std::istreambuf_iterator<char>(in), {});
+    ASSERT_GT(bytes_.size(), 200u);
+  }
+  void TearDown() override {
+    MPI_Barrier(PETSC_COMM_WORLD);
+    if (rank() == 0) std::remove(settings_.checkpoint_path.c_str());
+  }
+  static int rank() {
+    int r = 0;
+    MPI_Comm_rank(PETSC_COMM_WORLD, &r);
+    return r;
+  }
+  void writeBytes(const std::string &b) {
+    MPI_Barrier(PETSC_COMM_WORLD);
+    if (rank() == 0) std::ofstream(settings_.checkpoint_path, std::ios::binary) << b;
+    MPI_Barrier(PETSC_COMM_WORLD);
+  }
+  // The error message of restarting from the file as it is now (empty when accepted).
+  std::string restartError(const Identity &identity) {
+    RunSettings s = settings_;
+    s.identity = identity;
+    s.restart_path = s.checkpoint_path;
+    s.checkpoint_path.clear();
+    PVec x = model_->createVector(), y = model_->createVector();
+    auto scheme = makeScheme("newmark");
+    try {
+      TimeLoop(*scheme, *model_, s).run(x, y, {});
+    } catch (const Error &e) {
+      EXPECT_EQ(e.exitCode(), 2) << e.what();
+      return e.what();
+    }
+    return "";
+  }
+  BeamSpec spec_;
+  std::optional<Beam> beam_;
+  std::optional<LinearModel> model_;
+  RunSettings settings_;
+  std::string bytes_;
+};
+
+TEST_F(CorruptCheckpoint, IntactOneIsAccepted) { EXPECT_EQ(restartError(settings_.identity), ""); }
+
+TEST_F(CorruptCheckpoint, EveryFlippedBitIsRefused) {
+  // Bits spread over the whole file: header, identity, checksum and the vectors' data.
+  for (size_t at = 0; at < bytes_.size(); at += std::max<size_t>(1, bytes_.size() / 40)) {
+    for (int bit : {0, 5}) {
+      std::string b = bytes_;
+      b[at] = char(b[at] ^ (1 << bit));
+      writeBytes(b);
+      EXPECT_NE(restartError(settings_.identity), "") << "byte " << at << " bit " << bit << " was accepted";
+    }
+  }
+}
+
+TEST_F(CorruptCheckpoint, TruncatedOrEmptyIsRefused) {
+  for (size_t keep : {size_t(0), size_t(10), size_t(100), bytes_.size() / 2, bytes_.size() - 1}) {
+    writeBytes(bytes_.substr(0, keep));
+    EXPECT_NE(restartError(settings_.identity), "") << keep << " bytes were accepted";
+  }
+}
+
+TEST_F(CorruptCheckpoint, AnotherRunIsRefusedNamingTheField) {
+  const std::string e = restartError({{"lab", "test"}, {"E", "200"}});
+  EXPECT_NE(e.find("E was 100, now 200"), std::string::npos) << e;
+  const std::string f = restartError({{"lab", "other"}, {"E", "100"}});
+  EXPECT_NE(f.find("lab was test, now other"), std::string::npos) << f;
+}
+
+TEST_F(CorruptCheckpoint, DirectoryIsRefused) {
+  RunSettings s = settings_;
+  s.restart_path = "/tmp";
+  s.checkpoint_path.clear();
+  PVec x = model_->createVector(), y = model_->createVector();
+  auto scheme = makeScheme("newmark");
+  try {
+    TimeLoop(*scheme, *model_, s).run(x, y, {});
+    FAIL() << "a directory was accepted as a checkpoint";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.exitCode(), 2);
+    EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
+  }
 }
 
 } // namespace

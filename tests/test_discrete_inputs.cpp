@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "labs/DiscreteSystem.hpp"
-#include "labs/LoadInTime.hpp"
-#include "output/MatrixMarketReader.hpp"
+#include "DiscreteSystem/DiscreteSystem.hpp"
+#include "solvers/LoadInTime.hpp"
+#include "DiscreteSystem/MatrixMarketReader.hpp"
 
 using namespace beam;
 

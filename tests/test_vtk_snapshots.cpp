@@ -21,6 +21,8 @@
 #include <set>
 #include <sstream>
 
+#include "MesLib/BeamModel.hpp"
+#include "MesLib/BeamSystem.hpp"
 #include "output/VtkSnapshots.hpp"
 
 namespace fs = std::filesystem;
@@ -150,7 +152,8 @@ TEST(VtkSnapshots, SeriesFilesAndFieldsReadBack) {
   auto v = [](int X, int Y, int d, int n) { return (1 + n) * (d == 0 ? 0.3 * X + Y : -0.5 * Y); };
   const PetscInt steps = 5;
   const double dt = 0.1;
-  VtkSnapshots snaps(beam, dir.path(), 2);
+  const BeamModel model(beam, beamSystem(beam), LinearSolverKind::Direct);
+  VtkSnapshots snaps(model, dir.path(), 2, "beam");
   for (PetscInt n = 0; n <= steps; ++n) {
     auto grid = [&](auto f) { // a field in grid units, as a function of physical coordinates
       return [&, f](double X, double Y, int d) {
@@ -264,7 +267,8 @@ TEST(VtkSnapshots, RigidMotionHasNoStress) {
   const Beam beam(spec, PETSC_COMM_WORLD);
   TempDir dir;
   PVec x = beam.createVector(), y = beam.createVector();
-  VtkSnapshots snaps(beam, dir.path(), 1);
+  const BeamModel model(beam, beamSystem(beam), LinearSolverKind::Direct);
+  VtkSnapshots snaps(model, dir.path(), 1, "beam");
   // A translation, then a small rotation (linear theory: no strain either).
   fill(beam, x, [](double, double, int d) { return d == 0 ? 0.3 : -0.7; });
   snaps.observe(stateAt(0, 1, 0.0, x, y));
@@ -298,7 +302,8 @@ TEST(VtkSnapshots, UniformStretchMatchesClosedForm) {
   PVec x = beam.createVector(), y = beam.createVector();
   const double e = 1e-3;
   fill(beam, x, [&](double X, double, int d) { return d == 0 ? e * X : 0.0; });
-  VtkSnapshots snaps(beam, dir.path(), 3, "stretch");
+  const BeamModel model(beam, beamSystem(beam), LinearSolverKind::Direct);
+  VtkSnapshots snaps(model, dir.path(), 3, "stretch");
   snaps.observe(stateAt(0, 0, 0.0, x, y));
   if (commRank() != 0) return;
 
@@ -328,7 +333,8 @@ TEST(VtkSnapshots, RankWithoutElementsWritesNoPiece) {
   TempDir dir;
   PVec x = beam.createVector(), y = beam.createVector();
   fill(beam, x, [](double X, double Y, int d) { return d == 0 ? X + 2 * Y : -Y; });
-  VtkSnapshots snaps(beam, dir.path(), 1, "one");
+  const BeamModel model(beam, beamSystem(beam), LinearSolverKind::Direct);
+  VtkSnapshots snaps(model, dir.path(), 1, "one");
   snaps.observe(stateAt(0, 0, 0.25, x, y));
   if (commRank() != 0) return;
   auto g = readSnapshot(dir.path() + "/" + snaps.series().at(0).second);
@@ -350,7 +356,8 @@ TEST(VtkSnapshots, EveryLargerThanTheRunGivesFirstAndLast) {
   const Beam beam(smallSpec(), PETSC_COMM_WORLD);
   TempDir dir;
   PVec x = beam.createVector(), y = beam.createVector();
-  VtkSnapshots snaps(beam, dir.path(), 10);
+  const BeamModel model(beam, beamSystem(beam), LinearSolverKind::Direct);
+  VtkSnapshots snaps(model, dir.path(), 10, "beam");
   for (PetscInt n = 0; n <= 3; ++n) snaps.observe(stateAt(n, 3, 0.5 * n, x, y));
   ASSERT_EQ(snaps.series().size(), 2u);
   EXPECT_EQ(snaps.series()[0].first, 0.0);
@@ -364,7 +371,8 @@ TEST(VtkSnapshots, RejectsEveryBelowOne) {
   const Beam beam(smallSpec(), PETSC_COMM_WORLD);
   for (int every : {0, -3}) {
     try {
-      VtkSnapshots snaps(beam, "/tmp", every);
+      const BeamModel model(beam, beamSystem(beam), LinearSolverKind::Direct);
+      VtkSnapshots snaps(model, "/tmp", every, "beam");
       ADD_FAILURE() << "every = " << every << " accepted";
     } catch (const Error &err) {
       EXPECT_EQ(err.exitCode(), kExitBadInput);
@@ -374,14 +382,18 @@ TEST(VtkSnapshots, RejectsEveryBelowOne) {
   }
 }
 
-// A write that fails (here: the directory does not exist) is a run error naming the file, on every rank;
-// the snapshot is not listed, and once the directory exists the next snapshot is written normally.
+// A write that fails (here: the directory cannot exist, a regular file stands in its way — VTK's
+// parallel writer creates missing directories) is a run error naming the file, on every rank; the
+// snapshot is not listed, and once the directory exists the next snapshot is written normally.
 TEST(VtkSnapshots, WriteFailureIsARunErrorNamingTheFile) {
   const Beam beam(smallSpec(), PETSC_COMM_WORLD);
   TempDir dir;
   PVec x = beam.createVector(), y = beam.createVector();
   const std::string missing = dir.path() + "/missing";
-  VtkSnapshots snaps(beam, missing, 1);
+  if (commRank() == 0) std::ofstream(missing) << "a file, not a directory";
+  MPI_Barrier(PETSC_COMM_WORLD);
+  const BeamModel model(beam, beamSystem(beam), LinearSolverKind::Direct);
+  VtkSnapshots snaps(model, missing, 1, "beam");
   try {
     snaps.observe(stateAt(0, 1, 0.0, x, y));
     ADD_FAILURE() << "no error";
@@ -393,7 +405,11 @@ TEST(VtkSnapshots, WriteFailureIsARunErrorNamingTheFile) {
   }
   EXPECT_TRUE(snaps.series().empty());
 
-  if (commRank() == 0) fs::create_directory(missing);
+  MPI_Barrier(PETSC_COMM_WORLD);
+  if (commRank() == 0) {
+    fs::remove(missing);
+    fs::create_directory(missing);
+  }
   MPI_Barrier(PETSC_COMM_WORLD);
   snaps.observe(stateAt(1, 1, 1.0, x, y));
   ASSERT_EQ(snaps.series().size(), 1u);

@@ -1,4 +1,4 @@
-#include "output/MatrixMarketReader.hpp"
+#include "DiscreteSystem/MatrixMarketReader.hpp"
 
 #include <Eigen/SparseCholesky>
 

@@ -1,11 +1,13 @@
-#include "labs/DiscreteSystem.hpp"
+#include "DiscreteSystem/DiscreteSystem.hpp"
 
 #include <Eigen/Eigenvalues>
 
+#include <cstdint>
+#include <cstring>
 #include <map>
 #include <vector>
 
-#include "output/MatrixMarketReader.hpp"
+#include "DiscreteSystem/MatrixMarketReader.hpp"
 
 namespace beam {
 namespace {
@@ -194,6 +196,38 @@ double largestEigenvalue(const DiscreteModel &model) {
   Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> es(K, M, Eigen::EigenvaluesOnly);
   if (es.info() != Eigen::Success) throw runError("eigenvalues of (K, M) did not converge");
   return es.eigenvalues().maxCoeff();
+}
+
+namespace {
+// FNV-1a over the values of a dense or sparse Eigen object (bit patterns, so any change shows).
+template <class Values>
+std::uint64_t hashValues(const Values &values, Eigen::Index n, std::uint64_t h) {
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double v = values[i];
+    unsigned char b[sizeof v];
+    std::memcpy(b, &v, sizeof v);
+    for (unsigned char c : b) h = (h ^ c) * 0x100000001b3ULL;
+  }
+  return h;
+}
+std::uint64_t hashSparse(const Eigen::SparseMatrix<double> &A, std::uint64_t h) {
+  for (int k = 0; k < A.outerSize(); ++k)
+    for (Eigen::SparseMatrix<double>::InnerIterator it(A, k); it; ++it) {
+      const double entry[3] = {double(it.row()), double(it.col()), it.value()};
+      h = hashValues(entry, 3, h);
+    }
+  return h;
+}
+} // namespace
+
+DiscreteSystemModel::DiscreteSystemModel(const DiscreteModel &model, MPI_Comm comm, LinearSolverKind solver)
+    : LinearModel(toSecondOrderSystem(model, comm), solver) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (const auto *A : {&model.M, &model.C, &model.K}) h = hashSparse(*A, h);
+  for (const auto *v : {&model.F, &model.q0, &model.v0}) h = hashValues(v->data(), v->size(), h);
+  const bool varying = model.load_factor || model.history;
+  identity_ = {{"model", name()}, {"system", model.name}, {"size", std::to_string(model.size())},
+               {"data_hash", std::to_string(h)}, {"load", varying ? "in time" : "constant"}};
 }
 
 } // namespace beam

@@ -1,4 +1,4 @@
-#include "labs/LoadInTime.hpp"
+#include "solvers/LoadInTime.hpp"
 
 #include <algorithm>
 #include <cerrno>

@@ -21,7 +21,8 @@
 #include <optional>
 #include <string>
 
-#include "labs/LoadInTime.hpp"
+#include "solvers/LoadInTime.hpp"
+#include "solvers/LinearModel.hpp"
 #include "solvers/SecondOrderSystem.hpp"
 
 namespace beam {
@@ -54,6 +55,18 @@ std::shared_ptr<const LoadHistory> readLoadHistory(const std::string &path, doub
 SecondOrderSystem toSecondOrderSystem(const DiscreteModel &model, MPI_Comm comm);
 // A PETSc vector with the system's layout holding v.
 PVec toPetscVector(const SecondOrderSystem &system, const Eigen::VectorXd &v);
+
+// The discrete system as a Model: a LinearModel over its matrices (drawn as a row of DOFs), named
+// "discrete" and identified for checkpoints by its name and a hash of M, C, K, F, q0, v0 and its load.
+class DiscreteSystemModel final : public LinearModel {
+public:
+  DiscreteSystemModel(const DiscreteModel &model, MPI_Comm comm, LinearSolverKind solver);
+  std::string name() const override { return "discrete"; }
+  std::vector<std::pair<std::string, std::string>> identity() const override { return identity_; }
+
+private:
+  std::vector<std::pair<std::string, std::string>> identity_;
+};
 
 // omega_max^2: the largest eigenvalue of K phi = omega^2 M phi (dense, for small systems).
 double largestEigenvalue(const DiscreteModel &model);

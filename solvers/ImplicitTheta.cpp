@@ -1,0 +1,124 @@
+#include "solvers/ImplicitTheta.hpp"
+
+#include <cmath>
+#include <sstream>
+
+namespace beam {
+
+namespace {
+
+// Newton's stopping rule: PETSc's default tests (relative and absolute residual, iteration limit), plus
+// convergence when the update has stalled at round-off (|delta| <= 1e-12 |dv|): a state at rest in
+// equilibrium has an initial residual of round-off size that no relative reduction can beat.
+PetscErrorCode convergenceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscReal snorm, PetscReal fnorm,
+                               SNESConvergedReason *reason, void *ctx) {
+  PetscFunctionBeginUser;
+  PetscCall(SNESConvergedDefault(snes, it, xnorm, snorm, fnorm, reason, ctx));
+  if (*reason == SNES_CONVERGED_ITERATING && it > 0 && snorm <= 1e-12 * xnorm) *reason = SNES_CONVERGED_SNORM_RELATIVE;
+  PetscFunctionReturn(0);
+}
+
+} // namespace
+
+void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
+  if (!(settings.dt > 0)) throw inputError("time step dt must be > 0");
+  model_ = &model;
+  dt_ = settings.dt;
+  const double a = 1, b = theta_ * dt_, c = theta_ * theta_ * dt_ * dt_;
+  for (PVec *w : {&dv_, &xt_, &vt_, &work_, &rhs_}) *w = model.createVector();
+  BEAM_PETSC(VecSet(dv_, 0.0));
+  if (const SecondOrderSystem *linear = model.linear()) {
+    J_ = linear->combination(a, b, c);
+    linear_.emplace(J_, "shifted_", settings.solver);
+    return;
+  }
+  if (!model.hasJacobian()) {
+    std::string accepted;
+    for (const auto &n : generalSchemeNames())
+      if (n != "implicit_euler" && n != "implicit_midpoint") accepted += (accepted.empty() ? "" : ", ") + n;
+    throw inputError("-scheme " + name_ + ": the model '" + model.name() +
+                     "' gives no Jacobian for a Newton solve; accepted: " + accepted);
+  }
+  J_ = model.createJacobian();
+  newton_prefix_ = settings.newton_prefix;
+  BEAM_PETSC(SNESCreate(model.comm(), snes_.out()));
+  BEAM_PETSC(SNESSetOptionsPrefix(snes_, settings.newton_prefix.c_str()));
+  BEAM_PETSC(SNESSetFunction(snes_, work_, residualCallback, this));
+  BEAM_PETSC(SNESSetJacobian(snes_, J_, J_, jacobianCallback, this));
+  BEAM_PETSC(SNESSetType(snes_, SNESNEWTONLS));
+  BEAM_PETSC(SNESSetTolerances(snes_, 1e-50, 1e-10, 0.0, 50, -1));
+  BEAM_PETSC(SNESSetConvergenceTest(snes_, convergenceTest, nullptr, nullptr));
+  KSP ksp;
+  BEAM_PETSC(SNESGetKSP(snes_, &ksp));
+  BEAM_PETSC(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+  BEAM_PETSC(SNESSetFromOptions(snes_));
+}
+
+void ImplicitTheta::evaluationPoint(Vec dv) {
+  BEAM_PETSC(VecWAXPY(vt_, theta_, dv, vn_));          // v_theta = v_n + theta dv
+  BEAM_PETSC(VecWAXPY(xt_, theta_ * dt_, vt_, xn_));   // x_theta = x_n + theta dt v_theta
+}
+
+void ImplicitTheta::residual(Vec dv, Vec R) {
+  evaluationPoint(dv);
+  model_->force(t_ + theta_ * dt_, xt_, vt_, rhs_);
+  model_->massMult(xt_, dv, R);
+  BEAM_PETSC(VecAXPY(R, -dt_, rhs_)); // R = M dv - dt F
+}
+
+void ImplicitTheta::jacobian(Vec dv, Mat J) {
+  evaluationPoint(dv);
+  model_->shiftedJacobian(t_ + theta_ * dt_, xt_, vt_, 1.0, theta_ * dt_, theta_ * theta_ * dt_ * dt_, J);
+}
+
+// PETSc calls back with the scheme as context; errors cross back as PETSc error codes.
+PetscErrorCode ImplicitTheta::residualCallback(SNES, Vec dv, Vec R, void *self) {
+  try {
+    static_cast<ImplicitTheta *>(self)->residual(dv, R);
+  } catch (const Error &e) {
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "%s", e.what());
+  }
+  return 0;
+}
+
+PetscErrorCode ImplicitTheta::jacobianCallback(SNES, Vec dv, Mat J, Mat, void *self) {
+  try {
+    static_cast<ImplicitTheta *>(self)->jacobian(dv, J);
+  } catch (const Error &e) {
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "%s", e.what());
+  }
+  return 0;
+}
+
+void ImplicitTheta::step(double t, Vec x, Vec v) {
+  t_ = t;
+  xn_ = x;
+  vn_ = v;
+  if (linear_) {
+    // R(dv) = J dv - dt F(t_theta, x_n + theta dt v_n, v_n): one solve, from the previous dv.
+    BEAM_PETSC(VecWAXPY(xt_, theta_ * dt_, v, x));
+    model_->force(t + theta_ * dt_, xt_, v, rhs_);
+    BEAM_PETSC(VecScale(rhs_, dt_));
+    linear_->solve(rhs_, dv_);
+    iterations_ = 1;
+  } else {
+    BEAM_PETSC(SNESSolve(snes_, nullptr, dv_));
+    SNESConvergedReason reason;
+    BEAM_PETSC(SNESGetConvergedReason(snes_, &reason));
+    BEAM_PETSC(SNESGetIterationNumber(snes_, &iterations_));
+    if (reason <= 0) {
+      PetscReal fnorm = 0;
+      BEAM_PETSC(SNESGetFunctionNorm(snes_, &fnorm));
+      std::ostringstream why;
+      why << name_ << ": Newton did not converge in the step from t = " << t << " (" << SNESConvergedReasons[reason]
+          << " after " << iterations_ << " iterations, residual " << fnorm
+          << "); try a smaller -dt (watch Newton with -" << newton_prefix_ << "snes_monitor)";
+      throw runError(why.str());
+    }
+  }
+  BEAM_PETSC(VecAXPY(x, dt_, v));             // x_{n+1} = x_n + dt (v_n + theta dv) ...
+  BEAM_PETSC(VecAXPY(x, dt_ * theta_, dv_));
+  BEAM_PETSC(VecAXPY(v, 1.0, dv_));           // v_{n+1} = v_n + dv
+}
+
+} // namespace beam
