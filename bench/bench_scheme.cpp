@@ -35,6 +35,7 @@
 
 #include "bench/Stream.hpp"
 #include "bench/Traffic.hpp"
+#include "common/Options.hpp"
 #include "labs/BeamLab.hpp"
 #include "labs/OptionParsing.hpp"
 
@@ -120,7 +121,7 @@ int main(int argc, char **argv) {
       const beam::LinearModel model(system, run.solver);
       beam::TimeLoop loop(*scheme, model, run); // factorization + the energy scale's static solve
       setup = since(t0);
-      beam::rejectUnusedOptions();
+      (void)beam::finishOptions(PETSC_COMM_WORLD);
 
       StepTimer timer;
       beam::PVec x = system.createVector(), y = system.createVector();

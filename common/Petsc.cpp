@@ -1,10 +1,17 @@
 #include "common/Petsc.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cctype>
 #include <chrono>
 #include <cstdio>
-#include <thread>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <thread>
+
+#include "common/Options.hpp"
 
 namespace beam {
 namespace {
@@ -38,9 +45,68 @@ bool allRanksArrive(MPI_Comm comm, double seconds) {
   return true;
 }
 
+// PETSc's rule for a word that names an option (PetscOptionsValidKey): '-' or '--', then a letter, and
+// not a number ("-inf" and "-1e3" are values).
+bool isOptionName(const char *word) {
+  if (word[0] != '-') return false;
+  const char *key = word[1] == '-' ? word + 1 : word;
+  if (!std::isalpha((unsigned char)key[1])) return false;
+  char *end = nullptr;
+  (void)std::strtod(key, &end);
+  return !(end != key && !(*end == '_' || std::isalnum((unsigned char)*end)));
+}
+
+std::string optionsFileProblem(const std::string &path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return "-options_file: cannot open '" + path + "'; accepted: a readable options file";
+  if (!S_ISREG(st.st_mode) || access(path.c_str(), R_OK) != 0)
+    return "-options_file: '" + path + "' is not a readable regular file; accepted: a readable options file";
+  return "";
+}
+
+// -log_view [:FILE[:format]]: PETSc opens FILE only in PetscFinalize, and a failure there is lost.
+std::string logViewProblem(const std::string &value) {
+  if (value.empty() || value[0] != ':') return "";
+  const std::string file = value.substr(1, value.find(':', 1) == std::string::npos ? std::string::npos : value.find(':', 1) - 1);
+  if (file.empty()) return "";
+  const size_t slash = file.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : file.substr(0, slash));
+  struct stat st {};
+  if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || access(dir.c_str(), W_OK) != 0)
+    return "-log_view: cannot write '" + file + "' (no writable directory '" + dir +
+           "'); accepted: :FILE in a writable directory";
+  return "";
+}
+
 } // namespace
 
-std::string lastPetscMessage() { return g_last_message; }
+std::string commandLineProblem(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (!isOptionName(argv[i]))
+      return "stray argument '" + word + "'; accepted: options, each -name or -name value";
+    if (word == "-prefix_pop") continue;
+    const bool has_value = i + 1 < argc && !isOptionName(argv[i + 1]);
+    const std::string value = has_value ? argv[i + 1] : "";
+    if (value.size() > size_t(PETSC_MAX_PATH_LEN - 1))
+      return word + ": the value has " + std::to_string(value.size()) + " characters; accepted: at most " +
+             std::to_string(PETSC_MAX_PATH_LEN - 1);
+    std::string problem;
+    if (word == "-options_file" || word == "-options_file_yaml")
+      problem = has_value ? optionsFileProblem(value) : word + ": no file given; accepted: a readable options file";
+    else if (word == "-log_view")
+      problem = logViewProblem(value);
+    if (!problem.empty()) return problem;
+    if (has_value) ++i;
+  }
+  return "";
+}
+
+std::string lastPetscMessage(bool clear) {
+  std::string m = g_last_message;
+  if (clear) g_last_message.clear();
+  return m;
+}
 
 void throwPetscError(PetscErrorCode code, const char *expr, const char *file, int line) {
   std::string msg = g_last_message;
@@ -63,17 +129,22 @@ PVec duplicate(Vec like) {
   return v;
 }
 
-PetscSession::PetscSession(int *argc, char ***argv, const char *help) {
-  const PetscErrorCode ierr = PetscInitialize(argc, argv, nullptr, help);
+PetscSession::PetscSession(int *argc, char ***argv, const char *help)
+    : command_line_error_(commandLineProblem(*argc, *argv)), bare_argv_(*argv) {
+  // A refused command line never reaches PETSc, which would abort or ignore it.
+  const PetscErrorCode ierr = command_line_error_.empty() ? PetscInitialize(argc, argv, nullptr, help)
+                                                          : PetscInitialize(&bare_argc_, &bare_argv_, nullptr, help);
   if (ierr) throw runError("PETSc initialization failed");
   PetscBool debug = PETSC_FALSE;
   PetscOptionsHasName(nullptr, nullptr, "-debug", &debug);
   if (!debug) PetscPushErrorHandler(captureHandler, nullptr);
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank_);
   MPI_Comm_size(PETSC_COMM_WORLD, &size_);
+  MPI_Comm_dup(PETSC_COMM_WORLD, &arrival_);
 }
 
 PetscSession::~PetscSession() {
+  if (arrival_ != MPI_COMM_NULL) MPI_Comm_free(&arrival_);
   PetscPopErrorHandler(); // frees the capturing handler (no-op with -debug, where none was pushed)
   PetscFinalize();
 }
@@ -82,6 +153,10 @@ int runMain(const PetscSession &session, const char *program, const std::functio
   int code = kExitOk;
   std::string message;
   try {
+    // The first collective of every rank: a command line refused on some ranks only ends all of them here.
+    agreeOnOutcome(PETSC_COMM_WORLD, [&] {
+      if (!session.commandLineError().empty()) throw inputError(session.commandLineError());
+    });
     code = body();
   } catch (const Error &e) {
     code = e.exitCode();
@@ -99,11 +174,13 @@ int runMain(const PetscSession &session, const char *program, const std::functio
   for (char &c : message)
     if ((unsigned char)c < 0x20 || c == 0x7f) c = ' ';
   if (message.size() > 600) message = message.substr(0, 600) + " ...";
-  // Most errors are collective (options, files and energy checks are the same on every rank): every
-  // rank arrives here, rank 0 reports, and all finish normally. An error on some ranks only would leave
-  // the others waiting in a collective call: if the others do not arrive within a few seconds, this
-  // rank reports and ends the whole job.
-  if (session.size() > 1 && !allRanksArrive(PETSC_COMM_WORLD, 5.0)) {
+  // Most errors are collective (options and files are agreed on by agreeOnOutcome, energy checks are
+  // the same on every rank): every rank arrives here, rank 0 reports, and all finish normally. An error
+  // on some ranks only would leave the others waiting in a collective call: if the others do not arrive
+  // within a few seconds, this rank reports and ends the whole job. The check runs on its own
+  // communicator: on PETSC_COMM_WORLD its barrier would be matched against the collective the healthy
+  // ranks are waiting in (a mismatched collective, which hangs OpenMPI instead of failing).
+  if (session.size() > 1 && !allRanksArrive(session.arrivalComm(), 5.0)) {
     std::fprintf(stderr, "%s: error (rank %d): %s\n", program, session.rank(), message.c_str());
     std::fflush(stderr);
     MPI_Abort(PETSC_COMM_WORLD, code);

@@ -14,8 +14,9 @@
 
 namespace beam {
 
-// Message of the most recent PETSc error on this rank (set by the capturing error handler).
-std::string lastPetscMessage();
+// Message of the most recent PETSc error on this rank (set by the capturing error handler); `clear`
+// forgets it (for callers that replace it by their own message).
+std::string lastPetscMessage(bool clear = false);
 [[noreturn]] void throwPetscError(PetscErrorCode code, const char *expr, const char *file, int line);
 
 #define BEAM_PETSC(...)                                                                            \
@@ -68,6 +69,13 @@ using PScatter = Handle<VecScatter, VecScatterDestroy>;
 PVec duplicate(Vec like);
 
 // Initializes PETSc for the lifetime of the object and installs the capturing error handler.
+//
+// The command line is checked before PETSc sees it, because PETSc either aborts with a banner or
+// silently ignores what is checked here: an -options_file that is missing or not a regular file, a
+// -log_view :FILE that cannot be written (PETSc would only fail at the very end, exit 0), a value
+// longer than the options database keeps (4095 characters), and stray words that are neither an
+// option nor its value (`lab leftover`, `-mx 2 3`). A bad command line starts PETSc without its
+// arguments and leaves the error for runMain, which reports it as bad input (exit 2).
 class PetscSession {
 public:
   PetscSession(int *argc, char ***argv, const char *help);
@@ -76,11 +84,22 @@ public:
   PetscSession &operator=(const PetscSession &) = delete;
   int rank() const { return rank_; }
   int size() const { return size_; }
+  const std::string &commandLineError() const { return command_line_error_; }
+  // A communicator of its own for runMain's "do all ranks arrive" check, so its non-blocking barrier
+  // can never be matched against a collective another rank is waiting in.
+  MPI_Comm arrivalComm() const { return arrival_; }
 
 private:
   int rank_ = 0;
   int size_ = 1;
+  std::string command_line_error_;
+  int bare_argc_ = 1; // argv[0] alone, when the command line was refused
+  char **bare_argv_ = nullptr;
+  MPI_Comm arrival_ = MPI_COMM_NULL;
 };
+
+// The problem with a command line (argv[1..argc-1]) as described above, or "" when it is fine.
+std::string commandLineProblem(int argc, char **argv);
 
 // Runs `body` and maps every failure to the documented exit code, printing one line
 // "<program>: error: <what>" on rank 0's stderr (errors are detected collectively: options, files and

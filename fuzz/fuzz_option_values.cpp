@@ -1,18 +1,16 @@
-// libFuzzer harness: the option-value parsers of labs/OptionParsing.hpp on the same text: parseReal,
-// parseInteger, parseBool, parseRealList.
+// libFuzzer harness: the strict option-value parsers of common/Options.hpp on the same text: parseReal,
+// parseRealList (integers and truth values are read by PETSc's typed calls).
 //
 // Properties of accepted text: a real is finite and the whole text is the number (no text after it,
-// embedded NUL bytes included); an integer likewise; a truth value is one of the documented words; a
-// list has one finite real per comma-separated field.
+// embedded NUL bytes included); a list has one finite real per comma-separated field.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
-#include <set>
 #include <vector>
 
 #include "fuzz/FuzzInput.hpp"
-#include "labs/OptionParsing.hpp"
+#include "common/Options.hpp"
 
 using namespace beam;
 
@@ -25,18 +23,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     BEAM_FUZZ_CHECK(std::isfinite(real));
     BEAM_FUZZ_CHECK(!has_nul);
     BEAM_FUZZ_CHECK(std::strtod(text.c_str(), nullptr) == real);
-  }
-
-  long integer = 0;
-  if (fuzz::acceptsInput([&] { integer = parseInteger("-mx", text); })) {
-    BEAM_FUZZ_CHECK(!has_nul);
-    BEAM_FUZZ_CHECK(std::strtol(text.c_str(), nullptr, 10) == integer);
-  }
-
-  bool truth = false;
-  if (fuzz::acceptsInput([&] { truth = parseBool("-quiet", text); })) {
-    static const std::set<std::string> yes = {"", "true", "1", "yes"}, no = {"false", "0", "no"};
-    BEAM_FUZZ_CHECK(truth ? yes.count(text) == 1 : no.count(text) == 1);
   }
 
   std::vector<double> list;

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "labs/OptionParsing.hpp"
+#include "common/Options.hpp"
 #include "output/ConsoleEnergy.hpp"
 #include "output/EnergyLog.hpp"
 #include "output/FileUtil.hpp"
@@ -116,13 +116,13 @@ int schemeLabMain(int argc, char **argv, const char *scheme_name, const char *he
   PetscSession session(&argc, &argv, help);
   return runMain(session, scheme_name, [&] {
     const BeamLabOptions options = readBeamLabOptions(PETSC_COMM_WORLD, scheme_name);
-    if (options.help) return int(kExitOk);
     const Beam beam(options.beam, PETSC_COMM_WORLD);
     const auto model = beamModel(beam, options);
     const SecondOrderSystem &system = model->system();
     const auto scheme = makeScheme(scheme_name);
     TimeLoop loop(*scheme, *model, labRunSettings(scheme_name, options));
-    rejectUnusedOptions(); // every solver has read its options by now; nothing is written yet
+    // Every solver has read its options by now; nothing is written yet. -help stops here.
+    if (finishOptions(PETSC_COMM_WORLD)) return int(kExitOk);
     warnIfUnstable(system, beam.frozenDofs(), scheme_name, options.run.dt); // warns, does not refuse
     if (!options.export_dir.empty()) exportSystem(beam, system, options.export_dir);
     const RunResult result = runBeamLab(loop, *model, options, options.output_dir, true);

@@ -6,29 +6,13 @@
 #include <sstream>
 
 #include "labs/BeamLab.hpp"
-#include "labs/OptionParsing.hpp"
+#include "common/Options.hpp"
 #include "output/FileUtil.hpp"
 #include "output/VtkSnapshots.hpp"
 #include "solvers/Amplification.hpp"
 
 namespace beam {
 namespace {
-
-using Entry = OptionEntry;
-
-std::string str(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
-}
-
-long integerIn(const Entry &e, long min, long max) {
-  const long v = parseInteger(e.name, e.value);
-  if (v < min || v > max)
-    throw inputError(std::string(e.name) + ": " + e.value + " is out of range; accepted: an integer in [" +
-                     std::to_string(min) + ", " + std::to_string(max) + "]");
-  return v;
-}
 
 // "inf", "0" or the number, as the stability report prints steps.
 std::string stepText(double dt) {
@@ -50,29 +34,19 @@ SecondOrderSystem modalSystem(const Beam &beam, const BeamLabOptions &options) {
 
 StabilityOptions readStabilityOptions(MPI_Comm comm) {
   StabilityOptions o;
-  std::vector<Entry> entries = {
-      {"-omega_range", "Chart: Omega = omega*dt from 0 to this (> 0)", str(o.omega_range)},
-      {"-omega_points", "Chart: number of Omega values (integer >= 2)", std::to_string(o.omega_points)},
-      {"-xi", "Chart: damping ratio of the oscillator (>= 0; critical steps are for the undamped beam)", str(o.xi)},
-      {"-measure_steps", "Steps of each trial run of the measured critical step (0 = do not measure)",
-       std::to_string(o.measure.steps)},
-      {"-measure_growth", "A trial run is unstable when |E - E0| exceeds this many energy scales (> 1)",
-       str(o.measure.growth)},
-  };
-  readOptionBlock(comm, "Options of the stability analysis", entries);
-  PetscBool help = PETSC_FALSE;
-  BEAM_PETSC(PetscOptionsHasHelp(nullptr, &help));
-  if (help) return o;
-  o.omega_range = parseReal("-omega_range", entries[0].value);
-  if (!(o.omega_range > 0))
-    throw inputError("-omega_range: " + entries[0].value + " is out of range; accepted: a real > 0");
-  o.omega_points = int(integerIn(entries[1], 2, 1000000));
-  o.xi = parseReal("-xi", entries[2].value);
-  if (!(o.xi >= 0)) throw inputError("-xi: " + entries[2].value + " is out of range; accepted: a real >= 0");
-  o.measure.steps = PetscInt(integerIn(entries[3], 0, 100000000));
-  o.measure.growth = parseReal("-measure_growth", entries[4].value);
-  if (!(o.measure.growth > 1))
-    throw inputError("-measure_growth: " + entries[4].value + " is out of range; accepted: a real > 1");
+  agreeOnOutcome(comm, [&] {
+    readOptions(comm, "Stability analysis", "", [&](OptionReader &r) {
+      o.omega_range = r.real("-omega_range", "Chart: Omega = omega*dt from 0 to this", o.omega_range, Bounds::above(0));
+      o.omega_points = int(r.integer("-omega_points", "Chart: number of Omega values", o.omega_points, 2, 1000000));
+      o.xi = r.real("-xi", "Chart: damping ratio of the oscillator (critical steps are for the undamped system)", o.xi,
+                    Bounds::atLeast(0));
+      o.measure.steps = r.integer("-measure_steps",
+                                  "Steps of each trial run of the measured critical step (0 = do not measure)",
+                                  o.measure.steps, 0, 100000000);
+      o.measure.growth = r.real("-measure_growth", "A trial run is unstable when |E - E0| exceeds this many energy scales",
+                                o.measure.growth, Bounds::above(1));
+    });
+  });
   return o;
 }
 
@@ -137,14 +111,11 @@ void reportCriticalSteps(const SecondOrderSystem &system, const std::vector<Pets
 
 ModesOptions readModesOptions(MPI_Comm comm) {
   ModesOptions o;
-  std::vector<Entry> entries = {
-      {"-modes", "Number of natural modes to compute (integer >= 1)", std::to_string(o.modes)},
-  };
-  readOptionBlock(comm, "Options of the modes lab", entries);
-  PetscBool help = PETSC_FALSE;
-  BEAM_PETSC(PetscOptionsHasHelp(nullptr, &help));
-  if (help) return o;
-  o.modes = int(integerIn(entries[0], 1, 100000));
+  agreeOnOutcome(comm, [&] {
+    readOptions(comm, "Natural modes", "", [&](OptionReader &r) {
+      o.modes = int(r.integer("-modes", "Number of natural modes to compute", o.modes, 1, 100000));
+    });
+  });
   return o;
 }
 

@@ -14,7 +14,7 @@
 
 #include "labs/BeamLab.hpp"
 #include "labs/DiscreteLabOptions.hpp"
-#include "labs/OptionParsing.hpp"
+#include "common/Options.hpp"
 #include "output/EnergyLog.hpp"
 #include "output/FileUtil.hpp"
 #include "output/MatrixMarket.hpp"
@@ -56,13 +56,12 @@ int main(int argc, char **argv) {
   beam::PetscSession session(&argc, &argv, help);
   return beam::runMain(session, "discrete_system", [&] {
     const beam::DiscreteLabOptions options = beam::readDiscreteLabOptions(PETSC_COMM_WORLD);
-    if (options.help) return 0;
     const beam::DiscreteModel model = beam::discreteModel(options);
     const beam::DiscreteSystemModel linear(model, PETSC_COMM_WORLD, options.run.solver);
     const beam::SecondOrderSystem &system = linear.system();
     const auto scheme = beam::makeScheme(options.scheme);
     beam::TimeLoop loop(*scheme, linear, options.run);
-    beam::rejectUnusedOptions();
+    if (beam::finishOptions(PETSC_COMM_WORLD)) return 0; // -help: the scheme's solvers have listed their options
 
     const double omega_max = std::sqrt(beam::largestEigenvalue(model));
     BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD,

@@ -11,7 +11,7 @@
 #include <memory>
 
 #include "labs/BeamLab.hpp"
-#include "labs/OptionParsing.hpp"
+#include "common/Options.hpp"
 #include "output/DriftTable.hpp"
 
 static const char help[] = "Runs every time scheme on the same beam and compares their energy drift.\n";
@@ -19,8 +19,7 @@ static const char help[] = "Runs every time scheme on the same beam and compares
 int main(int argc, char **argv) {
   beam::PetscSession session(&argc, &argv, help);
   return beam::runMain(session, "energy_drift", [&] {
-    const auto options = beam::readBeamLabOptions(PETSC_COMM_WORLD, "energy_drift", true);
-    if (options.help) return 0;
+    const auto options = beam::readBeamLabOptions(PETSC_COMM_WORLD, "energy_drift", beam::BeamLabKind::AllSchemes);
     const beam::Beam beam(options.beam, PETSC_COMM_WORLD);
     const auto model = beam::beamModel(beam, options);
     const beam::SecondOrderSystem &system = model->system();
@@ -34,7 +33,7 @@ int main(int argc, char **argv) {
       run.checkpoint_path = options.output_dir + "/" + name + "/checkpoint.bin";
       loops.push_back(std::make_unique<beam::TimeLoop>(*schemes.back(), *model, run));
     }
-    beam::rejectUnusedOptions();
+    if (beam::finishOptions(PETSC_COMM_WORLD)) return 0; // -help: every solver has listed its options
     if (!options.export_dir.empty()) beam::exportSystem(beam, system, options.export_dir);
 
     std::vector<beam::RunResult> results;

@@ -11,7 +11,7 @@
 #include "common/Slepc.hpp"
 #include "labs/BeamLab.hpp"
 #include "labs/ModalLab.hpp"
-#include "labs/OptionParsing.hpp"
+#include "common/Options.hpp"
 #include "output/FileUtil.hpp"
 
 static const char help[] = "Natural frequencies and mode shapes of the beam, compared with Euler-Bernoulli.\n";
@@ -19,14 +19,13 @@ static const char help[] = "Natural frequencies and mode shapes of the beam, com
 int main(int argc, char **argv) {
   beam::SlepcSession session(&argc, &argv, help);
   return beam::runMain(session, "modes", [&] {
-    const auto options = beam::readBeamLabOptions(PETSC_COMM_WORLD, "modes");
+    const auto options = beam::readBeamLabOptions(PETSC_COMM_WORLD, "modes", beam::BeamLabKind::Modes);
     const auto modes = beam::readModesOptions(PETSC_COMM_WORLD);
-    if (options.help) return 0;
     const beam::Beam beam(options.beam, PETSC_COMM_WORLD);
     const beam::SecondOrderSystem system = beam::modalSystem(beam, options);
     const beam::FreeVibration problem(system, beam.frozenDofs());
     beam::ModalSolver solver(problem, {beam::SpectrumEnd::Smallest, modes.modes, 1e-10, 0, "modes_", "-modes"});
-    beam::rejectUnusedOptions();
+    if (beam::finishOptions(PETSC_COMM_WORLD)) return 0; // -help: the eigensolver has listed its options
     beam::prepareOutputDirectory(options.output_dir);
     solver.solve();
 

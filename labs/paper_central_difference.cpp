@@ -28,7 +28,8 @@
 
 #include "labs/BeamLab.hpp"
 #include "DiscreteSystem/DiscreteSystem.hpp"
-#include "labs/OptionParsing.hpp"
+#include "common/Options.hpp"
+#include "solvers/RunOptions.hpp"
 #include "output/EnergyLog.hpp"
 #include "output/FileUtil.hpp"
 #include "output/TrajectoryLog.hpp"
@@ -104,15 +105,13 @@ std::string fixed(double v) {
 int main(int argc, char **argv) {
   beam::PetscSession session(&argc, &argv, help);
   return beam::runMain(session, "paper_central_difference", [&] {
-    char dir_buf[PETSC_MAX_PATH_LEN] = "out/paper_central_difference";
-    BEAM_PETSC(PetscOptionsGetString(nullptr, nullptr, "-output_dir", dir_buf, sizeof dir_buf, nullptr));
-    const std::string out = dir_buf;
-    PetscBool help_given = PETSC_FALSE;
-    BEAM_PETSC(PetscOptionsHasHelp(nullptr, &help_given));
-    if (help_given) return 0;
+    beam::OutputOptions output;
+    output.dir = "out/paper_central_difference";
+    beam::agreeOnOutcome(PETSC_COMM_WORLD, [&] { beam::readOutputOptions(PETSC_COMM_WORLD, output, {nullptr, 0, false}); });
+    const std::string out = output.dir;
     const std::vector<Case> cases = {{"two_dof", 5.0, 0.5, {0.285, 0.1423, 0.6325, 0.9487}, 20.0},
                                      {"fifteen_dof", 7.0, 1.5, {0.7873, 0.9258, 0.5}, 150.0}};
-    beam::rejectUnusedOptions();
+    if (beam::finishOptions(PETSC_COMM_WORLD)) return 0; // the cases' solvers take no options
     beam::prepareOutputDirectory(out);
     std::string summary = "system,h,omega_rule_h,omega_max_h,rho_B16,scheme,max_abs_q,q_final_max_abs,diverged\n";
     std::string plots;

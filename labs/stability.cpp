@@ -2,7 +2,9 @@
 // scheme stable?"; method of reference 002: the amplification matrix A(h) of each scheme, eq. (6)-(7),
 // and its spectral radius against Omega = omega h, eq. (12)-(15)).
 //
-// Beam: the scheme labs' beam and options (default: the course's 20x5 Q4 beam, left edge clamped).
+// System: the scheme labs' beam and options (default: the course's 20x5 Q4 beam, left edge clamped), or
+// a discrete system as in discrete_system (-system two_dof|fifteen_dof, or -M -K [-C] files), which has
+// no frozen DOFs.
 // 1. omega_max and omega_min of S phi = omega^2 M phi on the free DOFs (SLEPc: Krylov-Schur, largest
 //    magnitude; shift-and-invert at 0). Options -omega_max_eps_*, -omega_min_eps_*, -omega_min_st_*.
 // 2. critical_dt <scheme> = Omega_crit / omega_max, Omega_crit from each registered scheme's
@@ -12,43 +14,92 @@
 // Expect on the default beam: omega_max = 42.2, omega_min = 0.123; almost explicit critical 0 (rho =
 // sqrt(1 + Omega^2) > 1), semi-implicit 2 / omega_max = 0.0474 and measured within 1e-4 of it, fully
 // implicit and midpoint inf (rho = 1/sqrt(1 + Omega^2) and 1).
+#include <memory>
+#include <optional>
+
+#include "common/Options.hpp"
 #include "common/Slepc.hpp"
 #include "labs/BeamLab.hpp"
+#include "labs/DiscreteLabOptions.hpp"
 #include "labs/ModalLab.hpp"
-#include "labs/OptionParsing.hpp"
 #include "output/FileUtil.hpp"
 
-static const char help[] = "Critical time steps of every scheme on the beam, in theory and measured, and the "
-                           "spectral-radius chart of their amplification matrices.\n";
+static const char help[] = "Critical time steps of every scheme on the beam or a discrete system, in theory and "
+                           "measured, and the spectral-radius chart of their amplification matrices.\n";
+
+namespace {
+
+// The analysed system: the beam of the beam options, or a discrete system.
+struct AnalysedSystem {
+  std::optional<beam::Beam> beam;
+  beam::SecondOrderSystem system;
+  std::vector<PetscInt> frozen;
+  std::string label, output_dir;
+  beam::LinearSolverKind solver = beam::LinearSolverKind::Direct;
+};
+
+// A discrete system when -system or matrix files are given (then only its own sets are read, so the
+// beam's options are refused as unknown); otherwise the beam.
+std::unique_ptr<AnalysedSystem> analysedSystem(MPI_Comm comm) {
+  auto a = std::make_unique<AnalysedSystem>();
+  beam::DiscreteSource source;
+  beam::agreeOnOutcome(comm, [&] { source = beam::readDiscreteSourceOptions(comm, ""); });
+  if (!source.given()) {
+    const auto options = beam::readBeamLabOptions(comm, "stability", beam::BeamLabKind::Stability);
+    a->beam.emplace(options.beam, comm);
+    a->system = beam::modalSystem(*a->beam, options);
+    a->frozen = a->beam->frozenDofs();
+    a->label = "beam " + std::to_string(options.beam.mx) + "x" + std::to_string(options.beam.my);
+    a->output_dir = options.output_dir;
+    a->solver = options.run.solver;
+    return a;
+  }
+  beam::RunSettings run;
+  beam::OutputOptions output;
+  output.dir = "out/stability";
+  beam::DiscreteModel model;
+  beam::agreeOnOutcome(comm, [&] {
+    beam::readLinearSolverOption(comm, run);
+    beam::readOutputOptions(comm, output, {nullptr, 0, false});
+    model = beam::discreteModel(source, {});
+  });
+  a->system = beam::toSecondOrderSystem(model, comm);
+  a->label = model.name;
+  a->output_dir = output.dir;
+  a->solver = run.solver;
+  return a;
+}
+
+} // namespace
 
 int main(int argc, char **argv) {
   beam::SlepcSession session(&argc, &argv, help);
   return beam::runMain(session, "stability", [&] {
-    const auto options = beam::readBeamLabOptions(PETSC_COMM_WORLD, "stability");
+    const auto analysed = analysedSystem(PETSC_COMM_WORLD);
     const auto stability = beam::readStabilityOptions(PETSC_COMM_WORLD);
-    if (options.help) return 0;
-    const beam::Beam beam(options.beam, PETSC_COMM_WORLD);
-    const beam::SecondOrderSystem system = beam::modalSystem(beam, options);
-    const beam::FreeVibration problem(system, beam.frozenDofs());
+    const beam::SecondOrderSystem &system = analysed->system;
+    const beam::FreeVibration problem(system, analysed->frozen);
     beam::ModalSolver highest(problem, {beam::SpectrumEnd::Largest, 1, 1e-10, 0, "omega_max_"});
     beam::ModalSolver lowest(problem, {beam::SpectrumEnd::Smallest, 1, 1e-10, 0, "omega_min_"});
     beam::readSchemeOptions(beam::schemeNames());
-    beam::rejectUnusedOptions();
-    beam::prepareOutputDirectory(options.output_dir);
+    if (beam::finishOptions(PETSC_COMM_WORLD)) return 0; // -help: eigensolvers and schemes have listed theirs
+    beam::prepareOutputDirectory(analysed->output_dir);
 
     highest.solve();
     lowest.solve();
     const double omega_max = highest.omegas().front();
-    BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "beam %dx%d, %lld free DOFs of %lld\nomega_max = %.10g\nomega_min = %.10g\n",
-                           options.beam.mx, options.beam.my, (long long)problem.freeCount(),
-                           (long long)beam.mesh().dofCount(), omega_max, lowest.omegas().front()));
+    PetscInt dofs = 0;
+    BEAM_PETSC(MatGetSize(system.mass, &dofs, nullptr));
+    BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%s, %lld free DOFs of %lld\nomega_max = %.10g\nomega_min = %.10g\n",
+                           analysed->label.c_str(), (long long)problem.freeCount(), (long long)dofs, omega_max,
+                           lowest.omegas().front()));
     auto settings = stability;
-    settings.measure.solver = options.run.solver; // the trial runs use the lab's -linear_solver
-    beam::reportCriticalSteps(system, beam.frozenDofs(), beam::schemeNames(), omega_max, settings);
+    settings.measure.solver = analysed->solver; // the trial runs use the lab's -linear_solver
+    beam::reportCriticalSteps(system, analysed->frozen, beam::schemeNames(), omega_max, settings);
     beam::writeSpectralRadiusChart(PETSC_COMM_WORLD,
                                    beam::spectralRadiusTable(beam::schemeNames(), stability.omega_range,
                                                              stability.omega_points, stability.xi),
-                                   options.output_dir);
+                                   analysed->output_dir);
     return 0;
   });
 }

@@ -3,13 +3,12 @@
 #include "solvers/LinearModel.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
-#include <iterator>
 #include <limits>
-#include <sstream>
+#include <memory>
 #include <vector>
 
+#include "solvers/GeneralizedAlpha.hpp"
 #include "solvers/TimeScheme.hpp"
 
 namespace beam {
@@ -26,50 +25,39 @@ PMat scalarMatrix(double value) {
   return A;
 }
 
-// Hides, for its lifetime, the options that make PETSc print from inside a set-up or a solve (viewers,
-// monitors, converged reasons: -mass_ksp_view, -mat_view, -shifted_ksp_monitor, ...). A scan sets a
-// scheme up hundreds of times on the oscillator, and those options were given for the beam's solves.
-// Each hidden option comes back with its value and its "used" mark, so the unknown-option check and
-// -options_left see the database as it was.
-class QuietOptions {
+// For its lifetime, PETSc objects created read a private, empty options database instead of the lab's.
+// A scan sets schemes up hundreds of times on a 1x1 oscillator, and the options given for the lab's own
+// solves (-mass_ksp_view, -shifted_ksp_monitor, -shifted_pc_type gamg, ...) must neither print from
+// inside the scan nor configure its solvers; the lab's database, its "used" marks included, is untouched.
+class PrivateOptions {
 public:
-  QuietOptions() {
-    char *all = nullptr;
-    BEAM_PETSC(PetscOptionsGetAll(nullptr, &all));
-    std::istringstream words(all ? all : "");
-    BEAM_PETSC(PetscFree(all));
-    std::vector<std::string> tokens{std::istream_iterator<std::string>(words), std::istream_iterator<std::string>()};
-    auto isName = [](const std::string &t) { return t.size() > 1 && t[0] == '-' && std::isalpha((unsigned char)t[1]); };
-    for (size_t i = 0; i < tokens.size(); ++i) {
-      const std::string &name = tokens[i];
-      if (!isName(name)) continue;
-      const bool chatty = (name.find("view") != std::string::npos && name != "-log_view") ||
-                          name.find("monitor") != std::string::npos ||
-                          name.find("converged_reason") != std::string::npos;
-      if (!chatty) continue;
-      Hidden h{name, i + 1 < tokens.size() && !isName(tokens[i + 1]) ? tokens[i + 1] : "", PETSC_FALSE};
-      BEAM_PETSC(PetscOptionsUsed(nullptr, name.c_str(), &h.used));
-      BEAM_PETSC(PetscOptionsClearValue(nullptr, name.c_str()));
-      hidden_.push_back(h);
-    }
+  PrivateOptions() {
+    BEAM_PETSC(PetscOptionsCreate(&db_));
+    BEAM_PETSC(PetscOptionsPush(db_));
   }
-  ~QuietOptions() {
-    for (const Hidden &h : hidden_) {
-      (void)PetscOptionsSetValue(nullptr, h.name.c_str(), h.value.empty() ? nullptr : h.value.c_str());
-      PetscBool present;
-      if (h.used) (void)PetscOptionsHasName(nullptr, nullptr, h.name.c_str(), &present); // marks it used again
-    }
+  ~PrivateOptions() {
+    (void)PetscOptionsPop();
+    (void)PetscOptionsDestroy(&db_);
   }
-  QuietOptions(const QuietOptions &) = delete;
-  QuietOptions &operator=(const QuietOptions &) = delete;
+  PrivateOptions(const PrivateOptions &) = delete;
+  PrivateOptions &operator=(const PrivateOptions &) = delete;
 
 private:
-  struct Hidden {
-    std::string name, value;
-    PetscBool used;
-  };
-  std::vector<Hidden> hidden_;
+  PetscOptions db_ = nullptr;
 };
+
+// A scheme instance of the scan: its parameters are those the lab's options give (-newmark_beta, ...,
+// read here from the lab's database), and, as an instance of its own, it has its own options prefix, so
+// nothing else of the lab's options reaches it.
+std::unique_ptr<TimeScheme> scanScheme(const std::string &name) {
+  auto scheme = makeScheme(name);
+  if (const auto *family = dynamic_cast<const GeneralizedAlpha *>(scheme.get())) {
+    auto fixed = std::make_unique<GeneralizedAlpha>(name, family->optionParameters());
+    fixed->setOptionsPrefix("amplification_");
+    return fixed;
+  }
+  return scheme;
+}
 
 // The oscillator with omega = Omega and h = 1: m = 1, k = Omega^2, c = 2 xi Omega, f = 0.
 SecondOrderSystem oscillator(double omega_h, double xi) {
@@ -99,10 +87,10 @@ using Matrix2 = std::array<std::array<double, 2>, 2>;
 } // namespace
 
 Matrix2 amplificationMatrix(const std::string &scheme, double omega_h, double xi) {
-  const QuietOptions quiet;
+  auto stepper = scanScheme(scheme);
+  const PrivateOptions private_options;
   const SecondOrderSystem system = oscillator(omega_h, xi);
   const LinearModel model(system, LinearSolverKind::Direct);
-  const auto stepper = makeScheme(scheme);
   stepper->setup(model, {1.0, LinearSolverKind::Direct});
   PVec x = system.createVector(), y = system.createVector();
   Matrix2 A{};
@@ -126,10 +114,10 @@ void readSchemeOptions(const std::string &scheme) {
 
 bool isOneStepMap(const std::string &scheme, double omega_h, double xi) {
   const Matrix2 A = amplificationMatrix(scheme, omega_h, xi);
-  const QuietOptions quiet;
+  auto stepper = scanScheme(scheme);
+  const PrivateOptions private_options;
   const SecondOrderSystem system = oscillator(omega_h, xi);
   const LinearModel model(system, LinearSolverKind::Direct);
-  const auto stepper = makeScheme(scheme);
   stepper->setup(model, {1.0, LinearSolverKind::Direct});
   PVec x = system.createVector(), y = system.createVector();
   BEAM_PETSC(VecSet(x, 1.0));

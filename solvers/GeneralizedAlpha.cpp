@@ -36,20 +36,32 @@ GeneralizedAlphaParameters GeneralizedAlpha::chungHulbert(double rho) {
   return {am, af, 0.25 * (1 - am + af) * (1 - am + af), 0.5 - am + af};
 }
 
-GeneralizedAlphaParameters Newmark::readParameters() const {
+GeneralizedAlphaParameters Newmark::readParameters(const std::string &prefix) const {
   // Bounds as documented; newmark() repeats the check for programmatic use.
-  const double inf = HUGE_VAL;
-  const double beta = schemeParameter("-newmark_beta", 0.25, 0, inf, "a real >= 0 (0.25: average acceleration)");
-  const double gamma = schemeParameter("-newmark_gamma", 0.5, 0.5, inf, "a real >= 1/2 (1/2: second order)");
+  double beta = 0.25, gamma = 0.5;
+  readSchemeParameters("newmark", prefix, [&](OptionReader &r) {
+    beta = r.real("-newmark_beta", "Newmark beta", beta,
+                  Bounds::between(0, HUGE_VAL, "a real >= 0 (0.25: average acceleration)"));
+    gamma = r.real("-newmark_gamma", "Newmark gamma", gamma,
+                   Bounds::between(0.5, HUGE_VAL, "a real >= 1/2 (1/2: second order)"));
+  });
   return newmark(beta, gamma);
 }
 
-GeneralizedAlphaParameters HhtAlpha::readParameters() const {
-  return hht(schemeParameter("-hht_alpha", -0.05, -1.0 / 3, 0, "a real in [-1/3, 0]"));
+GeneralizedAlphaParameters HhtAlpha::readParameters(const std::string &prefix) const {
+  double alpha = -0.05;
+  readSchemeParameters("hht", prefix, [&](OptionReader &r) {
+    alpha = r.real("-hht_alpha", "HHT alpha", alpha, Bounds::between(-1.0 / 3, 0, "a real in [-1/3, 0]"));
+  });
+  return hht(alpha);
 }
 
-GeneralizedAlphaParameters ChungHulbertAlpha::readParameters() const {
-  return chungHulbert(schemeParameter("-rho_inf", 0.8, 0, 1, "a real in [0, 1]"));
+GeneralizedAlphaParameters ChungHulbertAlpha::readParameters(const std::string &prefix) const {
+  double rho = 0.8;
+  readSchemeParameters("generalized_alpha", prefix, [&](OptionReader &r) {
+    rho = r.real("-rho_inf", "Spectral radius at infinite frequency", rho, Bounds::between(0, 1, "a real in [0, 1]"));
+  });
+  return chungHulbert(rho);
 }
 
 std::vector<std::pair<std::string, std::string>> GeneralizedAlpha::identity() const {
@@ -64,13 +76,13 @@ std::vector<std::pair<std::string, std::string>> GeneralizedAlpha::identity() co
 void GeneralizedAlpha::setup(const Model &model, const SchemeSettings &settings) {
   const SecondOrderSystem &system = requireLinear(model, name());
   if (!(settings.dt > 0)) throw inputError("time step dt must be > 0");
-  p_ = readParameters();
+  p_ = readParameters(prefix_);
   system_ = &system;
   h_ = settings.dt;
   const double h = h_, af = p_.alpha_f;
   lhs_ = system.combination(1 - p_.alpha_m, (1 - af) * p_.gamma * h, (1 - af) * p_.beta * h * h);
-  solver_.emplace(lhs_, name_ + "_", settings.solver);
-  mass_solver_.emplace(system.mass, "mass_", settings.solver);
+  solver_.emplace(lhs_, prefix_ + name_ + "_", settings.solver);
+  mass_solver_.emplace(system.mass, prefix_ + "mass_", settings.solver);
   for (PVec *v : {&a_, &f_, &g_, &xt_, &yt_, &w_, &rhs_}) *v = system.createVector();
   BEAM_PETSC(VecSet(a_, 0.0));
   continuity_.reset();

@@ -56,16 +56,23 @@ public:
   std::vector<std::pair<std::string, std::string>> identity() const override;
   const GeneralizedAlphaParameters &parameters() const { return p_; }
 
+  // Options prefix of this instance: its parameters (-<prefix>newmark_beta) and its solvers
+  // (<prefix>mass_, <prefix><name>_). "" by default. (To become SchemeSettings::options_prefix.)
+  void setOptionsPrefix(const std::string &prefix) { prefix_ = prefix; }
+  // The parameters its options give, as setup() will read them (the fixed ones for the base class).
+  GeneralizedAlphaParameters optionParameters() const { return readParameters(prefix_); }
+
   // Continue from a full state (x, y, a) at time t instead of starting from equilibrium: the next
   // step(t, x, y) uses this a_n. For restarts and for measuring the amplification matrix.
   void startFrom(double t, Vec x, Vec y, Vec a);
 
 protected:
-  // The named variants read their options here (called at the start of setup).
-  virtual GeneralizedAlphaParameters readParameters() const { return p_; }
+  // The named variants read their options here, under `prefix` (called at the start of setup).
+  virtual GeneralizedAlphaParameters readParameters(const std::string & /*prefix*/) const { return p_; }
 
 private:
   std::string name_;
+  std::string prefix_;
   GeneralizedAlphaParameters p_;
   const SecondOrderSystem *system_ = nullptr;
   double h_ = 0;
@@ -81,7 +88,7 @@ public:
   Newmark() : GeneralizedAlpha("newmark", newmark(0.25, 0.5)) {}
 
 protected:
-  GeneralizedAlphaParameters readParameters() const override;
+  GeneralizedAlphaParameters readParameters(const std::string &prefix) const override;
 };
 
 // -scheme hht
@@ -90,7 +97,7 @@ public:
   HhtAlpha() : GeneralizedAlpha("hht", hht(-0.05)) {}
 
 protected:
-  GeneralizedAlphaParameters readParameters() const override;
+  GeneralizedAlphaParameters readParameters(const std::string &prefix) const override;
 };
 
 // -scheme generalized_alpha
@@ -99,7 +106,7 @@ public:
   ChungHulbertAlpha() : GeneralizedAlpha("generalized_alpha", chungHulbert(0.8)) {}
 
 protected:
-  GeneralizedAlphaParameters readParameters() const override;
+  GeneralizedAlphaParameters readParameters(const std::string &prefix) const override;
 };
 
 } // namespace beam

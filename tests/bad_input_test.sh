@@ -78,19 +78,33 @@ printf '1 1 1\n' | iconv -t UTF-16 > thickness_utf16.txt
 touch afile
 out=never # rejected runs must not create it
 
-# The beam labs share their options: every lab rejects the same bad values.
-for lab in "${beam_labs[@]}"; do
+# The beam labs share their option sets: every lab taking a set rejects the same bad values, and a lab
+# refuses the options of a set it does not take (the eigenvalue labs run no time loop, modes has no loads).
+time_labs=(almost_explicit semi_implicit fully_implicit midpoint energy_drift)
+for lab in "${time_labs[@]}"; do
   b="$labs/$lab"
   expect 2 "-dt: -1 is out of range; accepted: a real > 0" "$b" -dt -1 -output_dir $out
   expect 2 "-dt: 'nan' is not a finite real number" "$b" -dt nan -output_dir $out
   expect 2 "-T: 'inf' is not a finite real number" "$b" -T inf -output_dir $out
+  expect 2 "-point_load: 'nan' is not a finite real number" "$b" -point_load 1,2,nan,0 -output_dir $out
+done
+for lab in stability modes; do
+  for option in -dt -T -snapshot_every -console_every -checkpoint_every -restart -export_system -save_final -quiet -schemes; do
+    expect 2 "unknown option $option" "$labs/$lab" $option 1 -output_dir $out
+  done
+done
+expect 2 "unknown option -rayleigh_alpha" "$labs/modes" -rayleigh_alpha 1 -output_dir $out
+expect 2 "unknown option -load_harmonic" "$labs/modes" -load_harmonic 1,2 -output_dir $out
+expect 2 "unknown option -point_load" "$labs/modes" -point_load 1,2,3,4 -output_dir $out
+expect 2 "-point_load: 'nan' is not a finite real number" "$labs/stability" -point_load 1,2,nan,0 -output_dir $out
+for lab in "${beam_labs[@]}"; do
+  b="$labs/$lab"
   expect 2 "-mx: '' is not an integer" "$b" -mx "" -output_dir $out
   expect 2 "-my: '2.5' is not an integer" "$b" -my 2.5 -output_dir $out
   expect 2 "-E: 'abc' is not a finite real number" "$b" -E abc -output_dir $out
   expect 2 "-hx: 0 is out of range" "$b" -hx 0 -output_dir $out
   expect 2 "-nu: 0.5 is out of range" "$b" -nu 0.5 -output_dir $out
   expect 2 "-supports: unknown value 'hinged'" "$b" -supports hinged -output_dir $out
-  expect 2 "-point_load: 'nan' is not a finite real number" "$b" -point_load 1,2,nan,0 -output_dir $out
   expect 2 "-thickness_file: thickness_word.txt:2: 'x'" "$b" -thickness_file thickness_word.txt -output_dir $out
   expect 2 "unknown option -bogus" "$b" -bogus 1 -output_dir $out
   expect 2 "-output_dir: empty" "$b" -output_dir ""

@@ -1,0 +1,294 @@
+#include "common/Options.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+#include "common/Petsc.hpp"
+
+namespace beam {
+namespace {
+
+// The longest value the options database hands back through a PETSC_MAX_PATH_LEN buffer; longer ones
+// would be cut (and a cut list can still parse), so they are refused.
+constexpr size_t kMaxValueLength = PETSC_MAX_PATH_LEN - 1;
+
+std::string number(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+// "-dt" under prefix "newmark_" is "-newmark_dt".
+std::string fullName(const std::string &prefix, const char *name) { return "-" + prefix + (name + 1); }
+
+std::string joined(const std::vector<std::string> &items) {
+  std::string all;
+  for (const auto &s : items) all += (all.empty() ? "" : ", ") + s;
+  return all;
+}
+
+// The whole text is the integer `v` written in decimal (PETSc also takes "1e3" or "DECIDE", and
+// saturates what does not fit).
+bool isPlainInteger(const std::string &text, PetscInt v) {
+  size_t i = (!text.empty() && (text[0] == '-' || text[0] == '+')) ? 1 : 0;
+  if (i == text.size()) return false;
+  for (; i < text.size(); ++i)
+    if (text[i] < '0' || text[i] > '9') return false;
+  errno = 0;
+  const long long parsed = std::strtoll(text.c_str(), nullptr, 10);
+  return errno != ERANGE && parsed == (long long)v;
+}
+
+} // namespace
+
+bool Bounds::contains(double v) const {
+  return (lo_open ? v > lo : v >= lo) && (hi_open ? v < hi : v <= hi);
+}
+Bounds Bounds::above(double lo) { return {lo, HUGE_VAL, true, false, "a real > " + number(lo)}; }
+Bounds Bounds::atLeast(double lo) { return {lo, HUGE_VAL, false, false, "a real >= " + number(lo)}; }
+Bounds Bounds::between(double lo, double hi, std::string accepted) { return {lo, hi, false, false, std::move(accepted)}; }
+
+std::string OptionReader::value(const char *name) const {
+  const char *value = nullptr;
+  PetscBool found = PETSC_FALSE;
+  if (PetscOptionsFindPair(nullptr, prefix_.empty() ? nullptr : prefix_.c_str(), name, &value, &found)) return "";
+  return found && value ? value : "";
+}
+
+bool OptionReader::given(const char *name) const {
+  PetscBool found = PETSC_FALSE;
+  BEAM_PETSC(PetscOptionsHasName(nullptr, prefix_.empty() ? nullptr : prefix_.c_str(), name, &found));
+  return found;
+}
+
+void OptionReader::fail(const std::string &message) {
+  if (error_.empty()) error_ = message;
+}
+
+double OptionReader::real(const char *name, const char *help, double value, const Bounds &bounds) {
+  PetscOptionItems *PetscOptionsObject = items_; // the name PETSc's option macros expect
+  PetscReal v = value;
+  PetscBool set = PETSC_FALSE;
+  const std::string option = fullName(prefix_, name), text = this->value(name);
+  const std::string not_real = option + ": '" + text + "' is not a finite real number; accepted: " + bounds.accepted;
+  if (!ok()) return value;
+  if (PetscOptionsReal(name, help, nullptr, value, &v, &set)) {
+    (void)lastPetscMessage(true); // replaced by our message
+    fail(not_real);
+    return value;
+  }
+  if (!set && given(name)) fail(not_real); // "-dt" with no value
+  if (!set) return value;
+  // PETSc maps "DEFAULT" and friends to special values and lets inf/nan through: the text must be
+  // exactly the finite number read.
+  try {
+    if (parseReal(option, text) != double(v)) fail(not_real);
+  } catch (const Error &) {
+    fail(not_real);
+  }
+  if (ok() && !bounds.contains(v)) fail(option + ": " + text + " is out of range; accepted: " + bounds.accepted);
+  return ok() ? double(v) : value;
+}
+
+PetscInt OptionReader::integer(const char *name, const char *help, PetscInt value, PetscInt min, PetscInt max) {
+  PetscOptionItems *PetscOptionsObject = items_;
+  PetscInt v = value;
+  PetscBool set = PETSC_FALSE;
+  const std::string option = fullName(prefix_, name), text = this->value(name);
+  const std::string accepted = max == 1000000000 ? "an integer >= " + std::to_string(min)
+                                                 : "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
+  const std::string not_integer = option + ": '" + text + "' is not an integer; accepted: " + accepted;
+  if (!ok()) return value;
+  if (PetscOptionsInt(name, help, nullptr, value, &v, &set)) {
+    (void)lastPetscMessage(true);
+    fail(not_integer);
+    return value;
+  }
+  if ((!set && given(name)) || (set && !isPlainInteger(text, v))) fail(not_integer);
+  if (ok() && set && (v < min || v > max)) fail(option + ": " + text + " is out of range; accepted: " + accepted);
+  return ok() ? v : value;
+}
+
+bool OptionReader::flag(const char *name, const char *help, bool value) {
+  PetscOptionItems *PetscOptionsObject = items_;
+  PetscBool v = value ? PETSC_TRUE : PETSC_FALSE, set = PETSC_FALSE;
+  if (!ok()) return value;
+  if (PetscOptionsBool(name, help, nullptr, v, &v, &set)) {
+    (void)lastPetscMessage(true);
+    fail(fullName(prefix_, name) + ": '" + this->value(name) + "' is not a truth value; accepted: true, false (or no value)");
+    return value;
+  }
+  return set ? bool(v) : value;
+}
+
+int OptionReader::choice(const char *name, const char *help, const std::vector<std::string> &choices, int value,
+                         const char *kind) {
+  PetscOptionItems *PetscOptionsObject = items_;
+  std::vector<const char *> list;
+  for (const auto &c : choices) list.push_back(c.c_str());
+  PetscInt v = value;
+  PetscBool set = PETSC_FALSE;
+  const std::string unknown = fullName(prefix_, name) + ": unknown " + kind + " '" + this->value(name) + "'; accepted: " + joined(choices);
+  if (!ok()) return value;
+  if (PetscOptionsEList(name, help, nullptr, list.data(), PetscInt(list.size()), list[size_t(value)], &v, &set)) {
+    (void)lastPetscMessage(true);
+    fail(unknown);
+    return value;
+  }
+  if (!set && given(name)) fail(unknown);
+  return ok() && set ? int(v) : value;
+}
+
+std::string OptionReader::text(const char *name, const char *help, const std::string &value, bool *set_out) {
+  PetscOptionItems *PetscOptionsObject = items_;
+  std::vector<char> buf(PETSC_MAX_PATH_LEN, '\0');
+  PetscBool set = PETSC_FALSE;
+  if (set_out) *set_out = false;
+  if (!ok()) return value;
+  const std::string whole = this->value(name);
+  if (whole.size() > kMaxValueLength) {
+    fail(fullName(prefix_, name) + ": the value has " + std::to_string(whole.size()) + " characters; accepted: at most " +
+         std::to_string(kMaxValueLength));
+    return value;
+  }
+  BEAM_PETSC(PetscOptionsString(name, help, nullptr, value.c_str(), buf.data(), buf.size(), &set));
+  if (set_out) *set_out = set;
+  return set ? std::string(buf.data()) : value;
+}
+
+std::vector<double> OptionReader::reals(const char *name, const char *help) {
+  const std::string list = text(name, help, "");
+  if (!ok() || list.empty()) return {};
+  try {
+    return parseRealList(fullName(prefix_, name), list);
+  } catch (const Error &e) {
+    fail(e.what());
+    return {};
+  }
+}
+
+std::vector<std::string> OptionReader::names(const char *name, const char *help, const std::string &value) {
+  const std::string list = text(name, help, value);
+  std::vector<std::string> items;
+  if (!ok()) return items;
+  std::stringstream ss(list);
+  std::string item;
+  while (std::getline(ss, item, ',')) items.push_back(item);
+  if (!list.empty() && list.back() == ',') items.push_back(""); // "a,b," has an empty last field
+  if (items.empty()) fail(fullName(prefix_, name) + ": empty; accepted: a comma-separated list");
+  for (const auto &i : items)
+    if (i.empty()) fail(fullName(prefix_, name) + ": '" + list + "' has an empty item; accepted: names separated by single commas");
+  return items;
+}
+
+namespace {
+struct BlockOutcome {
+  int code = kExitOk;
+  std::string message;
+};
+
+// PetscOptionsBegin/End must run in a function returning PetscErrorCode; `body` never throws out of it.
+PetscErrorCode readBlock(MPI_Comm comm, const char *title, const char *prefix,
+                         const std::function<void(OptionReader &)> &body, BlockOutcome &outcome) {
+  PetscFunctionBeginUser;
+  PetscOptionsBegin(comm, prefix, title, nullptr);
+  OptionReader reader(PetscOptionsObject, prefix ? prefix : "");
+  try {
+    body(reader);
+  } catch (const Error &e) {
+    reader.fail(e.what());
+    if (outcome.code == kExitOk) outcome.code = e.exitCode();
+  }
+  if (!reader.error().empty()) {
+    outcome.message = reader.error();
+    if (outcome.code == kExitOk) outcome.code = kExitBadInput;
+  }
+  PetscOptionsEnd();
+  PetscFunctionReturn(0);
+}
+} // namespace
+
+void readOptions(MPI_Comm comm, const std::string &title, const std::string &prefix,
+                 const std::function<void(OptionReader &)> &body) {
+  BlockOutcome outcome;
+  try {
+    BEAM_PETSC(readBlock(comm, title.c_str(), prefix.empty() ? nullptr : prefix.c_str(), body, outcome));
+  } catch (const Error &e) {
+    throw inputError(e.what()); // PETSc refused the block itself (e.g. a malformed -options_file)
+  }
+  if (outcome.code != kExitOk) throw Error(outcome.code, outcome.message);
+}
+
+bool helpRequested() {
+  PetscBool help = PETSC_FALSE;
+  BEAM_PETSC(PetscOptionsHasHelp(nullptr, &help));
+  return help;
+}
+
+void agreeOnOutcome(MPI_Comm comm, const std::function<void()> &step) {
+  int code = kExitOk;
+  std::string message;
+  try {
+    step();
+  } catch (const Error &e) {
+    code = e.exitCode();
+    message = e.what();
+  } catch (const std::exception &e) {
+    code = kExitRunFailed;
+    message = e.what();
+  }
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  // Every rank reaches this one reduction, failed or not: the lowest failing rank, or size if none.
+  const int mine = code != kExitOk ? rank : size;
+  int first = size;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+  if (first == size) return;
+  int header[2] = {code, int(message.size())};
+  MPI_Bcast(header, 2, MPI_INT, first, comm);
+  message.resize(size_t(header[1]));
+  MPI_Bcast(message.data(), header[1], MPI_CHAR, first, comm);
+  throw Error(header[0], message);
+}
+
+bool finishOptions(MPI_Comm comm) {
+  const bool help = helpRequested();
+  agreeOnOutcome(comm, [&] {
+    if (help) return; // -help lists options; it does not judge them
+    PetscInt n = 0;
+    char **names = nullptr, **values = nullptr;
+    if (PetscOptionsLeftGet(nullptr, &n, &names, &values)) throw runError("cannot query the options database");
+    std::string unknown;
+    for (PetscInt i = 0; i < n && unknown.empty(); ++i) unknown = names[i];
+    PetscOptionsLeftRestore(nullptr, &n, &names, &values);
+    if (!unknown.empty())
+      throw inputError("unknown option -" + unknown + "; run with -help for the accepted options");
+  });
+  return help;
+}
+
+double parseReal(const std::string &option, const std::string &text) {
+  const char *s = text.c_str();
+  char *end = nullptr;
+  errno = 0;
+  const double v = std::strtod(s, &end);
+  // The number must end where the text does: a NUL byte inside (a binary or UTF-16 file) is not a number.
+  if (text.empty() || end == s || end != s + text.size() || errno == ERANGE || !std::isfinite(v))
+    throw inputError(option + ": '" + text + "' is not a finite real number");
+  return v;
+}
+
+std::vector<double> parseRealList(const std::string &option, const std::string &text) {
+  std::vector<double> values;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) values.push_back(parseReal(option, item));
+  if (!text.empty() && text.back() == ',') values.push_back(parseReal(option, "")); // "1,2," has an empty field
+  return values;
+}
+
+} // namespace beam

@@ -1,0 +1,100 @@
+// Reading options with PETSc's typed calls, strictly.
+//
+// An option set (the mesh, the run, the output, ...) is a function that reads its options inside one
+// `readOptions(comm, title, prefix, ...)` block through an `OptionReader`:
+//
+//   readOptions(comm, "Run", "", [&](OptionReader &r) {
+//     run.dt = r.real("-dt", "Time step", run.dt, Bounds::above(0));
+//     run.solver = r.choice("-linear_solver", "Linear solver", {"direct", "cg"}, 0) == 0 ? ... ;
+//   });
+//
+// Each call is PETSc's own (PetscOptionsReal, PetscOptionsInt, PetscOptionsBool, PetscOptionsEList,
+// PetscOptionsString inside PetscOptionsBegin/End), so `-help` lists the option with its default and,
+// for a choice, the accepted values, and the option counts as used. On top of PETSc the reader keeps
+// the project's rules: the whole value must parse ("0.0l" is not 0), reals must be finite, a range is
+// checked, nothing is clamped, a value longer than the database's strings (4095 characters) is refused
+// rather than cut, and every error is one line "<option>: '<value>' ...; accepted: ..." (exit 2).
+// The first error is kept and thrown after PetscOptionsEnd, so the block always closes.
+//
+// A title is printed once by -help: give every block its own title.
+#pragma once
+#include <petscsys.h>
+
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace beam {
+
+// An accepted interval of reals, with the words used in errors ("a real > 0").
+struct Bounds {
+  double lo = -std::numeric_limits<double>::infinity(), hi = std::numeric_limits<double>::infinity();
+  bool lo_open = false, hi_open = false;
+  std::string accepted = "a finite real";
+  bool contains(double v) const;
+  static Bounds any() { return {}; }
+  static Bounds above(double lo);   // (lo, inf)
+  static Bounds atLeast(double lo); // [lo, inf)
+  static Bounds between(double lo, double hi, std::string accepted); // [lo, hi]
+};
+
+class OptionReader {
+public:
+  OptionReader(PetscOptionItems *items, std::string prefix) : items_(items), prefix_(std::move(prefix)) {}
+
+  double real(const char *name, const char *help, double value, const Bounds &bounds);
+  // An integer in [min, max]; errors say "an integer >= min" when max is the default bound.
+  PetscInt integer(const char *name, const char *help, PetscInt value, PetscInt min, PetscInt max = 1000000000);
+  // true/false/yes/no/1/0/on/off, or no value (a bare flag: true).
+  bool flag(const char *name, const char *help, bool value);
+  // One of `choices`; returns its index. `kind` names a choice in errors ("unknown scheme 'x'").
+  int choice(const char *name, const char *help, const std::vector<std::string> &choices, int value,
+             const char *kind = "value");
+  // Text (a path, a list); `set` tells whether it was given. Refused when longer than the database keeps.
+  std::string text(const char *name, const char *help, const std::string &value, bool *set = nullptr);
+  // Comma-separated finite reals; an empty field ("1,2,", "1,,2") is an error.
+  std::vector<double> reals(const char *name, const char *help);
+  // Comma-separated names; an empty field ("a,", ",a") is an error, as is an empty list.
+  std::vector<std::string> names(const char *name, const char *help, const std::string &value);
+
+  bool given(const char *name) const; // present on the command line (or in an options file)
+  std::string value(const char *name) const; // the value as given ("" when absent), for messages
+  // Records an input error found by a set's own checks inside the block (thrown at its end).
+  void fail(const std::string &message);
+  const std::string &error() const { return error_; }
+
+private:
+  bool ok() const { return error_.empty(); }
+  PetscOptionItems *items_;
+  std::string prefix_;
+  std::string error_;
+};
+
+// One PetscOptionsBegin/End block titled `title` with options prefix `prefix` ("" for none): runs
+// `body`, then throws the first input error it recorded (or threw).
+void readOptions(MPI_Comm comm, const std::string &title, const std::string &prefix,
+                 const std::function<void(OptionReader &)> &body);
+
+// True when -help (or -h) was given: the lab sets everything up, so every object lists its options,
+// and stops before running.
+bool helpRequested();
+
+// Runs `step` on every rank and agrees on its outcome with one collective every rank reaches: if it
+// threw an input or run error on any rank, every rank throws the lowest such rank's error. For steps
+// whose failure may differ between ranks (option values and files given per rank under mpiexec), so a
+// failing rank never leaves the others waiting in a later collective.
+void agreeOnOutcome(MPI_Comm comm, const std::function<void()> &step);
+
+// The end of option reading, after every object has read its options (solvers included) and before
+// anything is written: refuses the first option nobody read ("unknown option -foo"), collectively.
+// Returns true when -help was given (the caller then stops without running).
+bool finishOptions(MPI_Comm comm);
+
+// Strict text parsers for values PETSc has no typed call for (lists, numbers in files): the whole text
+// must be one finite real (a NUL byte inside is not part of a number), fields of a list are separated
+// by commas and none may be empty.
+double parseReal(const std::string &option, const std::string &text);
+std::vector<double> parseRealList(const std::string &option, const std::string &text);
+
+} // namespace beam

@@ -1,0 +1,82 @@
+#include "solvers/RunOptions.hpp"
+
+#include "common/Options.hpp"
+#include "solvers/TimeScheme.hpp"
+
+namespace beam {
+
+void readRunOptions(MPI_Comm comm, RunSettings &run) {
+  readOptions(comm, "Run", "", [&](OptionReader &r) {
+    run.dt = r.real("-dt", "Time step", run.dt, Bounds::above(0));
+    run.T = r.real("-T", "Total time", run.T, Bounds::atLeast(0));
+    if (r.error().empty() && run.T / run.dt > 1e9) r.fail("-T/-dt: more than 1e9 steps; accepted: T/dt <= 1e9");
+    run.divergence_factor = r.real("-divergence_factor", "Stop when |E - E0| exceeds this many energy scales",
+                                   run.divergence_factor, Bounds::above(0));
+  });
+}
+
+void readLinearSolverOption(MPI_Comm comm, RunSettings &run) {
+  readOptions(comm, "Linear solver", "", [&](OptionReader &r) {
+    const int kind = r.choice("-linear_solver",
+                              "direct (Cholesky, factored once) or cg (CG + Jacobi, the course's solver)",
+                              {"direct", "cg"}, run.solver == LinearSolverKind::CG ? 1 : 0);
+    run.solver = kind == 1 ? LinearSolverKind::CG : LinearSolverKind::Direct;
+  });
+}
+
+std::string readSchemeOption(MPI_Comm comm, const std::string &default_scheme) {
+  const auto &names = schemeNames();
+  int index = 0;
+  for (size_t i = 0; i < names.size(); ++i)
+    if (names[i] == default_scheme) index = int(i);
+  readOptions(comm, "Time scheme", "", [&](OptionReader &r) {
+    index = r.choice("-scheme", "Time scheme", names, index, "scheme");
+  });
+  return names[size_t(index)];
+}
+
+std::vector<std::string> readSchemeListOption(MPI_Comm comm) {
+  std::string all;
+  for (const auto &n : schemeNames()) all += (all.empty() ? "" : ",") + n;
+  std::vector<std::string> schemes;
+  readOptions(comm, "Time schemes", "", [&](OptionReader &r) {
+    schemes = r.names("-schemes", "Comma-separated schemes to run", all);
+    for (const auto &s : schemes)
+      if (r.error().empty()) (void)makeScheme(s); // an unknown name: an input error listing the schemes
+  });
+  return schemes;
+}
+
+void readOutputOptions(MPI_Comm comm, OutputOptions &o, const OutputChoices &c) {
+  readOptions(comm, "Output", "", [&](OptionReader &r) {
+    o.dir = r.text("-output_dir", "Directory of the run's files", o.dir, &o.dir_given);
+    if (o.dir.empty()) r.fail("-output_dir: empty; accepted: a directory path");
+    if (!c.snapshot_help) return; // a lab without a time history: only the directory
+    o.quiet = r.flag("-quiet", "No energy lines and no progress display on the console", o.quiet);
+    o.save_final = r.text("-save_final", "Matrix Market file for the final state (N x 2 array: position, velocity)",
+                          o.save_final);
+    o.snapshot_every = int(r.integer("-snapshot_every", c.snapshot_help, o.snapshot_every, c.snapshot_min));
+    if (c.console) o.console_every = int(r.integer("-console_every", "Print the energy every N steps", o.console_every, 1));
+  });
+}
+
+void readCheckpointOptions(MPI_Comm comm, RunSettings &run, OutputOptions &output, bool restart) {
+  readOptions(comm, "Checkpoints", "", [&](OptionReader &r) {
+    run.checkpoint_every = r.integer("-checkpoint_every",
+                                     "Save the full state every N steps to <output_dir>/checkpoint.bin (0 = only at "
+                                     "the end and on SIGINT/SIGTERM)",
+                                     run.checkpoint_every, 0);
+    if (!restart) return;
+    const std::string dir =
+        r.text("-restart", "Continue the run whose output directory is DIR from its checkpoint (writes into DIR)", "");
+    if (dir.empty()) return;
+    if (output.dir_given && output.dir != dir)
+      r.fail("-restart: writes into the run's own directory '" + dir + "'; accepted: no -output_dir, or the same one");
+    output.dir = dir;
+    run.restart_path = dir + "/checkpoint.bin";
+  });
+  // Checkpoints always have a place, so a signal can stop any run cleanly.
+  run.checkpoint_path = output.dir + "/checkpoint.bin";
+}
+
+} // namespace beam
