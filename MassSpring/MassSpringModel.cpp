@@ -1,5 +1,11 @@
 #include "MassSpring/MassSpringModel.hpp"
 
+#include "common/Agree.hpp"
+
+#include <cstdio>
+
+#include <cmath>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -350,6 +356,60 @@ void MassSpringModel::draw(Vec x, Vec v, Drawing &drawing) const {
   }
   drawing.point_data = {std::move(velocity), std::move(id), std::move(fixed)};
   drawing.cell_data = {std::move(force), std::move(strain)};
+}
+
+double MassSpringModel::referenceEnergy() const {
+  double lo[3], hi[3], local_lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, local_hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+  double weight = 0; // sum |m g| over free particles, plus sum |f|
+  const double g = std::sqrt(dot(gravity_, gravity_));
+  for (PetscInt l = 0; l < owned_; ++l) {
+    for (int d = 0; d < 3; ++d) {
+      local_lo[d] = std::min(local_lo[d], x0_[size_t(l)][size_t(d)]);
+      local_hi[d] = std::max(local_hi[d], x0_[size_t(l)][size_t(d)]);
+    }
+    if (!fixed_[size_t(l)]) weight += mass_[size_t(l)] * g;
+  }
+  for (const auto &load : loads_) weight += std::sqrt(dot(load.second, load.second));
+  MPI_Allreduce(local_lo, lo, 3, MPI_DOUBLE, MPI_MIN, comm_);
+  MPI_Allreduce(local_hi, hi, 3, MPI_DOUBLE, MPI_MAX, comm_);
+  double total = 0;
+  MPI_Allreduce(&weight, &total, 1, MPI_DOUBLE, MPI_SUM, comm_);
+  double extent = 0;
+  for (int d = 0; d < 3; ++d) extent += (hi[d] - lo[d]) * (hi[d] - lo[d]);
+  return total * std::sqrt(extent);
+}
+
+void MassSpringModel::saveFinal(Vec x, Vec v, const std::string &path) const {
+  PScatter scatter;
+  PVec whole_x, whole_v;
+  BEAM_PETSC(VecScatterCreateToZero(x, scatter.out(), whole_x.out()));
+  BEAM_PETSC(VecDuplicate(whole_x, whole_v.out()));
+  for (auto [from, to] : {std::pair<Vec, Vec>{x, whole_x}, std::pair<Vec, Vec>{v, whole_v}}) {
+    BEAM_PETSC(VecScatterBegin(scatter, from, to, INSERT_VALUES, SCATTER_FORWARD));
+    BEAM_PETSC(VecScatterEnd(scatter, from, to, INSERT_VALUES, SCATTER_FORWARD));
+  }
+  int rank = 0;
+  MPI_Comm_rank(comm_, &rank);
+  std::string error;
+  if (rank == 0) {
+    const PetscScalar *px, *pv;
+    BEAM_PETSC(VecGetArrayRead(whole_x, &px));
+    BEAM_PETSC(VecGetArrayRead(whole_v, &pv));
+    std::string csv = "particle,x,y,z,vx,vy,vz\n";
+    char line[256];
+    for (PetscInt p = 0; p < particle_count_; ++p) {
+      std::snprintf(line, sizeof line, "%lld,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", (long long)p,
+                    PetscRealPart(px[3 * p]), PetscRealPart(px[3 * p + 1]), PetscRealPart(px[3 * p + 2]),
+                    PetscRealPart(pv[3 * p]), PetscRealPart(pv[3 * p + 1]), PetscRealPart(pv[3 * p + 2]));
+      csv += line;
+    }
+    BEAM_PETSC(VecRestoreArrayRead(whole_x, &px));
+    BEAM_PETSC(VecRestoreArrayRead(whole_v, &pv));
+    std::FILE *f = std::fopen((path + ".tmp").c_str(), "w");
+    if (!f || std::fputs(csv.c_str(), f) < 0 || std::fclose(f) != 0 || std::rename((path + ".tmp").c_str(), path.c_str()) != 0)
+      error = "-save_final: cannot write '" + path + "'";
+  }
+  agreeOnFailure(comm_, error, kExitRunFailed);
 }
 
 } // namespace beam

@@ -42,12 +42,17 @@ public:
   std::vector<std::string> energyNames() const override { return {"kinetic", "gravity", "elastic", "contact"}; }
   void storedEnergy(double t, Vec x, Vec v, std::vector<double> &parts) const override;
   double dissipationRate(double t, Vec x, Vec v) const override;
+  // The work gravity and the loads can do across the network's initial extent (its bounding-box
+  // diagonal): sum over free particles of |m g| L, plus sum |f| L. The drift scale of a network at rest.
+  double referenceEnergy() const override;
 
   std::vector<std::pair<std::string, std::string>> identity() const override { return identity_; }
   void draw(Vec x, Vec v, Drawing &drawing) const override;
 
   // The network's initial positions and velocities.
   void initialState(Vec x, Vec v) const;
+  // CSV particle,x,y,z,vx,vy,vz of every particle, in index order; collective, rank 0 writes (atomically).
+  void saveFinal(Vec x, Vec v, const std::string &path) const;
   PetscInt particleCount() const { return particle_count_; }
   PetscInt springCount() const { return spring_count_; }
   // This rank's particles: [firstParticle(), firstParticle() + ownedParticles()).

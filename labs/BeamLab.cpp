@@ -5,12 +5,8 @@
 #include <memory>
 
 #include "common/Options.hpp"
-#include "output/ConsoleEnergy.hpp"
-#include "output/EnergyLog.hpp"
 #include "output/FileUtil.hpp"
 #include "output/MatrixMarket.hpp"
-#include "output/Progress.hpp"
-#include "output/VtkSnapshots.hpp"
 #include "solvers/CriticalStep.hpp"
 
 namespace beam {
@@ -77,39 +73,19 @@ void exportSystem(const Beam &beam, const SecondOrderSystem &system, const std::
 
 RunResult runBeamLab(TimeLoop &loop, const BeamModel &model, const BeamLabOptions &options, const std::string &dir,
                      bool console) {
-  prepareOutputDirectory(dir);
-  const SecondOrderSystem &system = model.system();
-  std::vector<std::unique_ptr<Monitor>> owned;
-  owned.push_back(std::make_unique<EnergyLog>(model, dir + "/energy.csv"));
-  if (console && !options.quiet) owned.push_back(std::make_unique<ConsoleEnergy>(model.comm(), options.console_every));
-  if (!options.quiet) owned.push_back(std::make_unique<Progress>(model.comm()));
-  if (options.snapshot_every > 0) owned.push_back(std::make_unique<VtkSnapshots>(model, dir, options.snapshot_every, "beam"));
-  std::vector<Monitor *> monitors;
-  for (auto &m : owned) monitors.push_back(m.get());
-
-  PVec x = system.createVector(), y = system.createVector();
+  LabOutput output;
+  output.dir = dir;
+  output.quiet = options.quiet;
+  output.console = console;
+  output.console_every = options.console_every;
+  output.snapshot_every = options.snapshot_every;
+  output.snapshot_name = "beam";
+  PVec x = model.createVector(), y = model.createVector();
   BEAM_PETSC(VecSet(x, 0.0));
   BEAM_PETSC(VecSet(y, 0.0));
-  const RunResult result = loop.run(x, y, monitors);
+  const RunResult result = runModel(loop, model, x, y, output);
   if (!options.save_final.empty() && !result.diverged) writeMatrixMarketArray({x.get(), y.get()}, options.save_final);
   return result;
-}
-
-void printSummary(MPI_Comm comm, const std::vector<RunResult> &results) {
-  BEAM_PETSC(PetscPrintf(comm, "\n%-18s %9s %10s %14s %14s  %s\n", "scheme", "steps", "time", "max|drift|",
-                         "final drift", "verdict"));
-  for (const auto &r : results) {
-    // conserved: round-off level; oscillates: the drift comes back (final below half the largest);
-    // otherwise the sign of the final drift says which way the energy went.
-    const char *verdict = r.diverged                                ? "DIVERGED"
-                          : r.max_abs_drift < 1e-8                  ? "conserved"
-                          : std::abs(r.final_drift) < 0.5 * r.max_abs_drift ? "oscillates"
-                          : r.final_drift < 0                       ? "loses energy"
-                                                                    : "gains energy";
-    BEAM_PETSC(PetscPrintf(comm, "%-18s %9lld %10.5g %14.6e %14.6e  %s\n", r.scheme.c_str(),
-                           (long long)r.steps_done, r.time, r.max_abs_drift, r.final_drift, verdict));
-  }
-  BEAM_PETSC(PetscPrintf(comm, "(drift = (E - E0) / scale, scale = max(|E0|, 1/2 f'S^-1 f))\n"));
 }
 
 int schemeLabMain(int argc, char **argv, const char *scheme_name, const char *help) {
@@ -126,16 +102,7 @@ int schemeLabMain(int argc, char **argv, const char *scheme_name, const char *he
     warnIfUnstable(system, beam.frozenDofs(), scheme_name, options.run.dt); // warns, does not refuse
     if (!options.export_dir.empty()) exportSystem(beam, system, options.export_dir);
     const RunResult result = runBeamLab(loop, *model, options, options.output_dir, true);
-    printSummary(PETSC_COMM_WORLD, {result});
-    if (result.diverged) throw runError(result.divergence);
-    if (result.interrupted_by) {
-      BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD,
-                             "stopped by signal %d after step %lld (t = %g); checkpoint %s; continue with -restart %s\n",
-                             result.interrupted_by, (long long)result.steps_done, result.time,
-                             options.run.checkpoint_path.c_str(), options.output_dir.c_str()));
-      return 128 + result.interrupted_by;
-    }
-    return int(kExitOk);
+    return reportRun(PETSC_COMM_WORLD, result, options.output_dir);
   });
 }
 

@@ -8,6 +8,7 @@
 
 #include "MesLib/BeamModel.hpp"
 #include "MesLib/BeamSystem.hpp"
+#include "labs/ModelLab.hpp"
 #include "labs/BeamLabOptions.hpp"
 #include "solvers/TimeLoop.hpp"
 
@@ -29,9 +30,6 @@ void exportSystem(const Beam &beam, const SecondOrderSystem &system, const std::
 // the energy every options.console_every steps when `console`; honours -save_final.
 RunResult runBeamLab(TimeLoop &loop, const BeamModel &model, const BeamLabOptions &options, const std::string &dir,
                      bool console);
-
-// Table of results on rank 0: scheme, steps, time, max |drift|, final drift, verdict.
-void printSummary(MPI_Comm comm, const std::vector<RunResult> &results);
 
 // main() of a one-scheme lab: options, beam, run, summary; exit 3 when the run diverged.
 int schemeLabMain(int argc, char **argv, const char *scheme, const char *help);

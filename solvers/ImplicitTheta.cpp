@@ -7,14 +7,22 @@ namespace beam {
 
 namespace {
 
-// Newton's stopping rule: PETSc's default tests (relative and absolute residual, iteration limit), plus
-// convergence when the update has stalled at round-off (|delta| <= 1e-12 |dv|): a state at rest in
-// equilibrium has an initial residual of round-off size that no relative reduction can beat.
+// Newton's stopping rule: |R| <= rtol * |R(0)|, with R(0) the residual at dv = 0 (not at the
+// predictor the solve starts from: a good predictor would make a relative test unreachable), or the
+// update stalling at round-off (|delta| <= 1e-12 |dv|: a state at rest in equilibrium has an R(0) of
+// round-off size that no relative reduction can beat), or PETSc's own tests (atol, iteration limit).
+// rtol and atol are SNES's (-<prefix>snes_rtol, -<prefix>snes_atol).
 PetscErrorCode convergenceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscReal snorm, PetscReal fnorm,
                                SNESConvergedReason *reason, void *ctx) {
   PetscFunctionBeginUser;
-  PetscCall(SNESConvergedDefault(snes, it, xnorm, snorm, fnorm, reason, ctx));
-  if (*reason == SNES_CONVERGED_ITERATING && it > 0 && snorm <= 1e-12 * xnorm) *reason = SNES_CONVERGED_SNORM_RELATIVE;
+  PetscCall(SNESConvergedDefault(snes, it, xnorm, snorm, fnorm, reason, nullptr));
+  if (*reason != SNES_CONVERGED_ITERATING) PetscFunctionReturn(0);
+  PetscReal atol, rtol, stol;
+  PetscInt maxit, maxf;
+  PetscCall(SNESGetTolerances(snes, &atol, &rtol, &stol, &maxit, &maxf));
+  const double reference = *static_cast<const double *>(ctx);
+  if (fnorm <= rtol * reference) *reason = SNES_CONVERGED_FNORM_RELATIVE;
+  else if (it > 0 && snorm <= 1e-12 * xnorm) *reason = SNES_CONVERGED_SNORM_RELATIVE;
   PetscFunctionReturn(0);
 }
 
@@ -25,8 +33,9 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   model_ = &model;
   dt_ = settings.dt;
   const double a = 1, b = theta_ * dt_, c = theta_ * theta_ * dt_ * dt_;
-  for (PVec *w : {&dv_, &xt_, &vt_, &work_, &rhs_}) *w = model.createVector();
+  for (PVec *w : {&dv_, &xt_, &vt_, &work_, &rhs_, &zero_}) *w = model.createVector();
   BEAM_PETSC(VecSet(dv_, 0.0));
+  BEAM_PETSC(VecSet(zero_, 0.0));
   if (const SecondOrderSystem *linear = model.linear()) {
     J_ = linear->combination(a, b, c);
     linear_.emplace(J_, "shifted_", settings.solver);
@@ -47,7 +56,7 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   BEAM_PETSC(SNESSetJacobian(snes_, J_, J_, jacobianCallback, this));
   BEAM_PETSC(SNESSetType(snes_, SNESNEWTONLS));
   BEAM_PETSC(SNESSetTolerances(snes_, 1e-50, 1e-10, 0.0, 50, -1));
-  BEAM_PETSC(SNESSetConvergenceTest(snes_, convergenceTest, nullptr, nullptr));
+  BEAM_PETSC(SNESSetConvergenceTest(snes_, convergenceTest, &reference_norm_, nullptr));
   KSP ksp;
   BEAM_PETSC(SNESGetKSP(snes_, &ksp));
   BEAM_PETSC(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
@@ -102,6 +111,10 @@ void ImplicitTheta::step(double t, Vec x, Vec v) {
     linear_->solve(rhs_, dv_);
     iterations_ = 1;
   } else {
+    residual(zero_, work_); // R(0): the scale of the relative stopping test
+    PetscReal r0;
+    BEAM_PETSC(VecNorm(work_, NORM_2, &r0));
+    reference_norm_ = r0;
     BEAM_PETSC(SNESSolve(snes_, nullptr, dv_));
     SNESConvergedReason reason;
     BEAM_PETSC(SNESGetConvergedReason(snes_, &reason));

@@ -17,9 +17,9 @@
 //
 // Nonlinear models: Newton with line search by PETSc SNES (the report's fsolve becomes SNES), the exact
 // Jacobian assembled sparse, a KSP inside; options under SchemeSettings::newton_prefix
-// (-ms_snes_monitor, -ms_ksp_type, -ms_pc_type gamg). Defaults: relative residual 1e-10 (or the
-// Newton update stalling at round-off, 1e-12 of dv), at most 50 iterations, KSP relative tolerance
-// 1e-8. The previous step's dv is the initial guess (kept in checkpoints). A failed solve is a run
+// (-ms_snes_monitor, -ms_ksp_type, -ms_pc_type gamg). Defaults: residual 1e-10 of the residual at
+// dv = 0 (or the Newton update stalling at round-off, 1e-12 of dv), at most 50 iterations, KSP
+// relative tolerance 1e-8. The previous step's dv is the initial guess (kept in checkpoints). A failed solve is a run
 // error naming the time, the residual and the hint (a smaller -dt).
 // Linear models: the residual is linear in dv with the constant matrix M + theta dt C + theta^2 dt^2 S,
 // so one solve with it (prefix `shifted_`, factored once per run) is the exact Newton solution.
@@ -57,7 +57,8 @@ private:
   // The step being solved.
   double t_ = 0;
   Vec xn_ = nullptr, vn_ = nullptr;
-  PVec dv_, xt_, vt_, work_, rhs_;
+  PVec dv_, xt_, vt_, work_, rhs_, zero_;
+  double reference_norm_ = 0; // |R(0)| of the step being solved
   PMat J_;
   using PSNES = Handle<SNES, SNESDestroy>;
   PSNES snes_;                           // nonlinear models

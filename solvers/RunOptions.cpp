@@ -67,8 +67,12 @@ void readCheckpointOptions(MPI_Comm comm, RunSettings &run, OutputOptions &outpu
                                      "the end and on SIGINT/SIGTERM)",
                                      run.checkpoint_every, 0);
     if (!restart) return;
+    bool given = false;
     const std::string dir =
-        r.text("-restart", "Continue the run whose output directory is DIR from its checkpoint (writes into DIR)", "");
+        r.text("-restart", "Continue the run whose output directory is DIR from its checkpoint (writes into DIR)", "",
+               &given);
+    // An empty value must not start a fresh run over the directory the user meant to continue.
+    if (given && dir.empty()) r.fail("-restart: no directory given; accepted: -restart DIR, the output directory of a run");
     if (dir.empty()) return;
     if (output.dir_given && output.dir != dir)
       r.fail("-restart: writes into the run's own directory '" + dir + "'; accepted: no -output_dir, or the same one");

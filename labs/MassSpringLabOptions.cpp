@@ -1,0 +1,119 @@
+#include "labs/MassSpringLabOptions.hpp"
+
+#include <cmath>
+
+#include "MassSpring/BuiltinModels.hpp"
+#include "MassSpring/Readers.hpp"
+#include "common/Options.hpp"
+
+namespace beam {
+
+namespace {
+
+// -particles/-springs or -model with its own options (each model's parameters in a block of its own,
+// so -help lists those of the chosen model).
+Network readSource(MPI_Comm comm, const std::string &default_model) {
+  std::string model = default_model, particles, springs;
+  bool files = false;
+  readOptions(comm, "Mass-spring network", "", [&](OptionReader &r) {
+    const std::vector<std::string> &models = builtinModelNames();
+    int index = 0;
+    for (size_t i = 0; i < models.size(); ++i)
+      if (models[i] == default_model) index = int(i);
+    model = models[size_t(r.choice("-model", "Built-in network", models, index, "model"))];
+    bool has_particles = false, has_springs = false;
+    particles = r.text("-particles", "CSV file of particles: x,y,z,mass,fixed[,vx,vy,vz]", "", &has_particles);
+    springs = r.text("-springs", "CSV file of springs: i,j,stiffness[,rest_length,damping]", "", &has_springs);
+    files = has_particles || has_springs;
+    if (files && !(has_particles && has_springs))
+      r.fail(std::string(has_particles ? "-particles" : "-springs") + ": given alone; accepted: -particles FILE and -springs FILE together");
+    if (files && r.given("-model")) r.fail("-model: given with -particles/-springs; accepted: one source, a model or files");
+    if (files && (particles.empty() || springs.empty())) r.fail("-particles/-springs: empty file name; accepted: a CSV file");
+  });
+  if (files) {
+    Network net;
+    net.particles = readParticles(particles);
+    net.springs = readSprings(springs, PetscInt(net.particles.size()));
+    net.source = "files";
+    net.parameters = {{"particles_file", particles}, {"springs_file", springs}};
+    return net;
+  }
+  std::vector<BuiltinParameter> parameters = builtinParameters(model);
+  readOptions(comm, "Model " + model, "", [&](OptionReader &r) {
+    for (auto &p : parameters) {
+      const std::string option = "-" + p.name;
+      if (p.integer) {
+        p.value = double(r.integer(option.c_str(), p.help.c_str(), PetscInt(p.value), PetscInt(p.min)));
+      } else {
+        const Bounds b = p.inclusive ? Bounds::atLeast(p.min) : Bounds::above(p.min);
+        p.value = r.real(option.c_str(), p.help.c_str(), p.value, b);
+      }
+    }
+  });
+  return builtinNetwork(model, parameters);
+}
+
+// -gravity, -plane, -contact_*: override the source's defaults, then the network is validated.
+void readEnvironment(MPI_Comm comm, Network &net) {
+  readOptions(comm, "Gravity and contact", "", [&](OptionReader &r) {
+    const std::vector<double> g = r.reals("-gravity", "Gravity gx,gy,gz (default 0,0,-9.81; beam_lattice 0,0,0)");
+    if (r.given("-gravity")) {
+      if (g.size() != 3) r.fail("-gravity: " + std::to_string(g.size()) + " values; accepted: three reals gx,gy,gz");
+      else net.gravity = {g[0], g[1], g[2]};
+    }
+    const std::vector<double> planes =
+        r.reals("-plane", "Contact planes px,py,pz,nx,ny,nz (6 numbers per plane, several in one list)");
+    if (r.given("-plane")) {
+      if (planes.empty() || planes.size() % 6 != 0)
+        r.fail("-plane: " + std::to_string(planes.size()) + " values; accepted: 6 per plane (px,py,pz,nx,ny,nz)");
+      net.planes.clear();
+      for (size_t k = 0; k + 5 < planes.size(); k += 6)
+        net.planes.push_back({{planes[k], planes[k + 1], planes[k + 2]}, {planes[k + 3], planes[k + 4], planes[k + 5]}});
+    }
+    net.contact_stiffness = r.real("-contact_stiffness", "Penalty stiffness k_c of the planes", net.contact_stiffness,
+                                   Bounds::atLeast(0));
+    net.contact_damping = r.real("-contact_damping", "Contact damping b_c on the normal velocity", net.contact_damping,
+                                 Bounds::atLeast(0));
+    net.contact_no_pull = r.flag("-contact_no_pull", "Clamp the contact force at zero (no pull when leaving)",
+                                 net.contact_no_pull);
+  });
+  net.validate();
+}
+
+} // namespace
+
+Network readNetworkOptions(MPI_Comm comm, const std::string &default_model) {
+  Network net = readSource(comm, default_model);
+  readEnvironment(comm, net);
+  return net;
+}
+
+MassSpringLabOptions readMassSpringLabOptions(MPI_Comm comm) {
+  MassSpringLabOptions o;
+  o.run.dt = 1e-3;
+  o.run.T = 2;
+  o.run.newton_prefix = "ms_";
+  o.output.dir = "out/mass_spring";
+  agreeOnOutcome(comm, [&] {
+    o.network = readNetworkOptions(comm, "disk");
+    readRunOptions(comm, o.run);
+    readLinearSolverOption(comm, o.run);
+    o.scheme = readSchemeOption(comm, o.scheme);
+    readOutputOptions(comm, o.output, {"Write a snapshot every N steps (0 = none)", 0, true});
+    readCheckpointOptions(comm, o.run, o.output, true);
+    readOptions(comm, "Trajectories", "", [&](OptionReader &r) {
+      for (double i : r.reals("-track", "Particles whose trajectory goes to trajectory.csv (0-based indices)")) {
+        if (!(i >= 0 && i < double(o.network.particles.size()) && i == std::floor(i))) {
+          r.fail("-track: " + std::to_string(i) + " is not a particle; accepted: integers in [0, " +
+                 std::to_string(o.network.particles.size() - 1) + "]");
+          break;
+        }
+        o.track.push_back(PetscInt(i));
+      }
+    });
+  });
+  o.run.identity = {{"lab", "mass_spring"}};
+  return o;
+}
+
+} // namespace beam

@@ -1,0 +1,58 @@
+#include "labs/ModelLab.hpp"
+
+#include <cmath>
+#include <memory>
+
+#include "output/ConsoleEnergy.hpp"
+#include "output/EnergyLog.hpp"
+#include "output/FileUtil.hpp"
+#include "output/Progress.hpp"
+#include "output/VtkSnapshots.hpp"
+
+namespace beam {
+
+RunResult runModel(TimeLoop &loop, const Model &model, Vec x, Vec y, const LabOutput &output,
+                   const std::vector<Monitor *> &extra) {
+  prepareOutputDirectory(output.dir);
+  std::vector<std::unique_ptr<Monitor>> owned;
+  owned.push_back(std::make_unique<EnergyLog>(model, output.dir + "/energy.csv", output.energy_leading));
+  if (output.console && !output.quiet) owned.push_back(std::make_unique<ConsoleEnergy>(model.comm(), output.console_every));
+  if (!output.quiet) owned.push_back(std::make_unique<Progress>(model.comm()));
+  if (output.snapshot_every > 0)
+    owned.push_back(std::make_unique<VtkSnapshots>(model, output.dir, output.snapshot_every, output.snapshot_name));
+  std::vector<Monitor *> monitors;
+  for (auto &m : owned) monitors.push_back(m.get());
+  monitors.insert(monitors.end(), extra.begin(), extra.end());
+  return loop.run(x, y, monitors);
+}
+
+void printSummary(MPI_Comm comm, const std::vector<RunResult> &results) {
+  BEAM_PETSC(PetscPrintf(comm, "\n%-19s %9s %10s %14s %14s  %s\n", "scheme", "steps", "time", "max|drift|",
+                         "final drift", "verdict"));
+  for (const auto &r : results) {
+    // conserved: round-off level; oscillates: the drift comes back (final below half the largest);
+    // otherwise the sign of the final drift says which way the energy went.
+    const char *verdict = r.diverged                                        ? "DIVERGED"
+                          : r.max_abs_drift < 1e-8                          ? "conserved"
+                          : std::abs(r.final_drift) < 0.5 * r.max_abs_drift ? "oscillates"
+                          : r.final_drift < 0                               ? "loses energy"
+                                                                            : "gains energy";
+    BEAM_PETSC(PetscPrintf(comm, "%-19s %9lld %10.5g %14.6e %14.6e  %s\n", r.scheme.c_str(), (long long)r.steps_done,
+                           r.time, r.max_abs_drift, r.final_drift, verdict));
+  }
+  BEAM_PETSC(PetscPrintf(comm, "(drift = (E - E0) / scale, scale = max(|E0|, the model's reference energy: 1/2 f'S^-1 f for a linear "
+                         "model))\n"));
+}
+
+int reportRun(MPI_Comm comm, const RunResult &result, const std::string &dir) {
+  printSummary(comm, {result});
+  if (result.diverged) throw runError(result.divergence);
+  if (result.interrupted_by) {
+    BEAM_PETSC(PetscPrintf(comm, "stopped by signal %d after step %lld (t = %g); checkpoint %s/checkpoint.bin; continue with -restart %s\n",
+                           result.interrupted_by, (long long)result.steps_done, result.time, dir.c_str(), dir.c_str()));
+    return 128 + result.interrupted_by;
+  }
+  return int(kExitOk);
+}
+
+} // namespace beam
