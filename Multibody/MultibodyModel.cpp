@@ -488,4 +488,27 @@ void MultibodyModel::draw(Vec x, Vec v, Drawing &drawing) const {
   drawing.cell_data.push_back({"body", 1, body_of_cell});
 }
 
+double MultibodyModel::referenceEnergy() const {
+  Vec3 lo = Vec3::Constant(HUGE_VAL), hi = Vec3::Constant(-HUGE_VAL);
+  auto extend = [&](const Vec3 &p) {
+    lo = lo.cwiseMin(p);
+    hi = hi.cwiseMax(p);
+  };
+  double weight = 0;
+  for (const auto &b : d_.bodies) {
+    extend(b.position);
+    weight += b.mass * d_.gravity.norm();
+  }
+  for (const auto &j : d_.joints) {
+    extend(j.point);
+    if (j.type == Joint::Type::Distance) {
+      extend(j.point1);
+      extend(j.point2);
+    }
+  }
+  const double extent = d_.bodies.empty() ? 1.0 : std::max(1.0, (hi - lo).norm());
+  const Vector q = initialCoordinates(), qd = initialRates();
+  return weight * extent + kinetic(q, qd);
+}
+
 } // namespace beam::multibody

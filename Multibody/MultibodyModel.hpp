@@ -40,6 +40,10 @@ public:
   std::vector<std::string> energyNames() const override { return {"kinetic", "potential"}; }
   void storedEnergy(double t, Vec x, Vec v, std::vector<double> &parts) const override;
   double dissipationRate(double t, Vec x, Vec v) const override;
+  // The work gravity can do across the mechanism's extent (bodies' centres and joint points at t = 0,
+  // at least 1 m): sum |m_k g| L, plus the initial kinetic energy. The drift scale when E0 is near 0
+  // (the pendulum released at the height of its pivot).
+  double referenceEnergy() const override;
   std::vector<std::string> diagnosticNames() const override {
     return {"position_violation", "velocity_violation", "quaternion_norm_error"};
   }

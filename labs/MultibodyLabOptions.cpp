@@ -1,0 +1,43 @@
+#include "labs/MultibodyLabOptions.hpp"
+
+#include "common/Options.hpp"
+
+namespace beam {
+
+MechanismOptions readMechanismOptions(MPI_Comm comm) {
+  MechanismOptions o;
+  std::string model = "pendulum";
+  PetscInt links = 10;
+  readOptions(comm, "Mechanism", "", [&](OptionReader &r) {
+    model = r.text("-model", ("Built-in mechanism (" + multibody::multibodyModelNames() + ") or a model file FILE.json").c_str(),
+                   model);
+    if (model.empty()) r.fail("-model: empty; accepted: " + multibody::multibodyModelNames() + " or a .json file");
+    links = r.integer("-links", "Number of links of -model chain", links, 1, 100000);
+    o.baumgarte.xi = r.real("-baumgarte_xi", "Baumgarte damping ratio xi in W = -2 xi omega gdot - omega^2 g", o.baumgarte.xi,
+                            Bounds::atLeast(0));
+    o.baumgarte.omega = r.real("-baumgarte_omega", "Baumgarte frequency omega (1/s; 0 turns the stabilization off)",
+                               o.baumgarte.omega, Bounds::atLeast(0));
+    o.projection = r.flag("-projection", "Project positions and velocities onto the constraints after each step",
+                          o.projection);
+  });
+  o.description = multibody::loadModel(model, int(links));
+  return o;
+}
+
+MultibodyLabOptions readMultibodyLabOptions(MPI_Comm comm) {
+  MultibodyLabOptions o;
+  o.run.dt = 1e-3;
+  o.run.T = 2;
+  o.output.dir = "out/multibody";
+  agreeOnOutcome(comm, [&] {
+    o.mechanism = readMechanismOptions(comm);
+    readRunOptions(comm, o.run);
+    o.scheme = readSchemeOption(comm, o.scheme);
+    readOutputOptions(comm, o.output, {"Write a snapshot every N steps (0 = none)", 0, true});
+    readCheckpointOptions(comm, o.run, o.output, true);
+  });
+  o.run.identity = {{"lab", "multibody"}};
+  return o;
+}
+
+} // namespace beam

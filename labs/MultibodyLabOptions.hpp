@@ -1,0 +1,30 @@
+// The options of the multibody labs, as option sets (common/Options.hpp):
+//   mechanism  -model NAME|FILE.json (default pendulum), -links N (the chain), -baumgarte_xi,
+//              -baumgarte_omega (0 turns Baumgarte off), -projection
+//   run, scheme, output, checkpoints (solvers/RunOptions.hpp)
+#pragma once
+#include <string>
+
+#include "Multibody/Description.hpp"
+#include "Multibody/MultibodyModel.hpp"
+#include "solvers/RunOptions.hpp"
+
+namespace beam {
+
+struct MechanismOptions {
+  multibody::Description description;
+  multibody::Baumgarte baumgarte;
+  bool projection = false;
+};
+// The mechanism set.
+MechanismOptions readMechanismOptions(MPI_Comm comm);
+
+struct MultibodyLabOptions {
+  MechanismOptions mechanism;
+  std::string scheme = "rk4";
+  RunSettings run;
+  OutputOptions output;
+};
+MultibodyLabOptions readMultibodyLabOptions(MPI_Comm comm);
+
+} // namespace beam
