@@ -143,6 +143,25 @@ std::string readRaw(PetscViewer v, RawHeader &r, std::string &stored_checksum) {
   return "";
 }
 
+// The exact byte count of a checkpoint with header `r` and these vectors (PETSc's binary layout: each
+// vector is a class id and a length, as PetscInt, then its reals), checked against the file on rank 0.
+bool sizeMatches(MPI_Comm comm, const std::string &path, const RawHeader &r, const std::vector<Vec> &vectors) {
+  using ll = long long;
+  ll expected = ll(sizeof r.ints) + kNameLength + ll(sizeof r.reals) + ll(r.identity.size()) + kChecksumLength;
+  for (Vec v : vectors) {
+    PetscInt n;
+    BEAM_PETSC(VecGetSize(v, &n));
+    expected += 2 * ll(sizeof(PetscInt)) + ll(n) * ll(sizeof(PetscReal));
+  }
+  int ok = 0;
+  if (rankOf(comm) == 0) {
+    struct stat st {};
+    ok = stat(path.c_str(), &st) == 0 && ll(st.st_size) == expected;
+  }
+  MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
+  return ok != 0;
+}
+
 std::string hex(std::uint64_t v) {
   char b[kChecksumLength + 1];
   std::snprintf(b, sizeof b, "%016llx", (unsigned long long)v);
@@ -234,6 +253,8 @@ void readCheckpointState(const std::string &path, Vec x, Vec y, const std::vecto
     PViewer v = openBinary(comm, path, FILE_MODE_READ);
     why = readRaw(v, r, sum);
     if (why.empty() && r.ints[4] != PetscInt(history.size())) why = "its scheme history does not match";
+    // A truncated or padded file is refused before loading: VecLoad fails on the reading rank only.
+    if (why.empty() && !sizeMatches(comm, path, r, vectors)) why = "its size does not match its header (truncated?)";
     if (why.empty())
       for (Vec vec : vectors) BEAM_PETSC(VecLoad(vec, v));
   } catch (const Error &e) {

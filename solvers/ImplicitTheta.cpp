@@ -57,10 +57,19 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   BEAM_PETSC(SNESSetType(snes_, SNESNEWTONLS));
   BEAM_PETSC(SNESSetTolerances(snes_, 1e-50, 1e-10, 0.0, 50, -1));
   BEAM_PETSC(SNESSetConvergenceTest(snes_, convergenceTest, &reference_norm_, nullptr));
+  BEAM_PETSC(SNESSetConvergenceHistory(snes_, history_, nullptr, 64, PETSC_TRUE));
   KSP ksp;
   BEAM_PETSC(SNESGetKSP(snes_, &ksp));
   BEAM_PETSC(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
   BEAM_PETSC(SNESSetFromOptions(snes_));
+}
+
+std::vector<double> ImplicitTheta::residualHistory() const {
+  if (!snes_) return {};
+  PetscReal *h = nullptr;
+  PetscInt n = 0;
+  BEAM_PETSC(SNESGetConvergenceHistory(snes_, &h, nullptr, &n));
+  return std::vector<double>(h, h + n);
 }
 
 void ImplicitTheta::evaluationPoint(Vec dv) {

@@ -39,6 +39,8 @@ public:
   void step(double t, Vec x, Vec v) override;
   std::string name() const override { return name_; }
   PetscInt newtonIterations() const override { return iterations_; }
+  // Residual norms of the last step's Newton iterations (nonlinear models), for convergence studies.
+  std::vector<double> residualHistory() const;
   std::vector<Vec> history() override { return {dv_.get()}; }
 
 private:
@@ -59,6 +61,7 @@ private:
   Vec xn_ = nullptr, vn_ = nullptr;
   PVec dv_, xt_, vt_, work_, rhs_, zero_;
   double reference_norm_ = 0; // |R(0)| of the step being solved
+  PetscReal history_[64] = {};  // SNES's residual history of the last solve
   PMat J_;
   using PSNES = Handle<SNES, SNESDestroy>;
   PSNES snes_;                           // nonlinear models
