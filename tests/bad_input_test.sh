@@ -37,7 +37,7 @@ expect() { # expect <rc> <fragment> <cmd...>
 
 # Every lab binary must have rows here: a new lab fails until it is added.
 beam_labs=(almost_explicit semi_implicit fully_implicit midpoint energy_drift stability modes)
-all_labs=("${beam_labs[@]}" discrete_system paper_central_difference)
+all_labs=("${beam_labs[@]}" discrete_system paper_central_difference mass_spring multibody)
 for f in "$labs"/*; do
   [ -f "$f" ] && [ -x "$f" ] || continue
   name=$(basename "$f")
@@ -188,6 +188,57 @@ expect 2 "-load_harmonic: 'inf' is not a finite real number" "$d" -load_harmonic
 p="$labs/paper_central_difference"
 expect 2 "unknown option -dt" "$p" -dt -1 -output_dir $out
 expect 2 "output directory 'afile/x' cannot be created" "$p" -output_dir afile/x
+
+# mass_spring: network files, model options, contact, schemes (reference 004).
+ms="$labs/mass_spring"
+printf 'x,y,z,mass,fixed\n0,0,1,0.1,1\n0,0,0,0.1,0\n' > particles.csv
+printf 'i,j,stiffness\n0,1,100\n' > springs.csv
+printf 'x,y,z,mass\n0,0,1,0.1\n' > particles_nofixed.csv
+printf 'x,y,z,mass,fixed\n0,0,1,0.1,1\n0,0,0,-1,0\n' > particles_negmass.csv
+printf 'x,y,z,mass,fixed\n0,0,1,0.1,1\n0,0,nan,0.1,0\n' > particles_nan.csv
+printf 'i,j,stiffness\n0,5,100\n' > springs_range.csv
+printf 'x,y,z,mass,fixed\n0,0,0,0.1,1\n0,0,0,0.1,0\n' > particles_same.csv
+: > empty.csv
+expect 2 "missing column" "$ms" -particles particles_nofixed.csv -springs springs.csv -output_dir $out
+expect 2 "mass" "$ms" -particles particles_negmass.csv -springs springs.csv -output_dir $out
+expect 2 "particles_nan.csv" "$ms" -particles particles_nan.csv -springs springs.csv -output_dir $out
+expect 2 "springs_range.csv" "$ms" -particles particles.csv -springs springs_range.csv -output_dir $out
+expect 2 "zero" "$ms" -particles particles_same.csv -springs springs.csv -output_dir $out
+expect 2 "empty.csv" "$ms" -particles empty.csv -springs springs.csv -output_dir $out
+expect 2 "not a regular file" "$ms" -particles . -springs springs.csv -output_dir $out
+expect 2 "-springs" "$ms" -particles particles.csv -output_dir $out
+expect 2 "unknown model 'blob'" "$ms" -model blob -output_dir $out
+expect 2 "-plane" "$ms" -plane 0,0,0,0,0,0 -output_dir $out
+expect 2 "-plane: 5 values" "$ms" -plane 0,0,0,0,1 -output_dir $out
+expect 2 "-gravity: 2 values" "$ms" -gravity 0,1 -output_dir $out
+expect 2 "-contact_stiffness" "$ms" -contact_stiffness -1 -output_dir $out
+expect 2 "-disk_rings" "$ms" -disk_rings 0 -output_dir $out
+expect 2 "-track" "$ms" -track 100000 -output_dir $out
+expect 2 "unknown option -chain_n" "$ms" -model disk -chain_n 5 -output_dir $out
+expect 2 "written for linear systems" "$ms" -scheme midpoint -output_dir $out
+expect 3 "forward_euler diverged at step" "$ms" -scheme forward_euler -T 1 -quiet -output_dir ms_div
+expect 3 "Newton did not converge" "$ms" -scheme implicit_euler -model chain -stiffness 1e9 -dt 1 -T 2 -ms_snes_max_it 2 -quiet -output_dir ms_newton
+[ -f ms_newton/energy.csv ] && [ -f ms_newton/mass_spring.pvd ] || fail "a failed Newton solve lost the files written so far"
+
+# multibody: model files (reference 001).
+mb="$labs/multibody"
+printf '{"bodies": [{"name": "a", "mass": 0, "inertia": [1,1,1], "position": [0,0,0]}]}' > zero_mass.json
+printf '{"bodies": [{"name": "a", "mass": 1, "inertia": [1,1,1], "position": [1,0,0]}], "joints": [{"type": "revolute", "body1": "ground", "body2": "b", "point": [0,0,0], "axis": [0,0,1]}]}' > unknown_body.json
+printf '{"bodies": [{"name": "a", "mass": 1, "inertia": [1,-1,1], "position": [0,0,0]}]}' > bad_inertia.json
+printf '{"bodies": [{"name": "a", "mass": 1, "inertia": [1,1,1], "position": [1,0,0]}], "joints": [{"type": "revolute", "body1": "ground", "body2": "a", "point": [0,0,0], "axis": [0,0,0]}]}' > zero_axis.json
+printf '{"bodies": [{"name": "a", "mass": 1, "inertia": [1,1,1], "position": [0,0,0], "orientation": [2,0,0,0]}]}' > bad_quat.json
+printf '{"bodies": [' > malformed.json
+expect 2 "mass" "$mb" -model zero_mass.json -output_dir $out
+expect 2 'body2 "b" is not a body' "$mb" -model unknown_body.json -output_dir $out
+expect 2 "inertia" "$mb" -model bad_inertia.json -output_dir $out
+expect 2 "axis" "$mb" -model zero_axis.json -output_dir $out
+expect 2 "orientation" "$mb" -model bad_quat.json -output_dir $out
+expect 2 "malformed.json" "$mb" -model malformed.json -output_dir $out
+expect 2 "unknown" "$mb" -model nothing -output_dir $out
+expect 2 "-baumgarte_omega" "$mb" -baumgarte_omega -1 -output_dir $out
+expect 2 "-links" "$mb" -model chain -links 0 -output_dir $out
+expect 2 "written for linear systems" "$mb" -scheme newmark -output_dir $out
+expect 2 "gives no Jacobian" "$mb" -scheme implicit_euler -output_dir $out
 
 if [ -e $out ]; then fail "a rejected run created its output directory"; fi
 
