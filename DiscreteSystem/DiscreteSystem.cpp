@@ -91,14 +91,14 @@ DiscreteModel readModel(const DiscreteFiles &files) {
   const std::string same = "the size of M (" + files.M + ")";
   const MatrixMarketFile K = readMatrixMarket(files.K);
   requireSize(K, n, n, same);
-  requireSymmetric(K, "K");
+  requirePositiveSemidefinite(K, "K");
   model.M = M.sparse();
   model.K = K.sparse();
   model.C = Sparse(n, n);
   if (!files.C.empty()) {
     const MatrixMarketFile C = readMatrixMarket(files.C);
     requireSize(C, n, n, same);
-    requireSymmetric(C, "C");
+    requirePositiveSemidefinite(C, "C");
     model.C = C.sparse();
   }
   model.F = files.F.empty() ? Eigen::VectorXd::Zero(n) : readColumn(files.F, n, same);

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "common/Error.hpp"
+#include "common/InputFile.hpp"
 
 namespace beam {
 namespace {
@@ -72,6 +73,7 @@ Eigen::SparseMatrix<double> MatrixMarketFile::sparse() const {
 }
 
 MatrixMarketFile readMatrixMarket(const std::string &path) {
+  checkInputFile(path, path, kMaxInputBytes, "a Matrix Market file");
   std::ifstream in(path);
   if (!in) throw inputError(path + ":0: cannot open the file");
   MatrixMarketFile f;
@@ -223,6 +225,23 @@ void requirePositiveDefinite(const MatrixMarketFile &f, const std::string &role)
     throw inputError(f.at(f.size_line) + role +
                      " is not positive definite (its Cholesky factorization fails); accepted: a symmetric positive "
                      "definite " + role);
+}
+
+void requirePositiveSemidefinite(const MatrixMarketFile &f, const std::string &role) {
+  requireSymmetric(f, role);
+  // K + eps I is positive definite exactly when K has no eigenvalue below -eps: one Cholesky
+  // factorization decides it (a free-free stiffness, singular but semidefinite, passes).
+  Eigen::SparseMatrix<double> A = f.sparse();
+  double scale = 0;
+  for (const auto &e : f.entries) scale = std::max(scale, std::abs(e.value));
+  Eigen::SparseMatrix<double> shift(A.rows(), A.cols());
+  shift.setIdentity();
+  A += (1e-10 * std::max(scale, 1e-300)) * shift;
+  Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt(A);
+  if (llt.info() != Eigen::Success)
+    throw inputError(f.at(f.size_line) + role +
+                     " is indefinite or negative (it has a negative eigenvalue); accepted: a symmetric positive "
+                     "semidefinite " + role);
 }
 
 } // namespace beam

@@ -48,5 +48,8 @@ void requireSymmetric(const MatrixMarketFile &f, const std::string &role);
 // Input error unless the (symmetric) matrix is positive definite: a sparse Cholesky factorization
 // (Eigen's SimplicialLLT) must succeed.
 void requirePositiveDefinite(const MatrixMarketFile &f, const std::string &role);
+// Symmetric with no eigenvalue below -1e-10 max|entry| (stiffness and damping may be singular); input
+// error naming the file otherwise.
+void requirePositiveSemidefinite(const MatrixMarketFile &f, const std::string &role);
 
 } // namespace beam

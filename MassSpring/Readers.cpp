@@ -9,21 +9,10 @@
 #include <fstream>
 
 #include "common/Error.hpp"
+#include "common/InputFile.hpp"
 
 namespace beam {
 namespace {
-
-// Refuses what is not a readable, non-empty regular file of sane size before reading a byte.
-void checkInputFile(const std::string &option, const std::string &path) {
-  struct stat st {};
-  if (path.empty()) throw inputError(option + ": empty file name; accepted: a CSV file");
-  if (::stat(path.c_str(), &st) != 0) throw inputError(option + ": cannot open file '" + path + "'");
-  if (!S_ISREG(st.st_mode)) throw inputError(option + ": '" + path + "' is not a regular file; accepted: a CSV file");
-  if (st.st_size == 0) throw inputError(option + ": '" + path + "' is empty; accepted: a CSV file with a header line");
-  constexpr long long kMaxBytes = 8LL << 30;
-  if (static_cast<long long>(st.st_size) > kMaxBytes)
-    throw inputError(option + ": '" + path + "' is larger than 8 GiB; accepted: a smaller CSV file");
-}
 
 std::string trim(const std::string &s) {
   size_t b = 0, e = s.size();
@@ -56,7 +45,7 @@ struct Table {
 
 Table readTable(const std::string &option, const std::string &path, const std::vector<std::string> &required,
                 const std::vector<std::string> &optional) {
-  checkInputFile(option, path);
+  checkInputFile(option, path, kMaxInputBytes, "a CSV file with a header line");
   std::ifstream in(path);
   if (!in) throw inputError(option + ": cannot open file '" + path + "'");
   std::string accepted;

@@ -1,5 +1,7 @@
 #include "MesLib/Beam.hpp"
 
+#include <cstdint>
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -33,6 +35,13 @@ std::string num(double v) {
 void BeamSpec::validate() const {
   if (mx < 1) throw inputError("-mx: " + std::to_string(mx) + " is out of range; accepted: an integer >= 1");
   if (my < 1) throw inputError("-my: " + std::to_string(my) + " is out of range; accepted: an integer >= 1");
+  // Counts in 64 bits first: (mx+1)(my+1) nodes, 2 DOFs each, must fit PETSc's index type (and the
+  // element count an int).
+  const long long dofs = 2LL * (mx + 1LL) * (my + 1LL);
+  if (dofs > (long long)PETSC_MAX_INT / 2 || (long long)mx * my > (long long)INT32_MAX)
+    throw inputError("-mx " + std::to_string(mx) + " -my " + std::to_string(my) + ": " + std::to_string(dofs) +
+                     " DOFs is more than this build's PETSc indices can count; accepted: at most " +
+                     std::to_string(PETSC_MAX_INT / 2) + " DOFs");
   if (!(hx > 0) || !std::isfinite(hx)) throw inputError("-hx: " + num(hx) + " is out of range; accepted: a real > 0");
   if (!(hy > 0) || !std::isfinite(hy)) throw inputError("-hy: " + num(hy) + " is out of range; accepted: a real > 0");
   if (!(material.E > 0) || !std::isfinite(material.E))
@@ -46,7 +55,7 @@ void BeamSpec::validate() const {
   if (!element_thickness.empty()) {
     if (element_thickness.size() != size_t(mx) * size_t(my))
       throw inputError("element thickness: " + std::to_string(element_thickness.size()) +
-                       " values given; accepted: exactly mx*my = " + std::to_string(mx * my));
+                       " values given; accepted: exactly mx*my = " + std::to_string((long long)mx * my));
     for (double t : element_thickness)
       if (!(t > 0) || !std::isfinite(t))
         throw inputError("element thickness: " + num(t) + " is out of range; accepted: a real > 0");
@@ -188,6 +197,19 @@ PMat Beam::assemble(bool stiffness, bool apply_frozen) const {
   BEAM_PETSC(MatSetOption(A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
   if (apply_frozen) BEAM_PETSC(MatSetOption(A, MAT_SPD, PETSC_TRUE));
   return A;
+}
+
+// A point load on a frozen DOF does nothing (the support takes it): say so once, rather than drop it
+// silently.
+void Beam::warnFrozenLoads() const {
+  for (const auto &p : spec_.point_loads)
+    for (int d = 0; d < 2; ++d) {
+      const double v = d == 0 ? p.fx : p.fy;
+      if (v != 0 && std::binary_search(frozen_.begin(), frozen_.end(), mesh_.P(p.x, p.y, d)))
+        BEAM_PETSC(PetscFPrintf(comm_, PETSC_STDERR,
+                                "warning: -point_load at node (%d,%d) pushes a frozen DOF (%s); the support takes it\n",
+                                p.x, p.y, d == 0 ? "ux" : "uy"));
+    }
 }
 
 PVec Beam::load() const {

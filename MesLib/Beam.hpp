@@ -79,6 +79,9 @@ public:
   // The elements this rank owns for output: those whose bottom-left node it owns.
   std::vector<PetscInt> ownedElements() const;
 
+  // Prints one warning line (stderr, rank 0) per point-load component on a frozen DOF.
+  void warnFrozenLoads() const;
+
 private:
   PMat assemble(bool stiffness, bool apply_frozen) const;
 

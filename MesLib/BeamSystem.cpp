@@ -1,4 +1,8 @@
 #include "MesLib/BeamSystem.hpp"
+#include <algorithm>
+#include <fstream>
+#include <cstdio>
+#include <cmath>
 
 #include "MesLib/MatrixFreeOperator.hpp"
 
@@ -25,6 +29,41 @@ SecondOrderSystem beamSystem(const Beam &beam, OperatorKind kind) {
     system.combine = [&beam](double a, double, double c) { return matrixFreeOperator(beam, a, c); };
   }
   return system;
+}
+
+std::uint64_t estimatedRunBytes(const BeamSpec &spec, OperatorKind kind, bool direct_solver) {
+  const double n = 2.0 * (spec.mx + 1.0) * (spec.my + 1.0);
+  double bytes = 16 * 8 * n; // vectors
+  if (kind == OperatorKind::Assembled) bytes += 2 * 18 * 12 * n;
+  if (direct_solver) {
+    // Fill of the Cholesky factor, the smaller of a band (bandwidth 2 (n1 + 1) DOFs across the short
+    // side) and nested dissection (31/8 Nn log2 Nn for a square grid of Nn nodes, times 4 for the 2 x 2
+    // DOF blocks); 12 bytes per entry and half again for the solver's work space.
+    const double n1 = std::min(spec.mx, spec.my) + 1.0, nodes = n / 2;
+    const double band = n * 2 * n1, dissection = 4 * 31.0 / 8 * nodes * std::log2(nodes + 2);
+    bytes += 1.5 * 12 * std::min(band, dissection);
+  }
+  return std::uint64_t(bytes);
+}
+
+void checkMemory(const BeamSpec &spec, OperatorKind kind, bool direct_solver) {
+  std::uint64_t available = 0;
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::uint64_t kb = 0;
+  std::string unit;
+  while (meminfo >> key >> kb >> unit)
+    if (key == "MemAvailable:") available = kb * 1024;
+  const std::uint64_t need = estimatedRunBytes(spec, kind, direct_solver);
+  if (available > 0 && need > available) {
+    char msg[320];
+    std::snprintf(msg, sizeof msg,
+                  "-mx %d -my %d: the run needs about %.1f GiB (%s operator%s), this machine has %.1f GiB available; "
+                  "accepted: a smaller beam%s",
+                  spec.mx, spec.my, double(need) / (1 << 30), operatorName(kind), direct_solver ? ", direct solver" : "",
+                  double(available) / (1 << 30), direct_solver ? ", or -linear_solver cg -operator matfree" : "");
+    throw inputError(msg);
+  }
 }
 
 } // namespace beam

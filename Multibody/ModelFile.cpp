@@ -9,6 +9,7 @@
 
 #include "Multibody/Description.hpp"
 #include "common/Error.hpp"
+#include "common/InputFile.hpp"
 
 #ifndef BEAM_MULTIBODY_MODELS
 #error "BEAM_MULTIBODY_MODELS (the folder of the built-in model files) must be defined"
@@ -183,11 +184,8 @@ Spring spring(const json &value, const Where &where, const std::vector<Body> &bo
 }
 
 std::string readFile(const std::string &path) {
-  struct stat st {};
-  if (stat(path.c_str(), &st) != 0) throw inputError("model file " + path + " cannot be read (no such file; built-in models: " + multibodyModelNames() + ")");
-  if (!S_ISREG(st.st_mode)) throw inputError("model file " + path + " is not a regular file");
-  constexpr off_t kMaxBytes = 64 << 20;
-  if (st.st_size > kMaxBytes) throw inputError("model file " + path + " is larger than 64 MiB");
+  checkInputFile("-model", path, std::uintmax_t(64) << 20,
+                 "a JSON model file of at most 64 MiB, or a built-in model: " + multibodyModelNames());
   std::ifstream in(path, std::ios::binary);
   if (!in) throw inputError("model file " + path + " cannot be read");
   std::ostringstream text;

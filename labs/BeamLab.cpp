@@ -60,6 +60,7 @@ RunSettings labRunSettings(const std::string &lab, const BeamLabOptions &options
 }
 
 std::unique_ptr<BeamModel> beamModel(const Beam &beam, const BeamLabOptions &options) {
+  beam.warnFrozenLoads();
   return std::make_unique<BeamModel>(beam, beamSystem(beam, options), options.run.solver);
 }
 
@@ -79,6 +80,7 @@ RunResult runBeamLab(TimeLoop &loop, const BeamModel &model, const BeamLabOption
   output.console = console;
   output.console_every = options.console_every;
   output.snapshot_every = options.snapshot_every;
+  output.save_final = options.save_final;
   output.snapshot_name = "beam";
   PVec x = model.createVector(), y = model.createVector();
   BEAM_PETSC(VecSet(x, 0.0));

@@ -24,7 +24,13 @@ void readMeshOptions(MPI_Comm comm, BeamSpec &b) {
     b.thickness = r.real("-thickness", "Thickness of every element", b.thickness, Bounds::above(0));
     const std::string file =
         r.text("-thickness_file", "File of mx*my element thicknesses in Q(x,y) order (overrides -thickness)", "");
-    if (!file.empty() && r.error().empty()) b.element_thickness = readRealFile("-thickness_file", file);
+    if (!file.empty() && r.error().empty()) {
+      b.element_thickness = readRealFile("-thickness_file", file);
+      // A file of comments only must not silently mean "uniform thickness".
+      if (b.element_thickness.empty())
+        r.fail("-thickness_file: '" + file + "' holds no number; accepted: " + std::to_string(b.mx) + "*" +
+               std::to_string(b.my) + " element thicknesses");
+    }
     const std::vector<Supports> kinds = {Supports::ClampedLeft, Supports::ClampedBoth, Supports::SimplySupported};
     std::vector<std::string> names;
     for (Supports k : kinds) names.push_back(supportsName(k));
@@ -159,6 +165,8 @@ BeamLabOptions readBeamLabOptions(MPI_Comm comm, const std::string &lab, BeamLab
     readOutputOptions(comm, out, {nullptr, 0, false});
     o.output_dir = out.dir;
   });
+  // Before anything is allocated: a beam that cannot fit is refused with the estimate (same on every rank).
+  checkMemory(o.beam, o.operator_kind, o.run.solver == LinearSolverKind::Direct);
   return o;
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <memory>
 
+#include "common/Agree.hpp"
 #include "output/ConsoleEnergy.hpp"
 #include "output/EnergyLog.hpp"
 #include "output/FileUtil.hpp"
@@ -13,6 +14,13 @@ namespace beam {
 
 RunResult runModel(TimeLoop &loop, const Model &model, Vec x, Vec y, const LabOutput &output,
                    const std::vector<Monitor *> &extra) {
+  // The final state's file is written at the end: refuse an unwritable one now, not after the run.
+  if (!output.save_final.empty())
+    agreeOn(model.comm(), [&] {
+      int rank = 0;
+      MPI_Comm_rank(model.comm(), &rank);
+      if (rank == 0) checkWritableFile("-save_final", output.save_final);
+    });
   prepareOutputDirectory(output.dir);
   std::vector<std::unique_ptr<Monitor>> owned;
   owned.push_back(std::make_unique<EnergyLog>(model, output.dir + "/energy.csv", output.energy_leading));

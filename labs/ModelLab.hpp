@@ -19,6 +19,7 @@ struct LabOutput {
   int snapshot_every = 10;                 // 0: no snapshots
   std::string snapshot_name = "snapshot";  // <dir>/<name>_<step>.vt*, <dir>/<name>.pvd
   std::vector<std::string> energy_leading; // energy.csv columns to put first (EnergyLog)
+  std::string save_final;                  // -save_final FILE: checked writable before the run starts
 };
 
 // Runs `loop` from (x, y) (or its checkpoint) with the standard monitors and `extra` ones.

@@ -4,10 +4,12 @@
 #include <sstream>
 
 #include "common/Error.hpp"
+#include "common/InputFile.hpp"
 
 namespace beam {
 
 std::vector<double> readRealFile(const std::string &option, const std::string &path) {
+  checkInputFile(option, path, kMaxInputBytes, "a text file of real numbers");
   std::ifstream in(path);
   if (!in) throw inputError(option + ": cannot open file '" + path + "'");
   std::vector<double> values;

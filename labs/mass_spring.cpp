@@ -36,6 +36,7 @@ int main(int argc, char **argv) {
     output.quiet = o.output.quiet;
     output.console_every = o.output.console_every;
     output.snapshot_every = o.output.snapshot_every;
+    output.save_final = o.output.save_final;
     output.snapshot_name = "mass_spring";
     output.energy_leading = {"kinetic", "gravity", "elastic", "contact", "dissipated", "total"};
     std::vector<beam::Monitor *> extra;

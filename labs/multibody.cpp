@@ -37,6 +37,7 @@ int main(int argc, char **argv) {
     output.quiet = o.output.quiet;
     output.console_every = o.output.console_every;
     output.snapshot_every = o.output.snapshot_every;
+    output.save_final = o.output.save_final;
     output.snapshot_name = "multibody";
     output.energy_leading = {"kinetic", "potential", "total", "position_violation", "velocity_violation",
                              "quaternion_norm_error"};

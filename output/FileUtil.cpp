@@ -46,4 +46,12 @@ void writeFileAtomically(const std::string &path, const std::string &content) {
   if (!special) commitFile(tmp, path);
 }
 
+void checkWritableFile(const std::string &option, const std::string &path) {
+  const std::string tmp = path + ".tmp";
+  std::FILE *f = std::fopen(tmp.c_str(), "w");
+  if (!f) throw inputError(option + ": cannot write '" + path + "': " + std::strerror(errno));
+  std::fclose(f);
+  std::remove(tmp.c_str());
+}
+
 } // namespace beam

@@ -12,6 +12,10 @@ void prepareOutputDirectory(const std::string &dir);
 // see either the old or the new file, never a partial one. Throws a run error naming the file.
 void writeFileAtomically(const std::string &path, const std::string &content);
 
+// Checks at the start of a run that `path` can be written when the run ends (its temporary file can be
+// created next to it; nothing is left behind); throws an input error naming `option` and the path.
+void checkWritableFile(const std::string &option, const std::string &path);
+
 // Renames `tmp` onto `path` (atomic on POSIX); throws a run error naming the file.
 void commitFile(const std::string &tmp, const std::string &path);
 

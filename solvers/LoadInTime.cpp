@@ -1,5 +1,7 @@
 #include "solvers/LoadInTime.hpp"
 
+#include "common/InputFile.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -42,6 +44,7 @@ LoadCurve::LoadCurve(std::vector<double> t, std::vector<double> g) : t_(std::mov
 }
 
 LoadCurve LoadCurve::read(const std::string &path) {
+  checkInputFile("-load_curve", path, kMaxInputBytes, "a CSV file of t,g rows");
   std::ifstream in(path);
   if (!in) throw inputError(path + ": cannot open the -load_curve file");
   std::vector<double> t, g;

@@ -159,7 +159,7 @@ expect 2 "unknown option -bogus" "$d" -bogus -output_dir $out
 expect 2 "-output_dir: empty" "$d" -output_dir ""
 expect 2 "-system and matrix files" "$d" -system two_dof -M M.mtx -K K.mtx -output_dir $out
 expect 2 "-M and -K: both needed" "$d" -M M.mtx -output_dir $out
-expect 2 "/nonexistent.mtx:0: cannot open the file" "$d" -M /nonexistent.mtx -K K.mtx -output_dir $out
+expect 2 "/nonexistent.mtx: cannot open file '/nonexistent.mtx'" "$d" -M /nonexistent.mtx -K K.mtx -output_dir $out
 expect 2 "M_zero_diag.mtx:2: M is not positive definite" "$d" -M M_zero_diag.mtx -K K.mtx -output_dir $out
 expect 2 "M_negative_diag.mtx:2: M is not positive definite" "$d" -M M_negative_diag.mtx -K K.mtx -output_dir $out
 expect 2 "M_nan.mtx:4: value 'nan' is not finite" "$d" -M M_nan.mtx -K K.mtx -output_dir $out
@@ -168,7 +168,7 @@ expect 2 "K_missing_entry.mtx:4: the file ends after 2 of the 3 entries" "$d" -M
 expect 2 "K_cut_in_entry.mtx:5: expected 'row col value'" "$d" -M M.mtx -K K_cut_in_entry.mtx -output_dir $out
 expect 2 "K_cut_in_size.mtx:2: bad size line" "$d" -M M.mtx -K K_cut_in_size.mtx -output_dir $out
 expect 2 "K_cut_in_header.mtx:1:" "$d" -M M.mtx -K K_cut_in_header.mtx -output_dir $out
-expect 2 "K_empty.mtx:1: empty file" "$d" -M M.mtx -K K_empty.mtx -output_dir $out
+expect 2 "K_empty.mtx: 'K_empty.mtx' is empty" "$d" -M M.mtx -K K_empty.mtx -output_dir $out
 expect 2 "K_3x3.mtx:2: the matrix is 3 x 3; accepted: 2 x 2" "$d" -M M.mtx -K K_3x3.mtx -output_dir $out
 expect 2 "K_unsymmetric.mtx:4: K is not symmetric" "$d" -M M.mtx -K K_unsymmetric.mtx -output_dir $out
 expect 2 "K_nul.mtx:4:" "$d" -M M.mtx -K K_nul.mtx -output_dir $out
@@ -188,6 +188,27 @@ expect 2 "-load_harmonic: 'inf' is not a finite real number" "$d" -load_harmonic
 p="$labs/paper_central_difference"
 expect 2 "unknown option -dt" "$p" -dt -1 -output_dir $out
 expect 2 "output directory 'afile/x' cannot be created" "$p" -output_dir afile/x
+
+# Issue 12: files that are not what they claim, sizes, definiteness, late failures.
+printf '# comments only\n\n' > comments.txt
+expect 2 "holds no number" "$m" -thickness_file comments.txt -output_dir $out
+expect 2 "is not a regular file" "$m" -thickness_file . -output_dir $out
+expect 2 "is not a regular file" "$m" -thickness_file /dev/zero -output_dir $out
+: > empty.txt
+expect 2 "is empty" "$m" -thickness_file empty.txt -output_dir $out
+expect 2 "is not a regular file" "$m" -load_curve /dev/zero -output_dir $out
+expect 2 "more than this build's PETSc indices can count" "$m" -mx 50000 -my 50000 -output_dir $out
+expect 2 "more than this build's PETSc indices can count" "$m" -mx 1000000000 -my 1 -output_dir $out
+expect 2 "this machine has" "$m" -mx 5000 -my 5000 -output_dir $out
+expect 2 "-save_final: cannot write" "$m" -save_final /nonexistent/dir/x.mtx -output_dir $out
+{ mm 'coordinate real symmetric'; printf '2 2 2\n1 1 1\n2 2 -1\n'; } > K_indefinite.mtx
+{ mm 'coordinate real symmetric'; printf '2 2 2\n1 1 -2\n2 2 -1\n'; } > K_negative.mtx
+{ mm 'coordinate real symmetric'; printf '2 2 3\n1 1 1\n2 1 -1\n2 2 1\n'; } > K_singular.mtx
+expect 2 "K is indefinite or negative" "$d" -M M.mtx -K K_indefinite.mtx -output_dir $out
+expect 2 "K is indefinite or negative" "$d" -M M.mtx -K K_negative.mtx -output_dir $out
+expect 2 "is not a regular file" "$d" -M /dev/zero -K K.mtx -output_dir $out
+expect 2 "is not a regular file" "$d" -M . -K K.mtx -output_dir $out
+expect 0 "" "$d" -M M.mtx -K K_singular.mtx -T 0.1 -output_dir valid_singular
 
 # mass_spring: network files, model options, contact, schemes (reference 004).
 ms="$labs/mass_spring"

@@ -116,5 +116,24 @@ cp energy.orig full/energy.csv
 "$m" -restart nowhere > /dev/null 2> err.txt
 check "restart without checkpoint refused" '[ $? = 2 ] && grep -q "no checkpoint" err.txt'
 
+# 7. The nonlinear labs continue bit for bit too: a run to T/2 continued to T writes the same energy.csv
+#    (Newton iteration counts included), trajectory and final state as one run to T.
+ms="$labs/mass_spring"
+msargs=(-model chain -chain_n 6 -scheme implicit_euler -dt 0.002 -quiet -track 2,5 -snapshot_every 25)
+"$ms" "${msargs[@]}" -T 0.4 -output_dir msfull -save_final msfull.csv > /dev/null
+"$ms" "${msargs[@]}" -T 0.2 -output_dir mspart > /dev/null
+"$ms" "${msargs[@]}" -T 0.4 -restart mspart -save_final mspart.csv > /dev/null
+check "mass_spring restart identical" 'cmp -s msfull/energy.csv mspart/energy.csv && cmp -s msfull/trajectory.csv mspart/trajectory.csv && cmp -s msfull.csv mspart.csv && cmp -s msfull/mass_spring.pvd mspart/mass_spring.pvd'
+"$ms" "${msargs[@]}" -T 0.4 -restart mspart -contact_stiffness 5 > /dev/null 2> err.txt
+check "mass_spring restart with another contact stiffness refused" '[ $? = 2 ] && grep -q "contact" err.txt'
+mb="$labs/multibody"
+mbargs=(-model double_pendulum -scheme verlet -dt 0.001 -quiet -snapshot_every 50)
+"$mb" "${mbargs[@]}" -T 0.4 -output_dir mbfull -save_final mbfull.csv > /dev/null
+"$mb" "${mbargs[@]}" -T 0.2 -output_dir mbpart > /dev/null
+"$mb" "${mbargs[@]}" -T 0.4 -restart mbpart -save_final mbpart.csv > /dev/null
+check "multibody restart identical" 'cmp -s mbfull/energy.csv mbpart/energy.csv && cmp -s mbfull.csv mbpart.csv'
+"$mb" "${mbargs[@]}" -T 0.4 -restart mbpart -baumgarte_omega 10 > /dev/null 2> err.txt
+check "multibody restart with another Baumgarte omega refused" '[ $? = 2 ] && grep -q "omega" err.txt'
+
 echo "$passed passed, $failures failed"
 [ "$failures" = 0 ]

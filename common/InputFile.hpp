@@ -1,0 +1,17 @@
+// The one check every input reader makes before reading a byte: the path names a readable, non-empty
+// regular file no larger than what the input it describes can be. Refuses (input error, one line naming
+// the option and the file) an empty name, a missing file, a directory, a device or pipe (/dev/zero would
+// otherwise be read until memory runs out), an empty file and an oversized one.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace beam {
+
+// `what` names the expected content in the message ("a CSV file", "a Matrix Market file").
+void checkInputFile(const std::string &option, const std::string &path, std::uintmax_t max_bytes, const std::string &what);
+
+// Caps for inputs whose size is not known before reading: 8 GiB.
+constexpr std::uintmax_t kMaxInputBytes = std::uintmax_t(8) << 30;
+
+} // namespace beam
