@@ -189,6 +189,30 @@ p="$labs/paper_central_difference"
 expect 2 "unknown option -dt" "$p" -dt -1 -output_dir $out
 expect 2 "output directory 'afile/x' cannot be created" "$p" -output_dir afile/x
 
+# Options the database would mangle (issue 12): checked before PETSc starts, or refused when read.
+mkdir -p adir
+long=$(printf '1,%.0s' $(seq 1 2100))1 # 4201 characters
+for lab in midpoint discrete_system stability; do
+  b="$labs/$lab"
+  expect 2 "-options_file: cannot open '/nonexistent/opts'" "$b" -options_file /nonexistent/opts -output_dir $out
+  expect 2 "-options_file: 'adir' is not a readable regular file" "$b" -options_file adir -output_dir $out
+  expect 2 "-options_file: no file given" "$b" -output_dir $out -options_file
+  expect 2 "-log_view: cannot write '/nonexistent/x'" "$b" -log_view :/nonexistent/x -output_dir $out
+  expect 2 "-log_view: cannot write 'afile/x'" "$b" -log_view :afile/x:ascii_info -output_dir $out
+  expect 2 "stray argument 'leftover'" "$b" leftover -output_dir $out
+  expect 2 "stray argument '3'" "$b" -dt 2 3 -output_dir $out
+  expect 2 "stray argument 'x'" "$b" -output_dir $out x
+  expect 2 "-output_dir: the value has 4201 characters; accepted: at most 4095" "$b" -output_dir "$long"
+done
+expect 2 "-point_load: the value has 4201 characters" "$m" -point_load "$long" -output_dir $out
+expect 2 "stray argument '3'" "$m" -mx 2 3 -output_dir $out
+printf -- '-point_load %s\n' "$long" > long_opts
+expect 2 "-point_load:" "$m" -options_file long_opts -output_dir $out
+expect 2 "-schemes: 'midpoint,' has an empty item" "$labs/energy_drift" -schemes midpoint, -output_dir $out
+expect 2 "-schemes: ',midpoint' has an empty item" "$labs/energy_drift" -schemes ,midpoint -output_dir $out
+expect 2 "-schemes: 'midpoint,,rk4' has an empty item" "$labs/energy_drift" -schemes midpoint,,rk4 -output_dir $out
+expect 2 "-schemes: ',' has an empty item" "$labs/energy_drift" -schemes , -output_dir $out
+
 if [ -e $out ]; then fail "a rejected run created its output directory"; fi
 
 # Extreme but valid input (a regression guard, checked by the sanitizer build): samples 1e-300 apart
@@ -201,6 +225,24 @@ expect 2 "-dt: -1 is out of range" "${mpi[@]}" "$m" -dt -1 -output_dir $out
 expect 2 "M_zero_diag.mtx:2: M is not positive definite" "${mpi[@]}" "$d" -M M_zero_diag.mtx -K K.mtx -output_dir $out
 expect 2 "every DOF" "${mpi[@]}" "$m" -mx 1 -my 1 -supports clamped_both -output_dir $out
 expect 3 "semi_implicit diverged at step" "${mpi[@]}" "$labs/semi_implicit" -dt 0.05 -T 20 -console_every 100000 -output_dir mpi_div
+# Bad input on one rank only (per-rank arguments): every rank agrees on it right after reading, so the
+# job ends with exit 2 and the failing rank's line, at once, instead of hanging in a collective.
+one=(mpiexec --quiet -n 1)
+expect 2 "-modes: 'x' is not an integer" "${one[@]}" "$labs/modes" -output_dir $out : -n 1 "$labs/modes" -modes x -output_dir $out
+for lab in midpoint energy_drift; do
+  b="$labs/$lab"
+  expect 2 "-dt: 'abc' is not a finite real number" "${one[@]}" "$b" -output_dir $out : -n 1 "$b" -dt abc -output_dir $out
+  expect 2 "-dt: 'abc' is not a finite real number" "${one[@]}" "$b" -dt abc -output_dir $out : -n 1 "$b" -output_dir $out
+done
+expect 2 "-mx: 0 is out of range" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" -mx 0 -output_dir $out
+expect 2 "unknown option -bogus" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" -bogus 1 -output_dir $out
+expect 2 "unknown option -shifted_ksp_bogus" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" -shifted_ksp_bogus 1 -output_dir $out
+expect 2 "stray argument 'leftover'" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" leftover -output_dir $out
+expect 2 "-options_file: cannot open" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" -options_file /nonexistent -output_dir $out
+expect 2 "thickness_word.txt:2: 'x'" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" -thickness_file thickness_word.txt -output_dir $out
+expect 2 "M_zero_diag.mtx:2: M is not positive definite" "${one[@]}" "$d" -M M.mtx -K K.mtx -output_dir $out : -n 1 "$d" -M M_zero_diag.mtx -K K.mtx -output_dir $out
+expect 2 "curve_nan.csv:3:" "${one[@]}" "$d" -output_dir $out : -n 1 "$d" -load_curve curve_nan.csv -output_dir $out
+expect 2 "-omega_points: 1 is out of range" "${one[@]}" "$labs/stability" -output_dir $out : -n 1 "$labs/stability" -omega_points 1 -output_dir $out
 
 echo "$passed passed, $failures failed"
 [ "$failures" = 0 ]
