@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "tests/ScopedOptions.hpp"
 #include "common/Options.hpp"
 #include "solvers/Amplification.hpp"
 #include "solvers/GeneralizedAlpha.hpp"
@@ -14,24 +15,6 @@ using namespace beam;
 
 namespace {
 
-// Options pushed for the lifetime of the object, in a database of their own.
-class ScopedOptions {
-public:
-  explicit ScopedOptions(const std::string &text) {
-    BEAM_PETSC(PetscOptionsCreate(&options_));
-    BEAM_PETSC(PetscOptionsInsertString(options_, text.c_str()));
-    BEAM_PETSC(PetscOptionsPush(options_));
-  }
-  ~ScopedOptions() {
-    PetscOptionsPop();
-    PetscOptionsDestroy(&options_);
-  }
-  ScopedOptions(const ScopedOptions &) = delete;
-  ScopedOptions &operator=(const ScopedOptions &) = delete;
-
-private:
-  PetscOptions options_ = nullptr;
-};
 
 // The message of the input error `read` throws, or "" when it accepts.
 std::string errorOf(const std::function<void(OptionReader &)> &read) {
