@@ -133,6 +133,10 @@ int OptionReader::choice(const char *name, const char *help, const std::vector<s
   PetscBool set = PETSC_FALSE;
   const std::string unknown = fullName(prefix_, name) + ": unknown " + kind + " '" + this->value(name) + "'; accepted: " + joined(choices);
   if (!ok()) return value;
+  if (given(name) && this->value(name).empty()) { // a bare "-scheme": PETSc would pick a choice
+    fail(unknown);
+    return value;
+  }
   if (PetscOptionsEList(name, help, nullptr, list.data(), PetscInt(list.size()), list[size_t(value)], &v, &set)) {
     (void)lastPetscMessage(true);
     fail(unknown);
@@ -157,6 +161,12 @@ std::string OptionReader::text(const char *name, const char *help, const std::st
   BEAM_PETSC(PetscOptionsString(name, help, nullptr, value.c_str(), buf.data(), buf.size(), &set));
   if (set_out) *set_out = set;
   return set ? std::string(buf.data()) : value;
+}
+
+std::string OptionReader::path(const char *name, const char *help) {
+  const std::string p = text(name, help, "");
+  if (ok() && p.empty() && given(name)) fail(fullName(prefix_, name) + ": no path given; accepted: a file or directory name");
+  return p;
 }
 
 std::vector<double> OptionReader::reals(const char *name, const char *help) {

@@ -53,6 +53,8 @@ public:
              const char *kind = "value");
   // Text (a path, a list); `set` tells whether it was given. Refused when longer than the database keeps.
   std::string text(const char *name, const char *help, const std::string &value, bool *set = nullptr);
+  // A file or directory name, "" when not given; given without a value it is an error.
+  std::string path(const char *name, const char *help);
   // Comma-separated finite reals; an empty field ("1,2,", "1,,2") is an error.
   std::vector<double> reals(const char *name, const char *help);
   // Comma-separated names; an empty field ("a,", ",a") is an error, as is an empty list.

@@ -145,6 +145,12 @@ expect 2 "-modes: 'x' is not an integer" "$labs/modes" -modes x -output_dir $out
 expect 2 "-omega_points: 1 is out of range" "$labs/stability" -omega_points 1 -output_dir $out
 expect 2 "-xi: 'nan' is not a finite real number" "$labs/stability" -xi nan -output_dir $out
 expect 2 "-measure_growth: 1 is out of range" "$labs/stability" -measure_growth 1 -output_dir $out
+# stability on a discrete system: the same system options and file checks as discrete_system.
+expect 2 "-system: unknown system 'three_dof'" "$labs/stability" -system three_dof -output_dir $out
+expect 2 "M_zero_diag.mtx:2: M is not positive definite" "$labs/stability" -M M_zero_diag.mtx -K K.mtx -output_dir $out
+expect 2 "-M and -K: both needed" "$labs/stability" -M M.mtx -output_dir $out
+expect 2 "unknown option -mx" "$labs/stability" -system two_dof -mx 4 -output_dir $out
+expect 2 "unknown option -dt" "$labs/stability" -M M.mtx -K K.mtx -dt 1 -output_dir $out
 
 # discrete_system: options, matrices (singular, indefinite, non-finite, truncated, mismatched), loads.
 d="$labs/discrete_system"
@@ -156,6 +162,13 @@ expect 2 "-system: unknown system 'three_dof'" "$d" -system three_dof -output_di
 expect 2 "-scheme: unknown scheme 'euler'" "$d" -scheme euler -output_dir $out
 expect 2 "-linear_solver: unknown value 'lu'" "$d" -linear_solver lu -output_dir $out
 expect 2 "unknown option -bogus" "$d" -bogus -output_dir $out
+expect 2 "-quiet: 'maybe' is not a truth value" "$d" -quiet maybe -output_dir $out
+expect 2 "unknown option -console_every" "$d" -console_every 5 -output_dir $out
+expect 2 "-scheme: unknown scheme ''" "$d" -scheme -output_dir $out
+expect 2 "-M: no path given" "$d" -M -K K.mtx -output_dir $out
+expect 2 "-load_curve: no path given" "$m" -load_curve -output_dir $out
+expect 2 "-restart: no path given" "$m" -restart -output_dir $out
+expect 2 "-export_system: no path given" "$m" -export_system -output_dir $out
 expect 2 "-output_dir: empty" "$d" -output_dir ""
 expect 2 "-system and matrix files" "$d" -system two_dof -M M.mtx -K K.mtx -output_dir $out
 expect 2 "-M and -K: both needed" "$d" -M M.mtx -output_dir $out
