@@ -20,6 +20,8 @@
 #pragma once
 #include <petscsys.h>
 
+#include "common/Petsc.hpp" // agreeOnOutcome, for option sets read on every rank
+
 #include <functional>
 #include <limits>
 #include <string>
@@ -81,12 +83,6 @@ void readOptions(MPI_Comm comm, const std::string &title, const std::string &pre
 // True when -help (or -h) was given: the lab sets everything up, so every object lists its options,
 // and stops before running.
 bool helpRequested();
-
-// Runs `step` on every rank and agrees on its outcome with one collective every rank reaches: if it
-// threw an input or run error on any rank, every rank throws the lowest such rank's error. For steps
-// whose failure may differ between ranks (option values and files given per rank under mpiexec), so a
-// failing rank never leaves the others waiting in a later collective.
-void agreeOnOutcome(MPI_Comm comm, const std::function<void()> &step);
 
 // The end of option reading, after every object has read its options (solvers included) and before
 // anything is written: refuses the first option nobody read ("unknown option -foo"), collectively.

@@ -255,6 +255,7 @@ expect 2 "-options_file: cannot open" "${one[@]}" "$m" -output_dir $out : -n 1 "
 expect 2 "thickness_word.txt:2: 'x'" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" -thickness_file thickness_word.txt -output_dir $out
 expect 2 "M_zero_diag.mtx:2: M is not positive definite" "${one[@]}" "$d" -M M.mtx -K K.mtx -output_dir $out : -n 1 "$d" -M M_zero_diag.mtx -K K.mtx -output_dir $out
 expect 2 "curve_nan.csv:3:" "${one[@]}" "$d" -output_dir $out : -n 1 "$d" -load_curve curve_nan.csv -output_dir $out
+expect 2 "output directory 'afile/x' cannot be created" "${one[@]}" "$m" -T 0.1 -output_dir mpi_ok : -n 1 "$m" -T 0.1 -output_dir afile/x
 expect 2 "-omega_points: 1 is out of range" "${one[@]}" "$labs/stability" -output_dir $out : -n 1 "$labs/stability" -omega_points 1 -output_dir $out
 
 echo "$passed passed, $failures failed"
