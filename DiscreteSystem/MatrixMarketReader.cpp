@@ -73,7 +73,9 @@ Eigen::SparseMatrix<double> MatrixMarketFile::sparse() const {
 }
 
 MatrixMarketFile readMatrixMarket(const std::string &path) {
-  checkInputFile(path, path, kMaxInputBytes, "a Matrix Market file");
+  // Errors name "<file>:<line>:" like every other problem of the file (line 1 for an empty one).
+  if (const std::string why = inputFileProblem(path, kMaxInputBytes); !why.empty())
+    throw inputError(path + (why == "empty file" ? ":1: " : ":0: ") + why + "; accepted: a Matrix Market file");
   std::ifstream in(path);
   if (!in) throw inputError(path + ":0: cannot open the file");
   MatrixMarketFile f;

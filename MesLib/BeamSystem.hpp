@@ -24,4 +24,9 @@ void checkMemory(const BeamSpec &spec, OperatorKind kind, bool direct_solver);
 // beam must outlive it.
 SecondOrderSystem beamSystem(const Beam &beam, OperatorKind kind = OperatorKind::Assembled);
 
+// Rayleigh damping C = alpha M + beta S (alpha, beta >= 0; nothing for 0, 0) added to a beamSystem:
+// assembled, C has zero rows and columns at the frozen DOFs; matrix-free, C is the composite
+// alpha M + beta S and the system's combinations fold it into M and S.
+void addRayleighDamping(SecondOrderSystem &system, const Beam &beam, double alpha, double beta);
+
 } // namespace beam

@@ -72,22 +72,23 @@ int main(int argc, char **argv) {
   beam::PetscSession session(&argc, &argv, help);
   return beam::runMain(session, "bench_scheme", [&] {
     PetscInt mx = 2000, my = 50, steps = 50, stream_mib = 256;
-    char scheme_name[64] = "midpoint", solver[16] = "direct", op[16] = "assembled",
-         export_dir[PETSC_MAX_PATH_LEN] = "", path[64] = "";
-    PetscBool header = PETSC_FALSE, lumped = PETSC_FALSE;
-    BEAM_PETSC(PetscOptionsGetInt(nullptr, nullptr, "-mx", &mx, nullptr));
-    BEAM_PETSC(PetscOptionsGetInt(nullptr, nullptr, "-my", &my, nullptr));
-    BEAM_PETSC(PetscOptionsGetInt(nullptr, nullptr, "-steps", &steps, nullptr));
-    BEAM_PETSC(PetscOptionsGetString(nullptr, nullptr, "-scheme", scheme_name, sizeof scheme_name, nullptr));
-    BEAM_PETSC(PetscOptionsGetString(nullptr, nullptr, "-linear_solver", solver, sizeof solver, nullptr));
-    BEAM_PETSC(PetscOptionsGetBool(nullptr, nullptr, "-header", &header, nullptr));
-    BEAM_PETSC(PetscOptionsGetString(nullptr, nullptr, "-operator", op, sizeof op, nullptr));
-    BEAM_PETSC(PetscOptionsGetBool(nullptr, nullptr, "-lumped_mass", &lumped, nullptr));
-    BEAM_PETSC(PetscOptionsGetString(nullptr, nullptr, "-export_system", export_dir, sizeof export_dir, nullptr));
-    BEAM_PETSC(PetscOptionsGetInt(nullptr, nullptr, "-stream_mib", &stream_mib, nullptr));
-    BEAM_PETSC(PetscOptionsGetString(nullptr, nullptr, "-path", path, sizeof path, nullptr));
-    if (steps < 3) throw beam::inputError("-steps: accepted: an integer >= 3");
-    if (stream_mib < 0) throw beam::inputError("-stream_mib: accepted: an integer >= 0 (0 = no STREAM run)");
+    std::string scheme_name = "midpoint", solver = "direct", op = "assembled", export_dir, path;
+    bool header = false, lumped = false;
+    beam::readOptions(PETSC_COMM_WORLD, "Benchmark", "", [&](beam::OptionReader &r) {
+      mx = r.integer("-mx", "Elements along the beam", mx, 1);
+      my = r.integer("-my", "Elements across the beam", my, 1);
+      steps = r.integer("-steps", "Timed steps", steps, 3);
+      const auto &names = beam::schemeNames();
+      const int midpoint = int(std::find(names.begin(), names.end(), scheme_name) - names.begin());
+      scheme_name = names[size_t(r.choice("-scheme", "Time scheme", names, midpoint, "scheme"))];
+      solver = r.choice("-linear_solver", "Linear solver", {"direct", "cg"}, 0) == 1 ? "cg" : "direct";
+      header = r.flag("-header", "Print the CSV header first", header);
+      op = r.choice("-operator", "Operator", {"assembled", "matfree"}, 0) == 1 ? "matfree" : "assembled";
+      lumped = r.flag("-lumped_mass", "Row-sum lumped mass", lumped);
+      export_dir = r.text("-export_system", "Directory for M.mtx, K.mtx, F.mtx, fixed.txt", "");
+      stream_mib = r.integer("-stream_mib", "MiB per STREAM array (0 = no STREAM run)", stream_mib, 0);
+      path = r.text("-path", "Label of the row", "");
+    });
 
     beam::BeamSpec spec;
     spec.mx = int(mx);
@@ -149,7 +150,7 @@ int main(int argc, char **argv) {
       const double peak = peakMemoryMiB();
       MPI_Allreduce(&peak, &peak_total, 1, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD);
 
-      if (export_dir[0]) {
+      if (!export_dir.empty()) {
         if (kind == beam::OperatorKind::Assembled)
           beam::exportSystem(beam, system, export_dir);
         else // shells have no entries to write: the assembled matrices of the same beam
@@ -173,7 +174,7 @@ int main(int argc, char **argv) {
         PETSC_COMM_WORLD,
         "%s,%s,%s,%s,%s,%d,%d,%d,%lld,%.4f,%.4f,%.6f,%.6f,%.1f,%.2f,%.2f,%.2f,%.2f,%.6f,%.3f,%.6f,%.1f,%."
         "2f,%.3e\n",
-        path[0] ? path : "-", scheme_name, op, lumped ? "lumped" : "consistent", solver, session.size(), int(mx),
+        path.empty() ? "-" : path.c_str(), scheme_name.c_str(), op.c_str(), lumped ? "lumped" : "consistent", solver.c_str(), session.size(), int(mx),
         int(my), (long long)dofs, assembly, setup, median, fastest, peak_total, counts.matmult / steps_done,
         counts.kspsolve > 0 ? counts.pcapply / counts.kspsolve : 0.0, traffic.bytes / steps_done / 1e6,
         stream.total_gbs, model, median > 0 ? model / median : 0.0, state_pass,

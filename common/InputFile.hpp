@@ -8,7 +8,10 @@
 
 namespace beam {
 
-// `what` names the expected content in the message ("a CSV file", "a Matrix Market file").
+// What is wrong with the file ("" when nothing): "cannot open the file", "not a regular file", "empty
+// file", "N bytes, more than the M its content can take".
+std::string inputFileProblem(const std::string &path, std::uintmax_t max_bytes);
+// The same as one line "<option>: '<path>' <problem>; accepted: <what>" ("a CSV file", ...).
 void checkInputFile(const std::string &option, const std::string &path, std::uintmax_t max_bytes, const std::string &what);
 
 // Caps for inputs whose size is not known before reading: 8 GiB.

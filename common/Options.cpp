@@ -133,6 +133,10 @@ int OptionReader::choice(const char *name, const char *help, const std::vector<s
   PetscBool set = PETSC_FALSE;
   const std::string unknown = fullName(prefix_, name) + ": unknown " + kind + " '" + this->value(name) + "'; accepted: " + joined(choices);
   if (!ok()) return value;
+  if (given(name) && this->value(name).empty()) { // a bare "-scheme": PETSc would pick a choice
+    fail(unknown);
+    return value;
+  }
   if (PetscOptionsEList(name, help, nullptr, list.data(), PetscInt(list.size()), list[size_t(value)], &v, &set)) {
     (void)lastPetscMessage(true);
     fail(unknown);
@@ -157,6 +161,12 @@ std::string OptionReader::text(const char *name, const char *help, const std::st
   BEAM_PETSC(PetscOptionsString(name, help, nullptr, value.c_str(), buf.data(), buf.size(), &set));
   if (set_out) *set_out = set;
   return set ? std::string(buf.data()) : value;
+}
+
+std::string OptionReader::path(const char *name, const char *help) {
+  const std::string p = text(name, help, "");
+  if (ok() && p.empty() && given(name)) fail(fullName(prefix_, name) + ": no path given; accepted: a file or directory name");
+  return p;
 }
 
 std::vector<double> OptionReader::reals(const char *name, const char *help) {
@@ -226,33 +236,6 @@ bool helpRequested() {
   PetscBool help = PETSC_FALSE;
   BEAM_PETSC(PetscOptionsHasHelp(nullptr, &help));
   return help;
-}
-
-void agreeOnOutcome(MPI_Comm comm, const std::function<void()> &step) {
-  int code = kExitOk;
-  std::string message;
-  try {
-    step();
-  } catch (const Error &e) {
-    code = e.exitCode();
-    message = e.what();
-  } catch (const std::exception &e) {
-    code = kExitRunFailed;
-    message = e.what();
-  }
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  // Every rank reaches this one reduction, failed or not: the lowest failing rank, or size if none.
-  const int mine = code != kExitOk ? rank : size;
-  int first = size;
-  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
-  if (first == size) return;
-  int header[2] = {code, int(message.size())};
-  MPI_Bcast(header, 2, MPI_INT, first, comm);
-  message.resize(size_t(header[1]));
-  MPI_Bcast(message.data(), header[1], MPI_CHAR, first, comm);
-  throw Error(header[0], message);
 }
 
 bool finishOptions(MPI_Comm comm) {

@@ -20,6 +20,8 @@
 #pragma once
 #include <petscsys.h>
 
+#include "common/Petsc.hpp" // agreeOnOutcome, for option sets read on every rank
+
 #include <functional>
 #include <limits>
 #include <string>
@@ -53,6 +55,8 @@ public:
              const char *kind = "value");
   // Text (a path, a list); `set` tells whether it was given. Refused when longer than the database keeps.
   std::string text(const char *name, const char *help, const std::string &value, bool *set = nullptr);
+  // A file or directory name, "" when not given; given without a value it is an error.
+  std::string path(const char *name, const char *help);
   // Comma-separated finite reals; an empty field ("1,2,", "1,,2") is an error.
   std::vector<double> reals(const char *name, const char *help);
   // Comma-separated names; an empty field ("a,", ",a") is an error, as is an empty list.
@@ -79,12 +83,6 @@ void readOptions(MPI_Comm comm, const std::string &title, const std::string &pre
 // True when -help (or -h) was given: the lab sets everything up, so every object lists its options,
 // and stops before running.
 bool helpRequested();
-
-// Runs `step` on every rank and agrees on its outcome with one collective every rank reaches: if it
-// threw an input or run error on any rank, every rank throws the lowest such rank's error. For steps
-// whose failure may differ between ranks (option values and files given per rank under mpiexec), so a
-// failing rank never leaves the others waiting in a later collective.
-void agreeOnOutcome(MPI_Comm comm, const std::function<void()> &step);
 
 // The end of option reading, after every object has read its options (solvers included) and before
 // anything is written: refuses the first option nobody read ("unknown option -foo"), collectively.

@@ -11,7 +11,6 @@
 #include <exception>
 #include <thread>
 
-#include "common/Options.hpp"
 
 namespace beam {
 namespace {
@@ -147,6 +146,33 @@ PetscSession::~PetscSession() {
   if (arrival_ != MPI_COMM_NULL) MPI_Comm_free(&arrival_);
   PetscPopErrorHandler(); // frees the capturing handler (no-op with -debug, where none was pushed)
   PetscFinalize();
+}
+
+void agreeOnOutcome(MPI_Comm comm, const std::function<void()> &step) {
+  int code = kExitOk;
+  std::string message;
+  try {
+    step();
+  } catch (const Error &e) {
+    code = e.exitCode();
+    message = e.what();
+  } catch (const std::exception &e) {
+    code = kExitRunFailed;
+    message = e.what();
+  }
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  // Every rank reaches this one reduction, failed or not: the lowest failing rank, or size if none.
+  const int mine = code != kExitOk ? rank : size;
+  int first = size;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+  if (first == size) return;
+  int header[2] = {code, int(message.size())};
+  MPI_Bcast(header, 2, MPI_INT, first, comm);
+  message.resize(size_t(header[1]));
+  MPI_Bcast(message.data(), header[1], MPI_CHAR, first, comm);
+  throw Error(header[0], message);
 }
 
 int runMain(const PetscSession &session, const char *program, const std::function<int()> &body) {

@@ -101,6 +101,13 @@ private:
 // The problem with a command line (argv[1..argc-1]) as described above, or "" when it is fine.
 std::string commandLineProblem(int argc, char **argv);
 
+// Runs `step` on every rank and agrees on its outcome with one collective every rank reaches: if it
+// threw an input or run error on any rank, every rank throws the lowest such rank's error. For steps
+// whose failure may differ between ranks (option values, files and directories given per rank under
+// mpiexec), so a failing rank never leaves the others waiting in a later collective (nor waits itself
+// in the collective destructors of the objects it unwinds).
+void agreeOnOutcome(MPI_Comm comm, const std::function<void()> &step);
+
 // Runs `body` and maps every failure to the documented exit code, printing one line
 // "<program>: error: <what>" on rank 0's stderr (errors are detected collectively: options, files and
 // energy checks are the same on every rank).

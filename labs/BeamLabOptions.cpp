@@ -23,7 +23,7 @@ void readMeshOptions(MPI_Comm comm, BeamSpec &b) {
     b.hy = r.real("-hy", "Element height", b.hy, Bounds::above(0));
     b.thickness = r.real("-thickness", "Thickness of every element", b.thickness, Bounds::above(0));
     const std::string file =
-        r.text("-thickness_file", "File of mx*my element thicknesses in Q(x,y) order (overrides -thickness)", "");
+        r.path("-thickness_file", "File of mx*my element thicknesses in Q(x,y) order (overrides -thickness)");
     if (!file.empty() && r.error().empty()) {
       b.element_thickness = readRealFile("-thickness_file", file);
       // A file of comments only must not silently mean "uniform thickness".
@@ -94,7 +94,7 @@ void readOperatorOptions(MPI_Comm comm, BeamLabOptions &o, bool solver) {
 void readExportOption(MPI_Comm comm, BeamLabOptions &o) {
   readOptions(comm, "Export", "", [&](OptionReader &r) {
     o.export_dir =
-        r.text("-export_system", "Directory to write M.mtx, K.mtx, F.mtx and fixed.txt (frozen DOFs applied)", "");
+        r.path("-export_system", "Directory to write M.mtx, K.mtx, F.mtx and fixed.txt (frozen DOFs applied)");
   });
 }
 
@@ -124,7 +124,7 @@ void readTimeRunOptions(MPI_Comm comm, BeamLabOptions &o, BeamLabKind kind) {
 std::function<double(double)> readLoadInTimeOptions(MPI_Comm comm, bool exclusive_given, const char *exclusive_with) {
   std::function<double(double)> g;
   readOptions(comm, "Load in time f(t) = f0 g(t)", "", [&](OptionReader &r) {
-    const std::string curve = r.text("-load_curve", "CSV t,g: piecewise linear g, constant beyond the ends", "");
+    const std::string curve = r.path("-load_curve", "CSV t,g: piecewise linear g, constant beyond the ends");
     const std::vector<double> ah = r.reals("-load_harmonic", "A,omega: g = A sin(omega t)");
     if (!r.error().empty()) return;
     const int kinds = !curve.empty() + r.given("-load_harmonic") + exclusive_given;

@@ -79,7 +79,7 @@ void reportCriticalSteps(const SecondOrderSystem &system, const std::vector<Pets
                            stepText(omega_crit).c_str()));
   }
   if (system.damped())
-    BEAM_PETSC(PetscPrintf(comm, "note: the beam is damped; critical_dt is the undamped limit, measured_dt runs with "
+    BEAM_PETSC(PetscPrintf(comm, "note: the system is damped; critical_dt is the undamped limit, measured_dt runs with "
                                  "the damping\n"));
   for (const auto &s : schemes)
     if (!isOneStepMap(s))

@@ -23,7 +23,8 @@ RunResult runModel(TimeLoop &loop, const Model &model, Vec x, Vec y, const LabOu
     });
   prepareOutputDirectory(output.dir);
   std::vector<std::unique_ptr<Monitor>> owned;
-  owned.push_back(std::make_unique<EnergyLog>(model, output.dir + "/energy.csv", output.energy_leading));
+  owned.push_back(std::make_unique<EnergyLog>(model, output.dir + "/energy.csv", loop.reportsNewtonIterations(),
+                                                output.energy_leading));
   if (output.console && !output.quiet) owned.push_back(std::make_unique<ConsoleEnergy>(model.comm(), output.console_every));
   if (!output.quiet) owned.push_back(std::make_unique<Progress>(model.comm()));
   if (output.snapshot_every > 0)

@@ -8,7 +8,8 @@
 // D = energy dissipated by C; solvers/Energy.hpp); energy.csv logs it and its balance error.
 // Expect for the default two_dof run (newmark, dt = 0.01, T = 10): q(T) = (0.26, 0.42) to about 1e-9,
 // the static solution K^{-1} f, with half the work of f dissipated (W = 1.348, D = 0.674).
-// Writes <output_dir>/energy.csv and trajectory.csv (time,q1..qn every -snapshot_every steps).
+// Writes <output_dir>/energy.csv and trajectory.csv (time,q1..qn every -snapshot_every steps); -quiet
+// turns the progress display off.
 #include <cmath>
 #include <memory>
 
@@ -18,6 +19,7 @@
 #include "output/EnergyLog.hpp"
 #include "output/FileUtil.hpp"
 #include "output/MatrixMarket.hpp"
+#include "output/Progress.hpp"
 #include "output/TrajectoryLog.hpp"
 
 namespace {
@@ -73,7 +75,10 @@ int main(int argc, char **argv) {
     beam::PVec q = beam::toPetscVector(system, model.q0), v = beam::toPetscVector(system, model.v0);
     beam::TrajectoryLog trajectory(q, options.output_dir + "/trajectory.csv", options.snapshot_every);
     LastEnergy energy_at_end;
-    const beam::RunResult result = loop.run(q, v, {&energy, &trajectory, &energy_at_end});
+    std::vector<beam::Monitor *> monitors = {&energy, &trajectory, &energy_at_end};
+    beam::Progress progress(PETSC_COMM_WORLD); // -quiet: no progress display, as in the beam labs
+    if (!options.quiet) monitors.push_back(&progress);
+    const beam::RunResult result = loop.run(q, v, monitors);
     if (!options.save_final.empty() && !result.diverged) beam::writeMatrixMarketArray({q.get(), v.get()}, options.save_final);
 
     beam::printSummary(PETSC_COMM_WORLD, {result});

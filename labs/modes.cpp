@@ -2,7 +2,8 @@
 // shift-and-invert at 0, options -modes_eps_*, -modes_st_*), checked against Euler-Bernoulli beam
 // theory, omega_n = (beta_n L)^2 sqrt(E I / (rho A L^4)).
 //
-// Beam: the scheme labs' beam and options (default: the course's 20x5 Q4 beam, left edge clamped).
+// Beam: the beam labs' mesh, material and operator options (default: the course's 20x5 Q4 beam, left
+// edge clamped); loads, damping and time-stepping options are refused (modes do not depend on them).
 // Writes <output_dir>/modes.csv (mode,omega,frequency), modes_<k>.vtu (displacement = mode shape,
 // scaled to a largest nodal |u| of 1) and modes.pvd (the mode number as the time).
 // Expect: the ratio Q4/EB of the first bending modes tends to 1 as a slender beam's mesh is refined

@@ -32,6 +32,7 @@
 #include "solvers/RunOptions.hpp"
 #include "output/EnergyLog.hpp"
 #include "output/FileUtil.hpp"
+#include "output/PlotScript.hpp"
 #include "output/TrajectoryLog.hpp"
 
 static const char help[] =
@@ -114,7 +115,7 @@ int main(int argc, char **argv) {
     if (beam::finishOptions(PETSC_COMM_WORLD)) return 0; // the cases' solvers take no options
     beam::prepareOutputDirectory(out);
     std::string summary = "system,h,omega_rule_h,omega_max_h,rho_B16,scheme,max_abs_q,q_final_max_abs,diverged\n";
-    std::string plots;
+    std::vector<std::string> plots; // the cases' names, one chart each
     for (const Case &c : cases) {
       const beam::DiscreteModel model = beam::builtinModel(c.system);
       const beam::DiscreteSystemModel linear(model, PETSC_COMM_WORLD, beam::LinearSolverKind::Direct);
@@ -156,7 +157,7 @@ int main(int argc, char **argv) {
               << scheme_name << "," << peak.max << "," << double(qT) << "," << (r.diverged ? 1 : 0) << "\n";
           summary += row.str();
         }
-        plots += " '" + name + "'";
+        plots.push_back(name);
       }
     }
     int rank = 0;
@@ -164,14 +165,9 @@ int main(int argc, char **argv) {
     if (rank == 0) {
       beam::writeFileAtomically(out + "/summary.csv", summary);
       std::printf("\nwrote %s/summary.csv and the trajectories under %s/<case>/<scheme>/\n", out.c_str(), out.c_str());
-      const std::string script = BEAM_SOURCE_DIR "/output/plot_paper_central_difference.py";
-      const char *python = "/usr/bin/python3";
-      if (!std::filesystem::exists(python)) {
-        std::printf("plots skipped: %s not found\n", python);
-      } else {
-        const std::string cmd = std::string(python) + " '" + script + "' '" + out + "'" + plots;
-        if (std::system(cmd.c_str()) != 0) std::printf("plots skipped: %s failed (is python3-matplotlib installed?)\n", script.c_str());
-      }
+      std::vector<std::string> arguments = {out};
+      arguments.insert(arguments.end(), plots.begin(), plots.end());
+      beam::runPlotScript("plot_paper_central_difference.py", arguments);
     }
     return 0;
   });

@@ -5,17 +5,15 @@
 // For the beam: step,time,kinetic,potential,work,total,dissipated,balance_error,drift. A lab may put
 // some columns first (`leading`, e.g. the mass-spring lab's kinetic,gravity,elastic,contact,dissipated,
 // total); the others follow in the order above.
-// Written by rank 0, one write() per row (flushed every row), so a run stopped at any moment leaves
-// valid CSV up to the last completed step (a killed write leaves at most one unterminated last line,
-// which a restart drops). A restarted run keeps the rows up to its checkpoint and appends, so every step
-// appears exactly once; it refuses (checkResume) a log whose header differs or whose rows stop before
-// the checkpoint's step.
+// Written by rank 0, one write() per row (output/CsvLog.hpp), so a run stopped at any moment leaves
+// valid CSV up to the last completed step. A restarted run keeps the rows up to its checkpoint and
+// appends, so every step appears exactly once; it refuses (checkResume) a log whose header differs or
+// whose rows stop before the checkpoint's step.
 #pragma once
-#include <cstdio>
-#include <memory>
 #include <string>
 #include <vector>
 
+#include "output/CsvLog.hpp"
 #include "solvers/Model.hpp"
 #include "solvers/Monitor.hpp"
 
@@ -23,27 +21,21 @@ namespace beam {
 
 class EnergyLog final : public Monitor {
 public:
-  EnergyLog(const Model &model, const std::string &path, std::vector<std::string> leading = {});
+  EnergyLog(const Model &model, const std::string &path, bool newton_its = false, std::vector<std::string> leading = {});
   void observe(const StepState &state) override;
   void checkResume(const StepState &state) const override;
   void resume(const StepState &state) override;
-  void finish(const RunResult &) override;
+  void finish(const RunResult &) override { log_.close(); }
 
 private:
-  struct Closer {
-    void operator()(std::FILE *f) const { std::fclose(f); }
-  };
-  // The column order, fixed at the first row (newton_its depends on the scheme).
-  std::vector<std::string> columnsFor(const StepState &state) const;
-  static std::string header(const std::vector<std::string> &columns);
-  void open(const char *mode);
+  static std::vector<std::string> columnsOf(const Model &model, bool newton_its, const std::vector<std::string> &leading);
 
-  std::string path_;
-  std::vector<std::string> parts_, diagnostics_, leading_;
-  bool work_ = false;
-  std::vector<std::string> columns_;
-  bool writer_ = false;                     // rank 0 writes
-  std::unique_ptr<std::FILE, Closer> file_; // opened at the first row (or on resume)
+  std::vector<std::string> parts_, diagnostics_, columns_;
+  CsvLog log_;
 };
+
+// Whether `path` holds the rows 0..step of a CSV log with this header (the first column the step,
+// several rows per step allowed); "" when it does, else what is wrong. Reads only.
+std::string csvLogCovers(const std::string &path, const std::string &header, long long step);
 
 } // namespace beam

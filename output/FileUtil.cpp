@@ -6,18 +6,23 @@
 #include <filesystem>
 
 #include "common/Error.hpp"
+#include "common/Petsc.hpp"
 
 namespace beam {
 
 void prepareOutputDirectory(const std::string &dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw inputError("output directory '" + dir + "' cannot be created: " + ec.message());
-  const std::string probe = dir + "/.write_test";
-  std::FILE *f = std::fopen(probe.c_str(), "w");
-  if (!f) throw inputError("output directory '" + dir + "' is not writable: " + std::strerror(errno));
-  std::fclose(f);
-  std::remove(probe.c_str());
+  // Collective: a directory bad on some ranks only (per-rank arguments, node-local paths) ends every
+  // rank here, before any of them waits in the run's collectives.
+  agreeOnOutcome(PETSC_COMM_WORLD, [&] {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw inputError("output directory '" + dir + "' cannot be created: " + ec.message());
+    const std::string probe = dir + "/.write_test";
+    std::FILE *f = std::fopen(probe.c_str(), "w");
+    if (!f) throw inputError("output directory '" + dir + "' is not writable: " + std::strerror(errno));
+    std::fclose(f);
+    std::remove(probe.c_str());
+  });
 }
 
 void commitFile(const std::string &tmp, const std::string &path) {

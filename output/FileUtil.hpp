@@ -5,7 +5,8 @@
 namespace beam {
 
 // Creates `dir` (and parents) if needed and checks that a file can be written in it; throws an input
-// error naming the directory otherwise. Call before a run starts.
+// error naming the directory otherwise. Call before a run starts, on every rank of PETSC_COMM_WORLD
+// (collective: the ranks agree on the outcome).
 void prepareOutputDirectory(const std::string &dir);
 
 // Writes `content` to `path` through a temporary file in the same directory and a rename, so readers

@@ -1,11 +1,8 @@
 #include "output/PointTrajectory.hpp"
 
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 
-#include "output/FileUtil.hpp"
+#include "output/EnergyLog.hpp"
 
 namespace beam {
 
@@ -14,14 +11,10 @@ constexpr const char *kHeader = "step,time,particle,x,y,z,vx,vy,vz\n";
 }
 
 PointTrajectory::PointTrajectory(Vec layout, std::vector<PetscInt> points, std::string path)
-    : points_(std::move(points)), path_(std::move(path)) {
-  MPI_Comm comm = PetscObjectComm(PetscObject(layout));
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  writer_ = rank == 0;
+    : points_(std::move(points)), log_(PetscObjectComm(PetscObject(layout)), std::move(path), kHeader) {
   // Rank 0 receives x, y, z of every tracked point; the others receive nothing.
   std::vector<PetscInt> entries;
-  if (writer_)
+  if (log_.writer())
     for (PetscInt p : points_)
       for (PetscInt d = 0; d < 3; ++d) entries.push_back(3 * p + d);
   PIS from;
@@ -43,57 +36,27 @@ void PointTrajectory::observe(const StepState &s) {
     for (PetscInt i = 0; i < n; ++i) values[k].push_back(PetscRealPart(a[i]));
     BEAM_PETSC(VecRestoreArrayRead(gathered_, &a));
   }
-  if (!writer_) return;
-  if (!file_) {
-    file_.reset(std::fopen(path_.c_str(), "w"));
-    if (!file_ || std::fputs(kHeader, file_.get()) < 0) throw runError("cannot write '" + path_ + "': " + std::strerror(errno));
-  }
+  if (!log_.writer()) return;
   std::string rows;
-  char line[320];
   for (size_t i = 0; i < points_.size(); ++i) {
-    std::snprintf(line, sizeof line, "%lld,%.17g,%lld,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", (long long)s.step, s.time,
-                  (long long)points_[i], values[0][3 * i], values[0][3 * i + 1], values[0][3 * i + 2], values[1][3 * i],
-                  values[1][3 * i + 1], values[1][3 * i + 2]);
-    rows += line;
+    std::string row = std::to_string((long long)s.step);
+    appendCsvField(row, s.time);
+    row += "," + std::to_string((long long)points_[i]);
+    for (int k = 0; k < 2; ++k)
+      for (int d = 0; d < 3; ++d) appendCsvField(row, values[k][3 * i + size_t(d)]);
+    rows += row + "\n";
   }
-  if (std::fputs(rows.c_str(), file_.get()) < 0 || std::fflush(file_.get()) != 0)
-    throw runError("cannot write '" + path_ + "': " + std::strerror(errno));
+  log_.write(rows);
 }
 
 void PointTrajectory::checkResume(const StepState &s) const {
-  if (!writer_) return;
-  std::ifstream in(path_);
-  std::string line;
-  if (!in || !std::getline(in, line) || line + "\n" != kHeader)
-    throw inputError("-restart: cannot continue '" + path_ + "': missing or not a trajectory of this lab");
-  long long last = -1;
-  while (std::getline(in, line) && !in.eof()) {
-    const long long step = std::atoll(line.c_str());
-    last = step;
-    if (step >= s.step) break;
-  }
-  if (last < s.step)
-    throw inputError("-restart: cannot continue '" + path_ + "': its rows stop before step " + std::to_string(s.step) +
-                     " of the checkpoint");
+  if (!log_.writer()) return;
+  const std::string why = csvLogCovers(log_.path(), kHeader, s.step);
+  if (!why.empty()) throw inputError("-restart: cannot continue '" + log_.path() + "': " + why);
 }
 
 void PointTrajectory::resume(const StepState &s) {
-  if (!writer_) return;
-  std::ifstream in(path_);
-  std::string kept = kHeader, line;
-  std::getline(in, line);
-  while (std::getline(in, line) && !in.eof()) {
-    if (std::atoll(line.c_str()) > s.step) break;
-    kept += line + "\n";
-  }
-  in.close();
-  writeFileAtomically(path_, kept);
-  file_.reset(std::fopen(path_.c_str(), "a"));
-  if (!file_) throw runError("cannot write '" + path_ + "': " + std::strerror(errno));
-}
-
-void PointTrajectory::finish(const RunResult &) {
-  if (file_ && std::fclose(file_.release()) != 0) throw runError("cannot write '" + path_ + "': " + std::strerror(errno));
+  log_.resume([&](const std::string &row) { return std::atoll(row.c_str()) <= s.step; });
 }
 
 } // namespace beam

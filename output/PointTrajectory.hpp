@@ -4,12 +4,11 @@
 // valid rows. A restarted run keeps the rows up to its checkpoint and appends (refusing, in
 // checkResume, a file that stops before it).
 #pragma once
-#include <cstdio>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "common/Petsc.hpp"
+#include "output/CsvLog.hpp"
 #include "solvers/Monitor.hpp"
 
 namespace beam {
@@ -21,18 +20,13 @@ public:
   void observe(const StepState &state) override;
   void checkResume(const StepState &state) const override;
   void resume(const StepState &state) override;
-  void finish(const RunResult &) override;
+  void finish(const RunResult &) override { log_.close(); }
 
 private:
-  struct Closer {
-    void operator()(std::FILE *f) const { std::fclose(f); }
-  };
   std::vector<PetscInt> points_;
-  std::string path_;
-  bool writer_ = false;
   PScatter scatter_;
   PVec gathered_;
-  std::unique_ptr<std::FILE, Closer> file_;
+  CsvLog log_;
 };
 
 } // namespace beam

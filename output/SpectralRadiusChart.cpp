@@ -2,10 +2,10 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 
 #include "common/Error.hpp"
 #include "output/FileUtil.hpp"
+#include "output/PlotScript.hpp"
 
 namespace beam {
 
@@ -29,18 +29,9 @@ void writeSpectralRadiusChart(MPI_Comm comm, const SpectralRadiusTable &table, c
   writeFileAtomically(dir + "/spectral_radius.csv", csv);
   std::printf("wrote %s/spectral_radius.csv\n", dir.c_str());
 
-  const std::string script = BEAM_SCRIPTS_DIR "/plot_spectral_radius.py";
-  const char *python = "/usr/bin/python3";
-  if (!std::filesystem::exists(python) || !std::filesystem::exists(script)) {
-    std::printf("plot skipped: %s or %s not found\n", python, script.c_str());
-    return;
-  }
   char xi[32];
   std::snprintf(xi, sizeof xi, "%.17g", table.xi);
-  const std::string cmd = std::string(python) + " '" + script + "' '" + dir + "' " + xi;
-  std::fflush(stdout); // keep our lines before the script's
-  if (std::system(cmd.c_str()) != 0)
-    std::printf("plot skipped: %s failed (is python3-matplotlib installed?)\n", script.c_str());
+  runPlotScript("plot_spectral_radius.py", {dir, xi});
 }
 
 } // namespace beam

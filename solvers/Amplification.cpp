@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "solvers/GeneralizedAlpha.hpp"
@@ -87,8 +88,9 @@ using Matrix2 = std::array<std::array<double, 2>, 2>;
 } // namespace
 
 Matrix2 amplificationMatrix(const std::string &scheme, double omega_h, double xi) {
-  auto stepper = scanScheme(scheme);
-  const PrivateOptions private_options;
+  std::optional<PrivateOptions> private_options; // outlives the stepper's solvers, which are made under it
+  auto stepper = scanScheme(scheme);             // the parameters come from the lab's options
+  private_options.emplace();
   const SecondOrderSystem system = oscillator(omega_h, xi);
   const LinearModel model(system, LinearSolverKind::Direct);
   stepper->setup(model, {1.0, LinearSolverKind::Direct});
@@ -114,8 +116,9 @@ void readSchemeOptions(const std::string &scheme) {
 
 bool isOneStepMap(const std::string &scheme, double omega_h, double xi) {
   const Matrix2 A = amplificationMatrix(scheme, omega_h, xi);
-  auto stepper = scanScheme(scheme);
-  const PrivateOptions private_options;
+  std::optional<PrivateOptions> private_options; // outlives the stepper's solvers, which are made under it
+  auto stepper = scanScheme(scheme);             // the parameters come from the lab's options
+  private_options.emplace();
   const SecondOrderSystem system = oscillator(omega_h, xi);
   const LinearModel model(system, LinearSolverKind::Direct);
   stepper->setup(model, {1.0, LinearSolverKind::Direct});

@@ -53,8 +53,7 @@ void readOutputOptions(MPI_Comm comm, OutputOptions &o, const OutputChoices &c) 
     if (o.dir.empty()) r.fail("-output_dir: empty; accepted: a directory path");
     if (!c.snapshot_help) return; // a lab without a time history: only the directory
     o.quiet = r.flag("-quiet", "No energy lines and no progress display on the console", o.quiet);
-    o.save_final = r.text("-save_final", "Matrix Market file for the final state (N x 2 array: position, velocity)",
-                          o.save_final);
+    o.save_final = r.path("-save_final", "Matrix Market file for the final state (N x 2 array: position, velocity)");
     o.snapshot_every = int(r.integer("-snapshot_every", c.snapshot_help, o.snapshot_every, c.snapshot_min));
     if (c.console) o.console_every = int(r.integer("-console_every", "Print the energy every N steps", o.console_every, 1));
   });
@@ -67,12 +66,8 @@ void readCheckpointOptions(MPI_Comm comm, RunSettings &run, OutputOptions &outpu
                                      "the end and on SIGINT/SIGTERM)",
                                      run.checkpoint_every, 0);
     if (!restart) return;
-    bool given = false;
     const std::string dir =
-        r.text("-restart", "Continue the run whose output directory is DIR from its checkpoint (writes into DIR)", "",
-               &given);
-    // An empty value must not start a fresh run over the directory the user meant to continue.
-    if (given && dir.empty()) r.fail("-restart: no directory given; accepted: -restart DIR, the output directory of a run");
+        r.path("-restart", "Continue the run whose output directory is DIR from its checkpoint (writes into DIR)");
     if (dir.empty()) return;
     if (output.dir_given && output.dir != dir)
       r.fail("-restart: writes into the run's own directory '" + dir + "'; accepted: no -output_dir, or the same one");

@@ -46,6 +46,8 @@ public:
   // solver has read its options, so unknown options can be rejected before anything is written.
   TimeLoop(TimeScheme &scheme, const Model &model, const RunSettings &settings);
   PetscInt steps() const { return steps_; }
+  // The scheme solves a nonlinear system each step (StepState::newton_its is then >= 0).
+  bool reportsNewtonIterations() const { return scheme_.newtonIterations() >= 0; }
   // Everything that defines the run, as checkpoints record it: the lab's identity, the model's, the
   // scheme with its parameters, dt, the solver kind.
   Identity identity() const;

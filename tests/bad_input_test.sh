@@ -145,6 +145,12 @@ expect 2 "-modes: 'x' is not an integer" "$labs/modes" -modes x -output_dir $out
 expect 2 "-omega_points: 1 is out of range" "$labs/stability" -omega_points 1 -output_dir $out
 expect 2 "-xi: 'nan' is not a finite real number" "$labs/stability" -xi nan -output_dir $out
 expect 2 "-measure_growth: 1 is out of range" "$labs/stability" -measure_growth 1 -output_dir $out
+# stability on a discrete system: the same system options and file checks as discrete_system.
+expect 2 "-system: unknown system 'three_dof'" "$labs/stability" -system three_dof -output_dir $out
+expect 2 "M_zero_diag.mtx:2: M is not positive definite" "$labs/stability" -M M_zero_diag.mtx -K K.mtx -output_dir $out
+expect 2 "-M and -K: both needed" "$labs/stability" -M M.mtx -output_dir $out
+expect 2 "unknown option -mx" "$labs/stability" -system two_dof -mx 4 -output_dir $out
+expect 2 "unknown option -dt" "$labs/stability" -M M.mtx -K K.mtx -dt 1 -output_dir $out
 
 # discrete_system: options, matrices (singular, indefinite, non-finite, truncated, mismatched), loads.
 d="$labs/discrete_system"
@@ -156,10 +162,17 @@ expect 2 "-system: unknown system 'three_dof'" "$d" -system three_dof -output_di
 expect 2 "-scheme: unknown scheme 'euler'" "$d" -scheme euler -output_dir $out
 expect 2 "-linear_solver: unknown value 'lu'" "$d" -linear_solver lu -output_dir $out
 expect 2 "unknown option -bogus" "$d" -bogus -output_dir $out
+expect 2 "-quiet: 'maybe' is not a truth value" "$d" -quiet maybe -output_dir $out
+expect 2 "unknown option -console_every" "$d" -console_every 5 -output_dir $out
+expect 2 "-scheme: unknown scheme ''" "$d" -scheme -output_dir $out
+expect 2 "-M: no path given" "$d" -M -K K.mtx -output_dir $out
+expect 2 "-load_curve: no path given" "$m" -load_curve -output_dir $out
+expect 2 "-restart: no path given" "$m" -restart -output_dir $out
+expect 2 "-export_system: no path given" "$m" -export_system -output_dir $out
 expect 2 "-output_dir: empty" "$d" -output_dir ""
 expect 2 "-system and matrix files" "$d" -system two_dof -M M.mtx -K K.mtx -output_dir $out
 expect 2 "-M and -K: both needed" "$d" -M M.mtx -output_dir $out
-expect 2 "/nonexistent.mtx: cannot open file '/nonexistent.mtx'" "$d" -M /nonexistent.mtx -K K.mtx -output_dir $out
+expect 2 "/nonexistent.mtx:0: cannot open the file" "$d" -M /nonexistent.mtx -K K.mtx -output_dir $out
 expect 2 "M_zero_diag.mtx:2: M is not positive definite" "$d" -M M_zero_diag.mtx -K K.mtx -output_dir $out
 expect 2 "M_negative_diag.mtx:2: M is not positive definite" "$d" -M M_negative_diag.mtx -K K.mtx -output_dir $out
 expect 2 "M_nan.mtx:4: value 'nan' is not finite" "$d" -M M_nan.mtx -K K.mtx -output_dir $out
@@ -168,7 +181,7 @@ expect 2 "K_missing_entry.mtx:4: the file ends after 2 of the 3 entries" "$d" -M
 expect 2 "K_cut_in_entry.mtx:5: expected 'row col value'" "$d" -M M.mtx -K K_cut_in_entry.mtx -output_dir $out
 expect 2 "K_cut_in_size.mtx:2: bad size line" "$d" -M M.mtx -K K_cut_in_size.mtx -output_dir $out
 expect 2 "K_cut_in_header.mtx:1:" "$d" -M M.mtx -K K_cut_in_header.mtx -output_dir $out
-expect 2 "K_empty.mtx: 'K_empty.mtx' is empty" "$d" -M M.mtx -K K_empty.mtx -output_dir $out
+expect 2 "K_empty.mtx:1: empty file" "$d" -M M.mtx -K K_empty.mtx -output_dir $out
 expect 2 "K_3x3.mtx:2: the matrix is 3 x 3; accepted: 2 x 2" "$d" -M M.mtx -K K_3x3.mtx -output_dir $out
 expect 2 "K_unsymmetric.mtx:4: K is not symmetric" "$d" -M M.mtx -K K_unsymmetric.mtx -output_dir $out
 expect 2 "K_nul.mtx:4:" "$d" -M M.mtx -K K_nul.mtx -output_dir $out
@@ -189,14 +202,37 @@ p="$labs/paper_central_difference"
 expect 2 "unknown option -dt" "$p" -dt -1 -output_dir $out
 expect 2 "output directory 'afile/x' cannot be created" "$p" -output_dir afile/x
 
+# Options the database would mangle (issue 12): checked before PETSc starts, or refused when read.
+mkdir -p adir
+long=$(printf '1,%.0s' $(seq 1 2100))1 # 4201 characters
+for lab in midpoint discrete_system stability; do
+  b="$labs/$lab"
+  expect 2 "-options_file: cannot open '/nonexistent/opts'" "$b" -options_file /nonexistent/opts -output_dir $out
+  expect 2 "-options_file: 'adir' is not a readable regular file" "$b" -options_file adir -output_dir $out
+  expect 2 "-options_file: no file given" "$b" -output_dir $out -options_file
+  expect 2 "-log_view: cannot write '/nonexistent/x'" "$b" -log_view :/nonexistent/x -output_dir $out
+  expect 2 "-log_view: cannot write 'afile/x'" "$b" -log_view :afile/x:ascii_info -output_dir $out
+  expect 2 "stray argument 'leftover'" "$b" leftover -output_dir $out
+  expect 2 "stray argument '3'" "$b" -dt 2 3 -output_dir $out
+  expect 2 "stray argument 'x'" "$b" -output_dir $out x
+  expect 2 "-output_dir: the value has 4201 characters; accepted: at most 4095" "$b" -output_dir "$long"
+done
+expect 2 "-point_load: the value has 4201 characters" "$m" -point_load "$long" -output_dir $out
+expect 2 "stray argument '3'" "$m" -mx 2 3 -output_dir $out
+printf -- '-point_load %s\n' "$long" > long_opts
+expect 2 "-point_load:" "$m" -options_file long_opts -output_dir $out
+expect 2 "-schemes: 'midpoint,' has an empty item" "$labs/energy_drift" -schemes midpoint, -output_dir $out
+expect 2 "-schemes: ',midpoint' has an empty item" "$labs/energy_drift" -schemes ,midpoint -output_dir $out
+expect 2 "-schemes: 'midpoint,,rk4' has an empty item" "$labs/energy_drift" -schemes midpoint,,rk4 -output_dir $out
+expect 2 "-schemes: ',' has an empty item" "$labs/energy_drift" -schemes , -output_dir $out
 # Issue 12: files that are not what they claim, sizes, definiteness, late failures.
 printf '# comments only\n\n' > comments.txt
 expect 2 "holds no number" "$m" -thickness_file comments.txt -output_dir $out
-expect 2 "is not a regular file" "$m" -thickness_file . -output_dir $out
-expect 2 "is not a regular file" "$m" -thickness_file /dev/zero -output_dir $out
+expect 2 "not a regular file" "$m" -thickness_file . -output_dir $out
+expect 2 "not a regular file" "$m" -thickness_file /dev/zero -output_dir $out
 : > empty.txt
-expect 2 "is empty" "$m" -thickness_file empty.txt -output_dir $out
-expect 2 "is not a regular file" "$m" -load_curve /dev/zero -output_dir $out
+expect 2 "empty file" "$m" -thickness_file empty.txt -output_dir $out
+expect 2 "not a regular file" "$m" -load_curve /dev/zero -output_dir $out
 expect 2 "more than this build's PETSc indices can count" "$m" -mx 50000 -my 50000 -output_dir $out
 expect 2 "more than this build's PETSc indices can count" "$m" -mx 1000000000 -my 1 -output_dir $out
 expect 2 "this machine has" "$m" -mx 5000 -my 5000 -output_dir $out
@@ -206,8 +242,8 @@ expect 2 "-save_final: cannot write" "$m" -save_final /nonexistent/dir/x.mtx -ou
 { mm 'coordinate real symmetric'; printf '2 2 3\n1 1 1\n2 1 -1\n2 2 1\n'; } > K_singular.mtx
 expect 2 "K is indefinite or negative" "$d" -M M.mtx -K K_indefinite.mtx -output_dir $out
 expect 2 "K is indefinite or negative" "$d" -M M.mtx -K K_negative.mtx -output_dir $out
-expect 2 "is not a regular file" "$d" -M /dev/zero -K K.mtx -output_dir $out
-expect 2 "is not a regular file" "$d" -M . -K K.mtx -output_dir $out
+expect 2 "not a regular file" "$d" -M /dev/zero -K K.mtx -output_dir $out
+expect 2 "not a regular file" "$d" -M . -K K.mtx -output_dir $out
 expect 0 "" "$d" -M M.mtx -K K_singular.mtx -T 0.1 -output_dir valid_singular
 
 # mass_spring: network files, model options, contact, schemes (reference 004).
@@ -273,6 +309,25 @@ expect 2 "-dt: -1 is out of range" "${mpi[@]}" "$m" -dt -1 -output_dir $out
 expect 2 "M_zero_diag.mtx:2: M is not positive definite" "${mpi[@]}" "$d" -M M_zero_diag.mtx -K K.mtx -output_dir $out
 expect 2 "every DOF" "${mpi[@]}" "$m" -mx 1 -my 1 -supports clamped_both -output_dir $out
 expect 3 "semi_implicit diverged at step" "${mpi[@]}" "$labs/semi_implicit" -dt 0.05 -T 20 -console_every 100000 -output_dir mpi_div
+# Bad input on one rank only (per-rank arguments): every rank agrees on it right after reading, so the
+# job ends with exit 2 and the failing rank's line, at once, instead of hanging in a collective.
+one=(mpiexec --quiet -n 1)
+expect 2 "-modes: 'x' is not an integer" "${one[@]}" "$labs/modes" -output_dir $out : -n 1 "$labs/modes" -modes x -output_dir $out
+for lab in midpoint energy_drift; do
+  b="$labs/$lab"
+  expect 2 "-dt: 'abc' is not a finite real number" "${one[@]}" "$b" -output_dir $out : -n 1 "$b" -dt abc -output_dir $out
+  expect 2 "-dt: 'abc' is not a finite real number" "${one[@]}" "$b" -dt abc -output_dir $out : -n 1 "$b" -output_dir $out
+done
+expect 2 "-mx: 0 is out of range" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" -mx 0 -output_dir $out
+expect 2 "unknown option -bogus" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" -bogus 1 -output_dir $out
+expect 2 "unknown option -shifted_ksp_bogus" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" -shifted_ksp_bogus 1 -output_dir $out
+expect 2 "stray argument 'leftover'" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" leftover -output_dir $out
+expect 2 "-options_file: cannot open" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" -options_file /nonexistent -output_dir $out
+expect 2 "thickness_word.txt:2: 'x'" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" -thickness_file thickness_word.txt -output_dir $out
+expect 2 "M_zero_diag.mtx:2: M is not positive definite" "${one[@]}" "$d" -M M.mtx -K K.mtx -output_dir $out : -n 1 "$d" -M M_zero_diag.mtx -K K.mtx -output_dir $out
+expect 2 "curve_nan.csv:3:" "${one[@]}" "$d" -output_dir $out : -n 1 "$d" -load_curve curve_nan.csv -output_dir $out
+expect 2 "output directory 'afile/x' cannot be created" "${one[@]}" "$m" -T 0.1 -output_dir mpi_ok : -n 1 "$m" -T 0.1 -output_dir afile/x
+expect 2 "-omega_points: 1 is out of range" "${one[@]}" "$labs/stability" -output_dir $out : -n 1 "$labs/stability" -omega_points 1 -output_dir $out
 
 echo "$passed passed, $failures failed"
 [ "$failures" = 0 ]

@@ -12,6 +12,7 @@
 //   - Rayleigh damping of the beam is zero at frozen DOFs.
 #include <gtest/gtest.h>
 
+#include "tests/ScopedOptions.hpp"
 #include "tests/EigenBridge.hpp"
 
 #include <Eigen/Dense>
@@ -35,22 +36,6 @@ namespace {
 
 using Sparse = Eigen::SparseMatrix<double>;
 
-// Options pushed for the lifetime of the object (schemes read -newmark_beta etc. in setup).
-class ScopedOptions {
-public:
-  explicit ScopedOptions(const std::string &text) {
-    BEAM_PETSC(PetscOptionsCreate(&options_));
-    BEAM_PETSC(PetscOptionsInsertString(options_, text.c_str()));
-    BEAM_PETSC(PetscOptionsPush(options_));
-  }
-  ~ScopedOptions() {
-    PetscOptionsPop();
-    PetscOptionsDestroy(&options_);
-  }
-
-private:
-  PetscOptions options_ = nullptr;
-};
 
 Sparse sparse(const Eigen::MatrixXd &A) { return A.sparseView(); }
 

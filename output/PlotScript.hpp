@@ -1,0 +1,14 @@
+// The labs' charts are drawn by Python scripts in output/ with Debian's /usr/bin/python3 and matplotlib;
+// without them the CSVs are still written and the lab says the plot was skipped.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace beam {
+
+// Runs output/<script> with `arguments` (each passed as one word) on the calling rank, after flushing
+// stdout so the lab's lines come first; prints "plot skipped: <why>" when python3 or the script is
+// missing or the script fails. Never throws: a missing chart does not fail a run.
+void runPlotScript(const std::string &script, const std::vector<std::string> &arguments);
+
+} // namespace beam

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# What each lab reads: -help lists every option of the sets it takes (with the accepted choices), the
+# solver prefixes and the scheme parameters, and nothing of the sets it does not take; -help writes
+# nothing and exits 0. The stability lab on the discrete systems. Usage: lab_options_test.sh <build>/labs
+set -u
+labs=$(cd "$1" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+failures=0
+passed=0
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
+# help <lab> <listed options...> -- <options that must not be listed...>
+help() {
+  local lab=$1
+  shift
+  timeout 120 "$labs/$lab" -help > help.txt 2>&1
+  local rc=$? absent=0
+  [ "$rc" = 0 ] || fail "$lab -help -> exit $rc"
+  [ -e out ] && fail "$lab -help wrote out/"
+  for o in "$@"; do
+    if [ "$o" = -- ]; then absent=1; continue; fi
+    if grep -qE -- "^ *$o[ :]" help.txt; then
+      [ $absent = 1 ] && fail "$lab -help lists $o, which it does not take" || passed=$((passed + 1))
+    else
+      [ $absent = 0 ] && fail "$lab -help does not list $o" || passed=$((passed + 1))
+    fi
+  done
+}
+
+time_sets=(-mx -my -hx -hy -thickness -thickness_file -supports -E -nu -rho -course_mass -lumped_mass -operator
+  -point_load -top_load -load_curve -load_harmonic -rayleigh_alpha -rayleigh_beta -dt -T -divergence_factor
+  -linear_solver -output_dir -quiet -save_final -snapshot_every -console_every -export_system -checkpoint_every)
+help midpoint "${time_sets[@]}" -restart -shifted_ksp_type -shifted_pc_type -static_ksp_type -- -schemes -modes -system
+help semi_implicit -mass_ksp_type -static_ksp_type -restart
+help energy_drift "${time_sets[@]}" -schemes -mass_ksp_type -shifted_ksp_type -static_ksp_type -newmark_ksp_type \
+  -newmark_beta -newmark_gamma -hht_alpha -rho_inf -- -restart -modes
+help modes -mx -supports -E -operator -output_dir -modes -modes_eps_type -modes_st_type -- -dt -T -snapshot_every \
+  -rayleigh_alpha -point_load -load_curve -checkpoint_every -restart -export_system -linear_solver -quiet
+help stability -mx -supports -point_load -rayleigh_alpha -linear_solver -output_dir -system -M -K -C \
+  -omega_range -omega_points -xi -measure_steps -measure_growth -omega_max_eps_type -omega_min_st_type \
+  -newmark_beta -newmark_gamma -hht_alpha -rho_inf -- -dt -T -snapshot_every -checkpoint_every -restart -modes
+help discrete_system -system -M -K -C -F -q0 -v0 -load_history -load_dt -load_curve -load_harmonic -scheme -dt -T \
+  -linear_solver -output_dir -quiet -save_final -snapshot_every -checkpoint_every -restart -newmark_beta \
+  -newmark_ksp_type -mass_ksp_type -- -mx -console_every -export_system -schemes
+grep -qE "^ *-supports .*clamped_left clamped_both simply_supported" help.txt ||
+  { timeout 60 "$labs/midpoint" -help 2>&1 | grep -qE "^ *-supports .*clamped_left clamped_both simply_supported"; } ||
+  fail "-help does not list the accepted -supports values"
+timeout 60 "$labs/discrete_system" -scheme hht -help 2>&1 | grep -qE "^ *-hht_alpha" || fail "discrete_system -scheme hht -help does not list -hht_alpha"
+
+# stability on the discrete systems: two_dof has omega_max^2 = 30 (so central differences need dt < 2/sqrt(30)).
+timeout 300 "$labs/stability" -system two_dof -measure_steps 200 -omega_points 11 -output_dir s1 > s1.txt 2> s1.err
+if [ $? = 0 ] && grep -q "^omega_max = 5.47722557" s1.txt && grep -q "^critical_dt central_difference = 0.365148" s1.txt &&
+  grep -q "^measured_dt central_difference = 0.3[67]" s1.txt && [ -s s1/spectral_radius.csv ]; then
+  passed=$((passed + 1))
+else
+  fail "stability -system two_dof: $(head -c 600 s1.txt s1.err)"
+fi
+mm() { printf '%%%%MatrixMarket matrix coordinate real symmetric\n'; }
+{ mm; printf '2 2 2\n1 1 1\n2 2 1\n'; } > M.mtx
+{ mm; printf '2 2 3\n1 1 2\n2 1 -1\n2 2 2\n'; } > K.mtx
+timeout 300 "$labs/stability" -M M.mtx -K K.mtx -measure_steps 0 -omega_points 3 -output_dir s2 > s2.txt 2> s2.err
+# K = [[2,-1],[-1,2]], M = I: omega^2 = 1 and 3.
+if [ $? = 0 ] && grep -q "^omega_max = 1.73205080" s2.txt && grep -q "^omega_min = 1$\|^omega_min = 1.000000000" s2.txt; then
+  passed=$((passed + 1))
+else
+  fail "stability -M -K: $(head -c 600 s2.txt s2.err)"
+fi
+timeout 60 "$labs/stability" -system two_dof -mx 3 -output_dir never > /dev/null 2> e.txt
+[ $? = 2 ] && grep -q "unknown option -mx" e.txt && passed=$((passed + 1)) || fail "stability -system two_dof -mx 3: $(cat e.txt)"
+[ -e never ] && fail "a rejected run wrote its output directory"
+
+echo "$passed passed, $failures failed"
+[ "$failures" = 0 ]

@@ -1,0 +1,171 @@
+// The option layer: typed reads with the project's strictness on top of PETSc's, the collective
+// agreement on option errors (run on 1 and 2 ranks), scheme parameters under an instance's prefix, and
+// the amplification scan's isolation from the lab's solver options.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tests/ScopedOptions.hpp"
+#include "common/Options.hpp"
+#include "solvers/Amplification.hpp"
+#include "solvers/GeneralizedAlpha.hpp"
+#include "solvers/RunOptions.hpp"
+
+using namespace beam;
+
+namespace {
+
+
+// The message of the input error `read` throws, or "" when it accepts.
+std::string errorOf(const std::function<void(OptionReader &)> &read) {
+  try {
+    readOptions(PETSC_COMM_SELF, "test", "", read);
+  } catch (const Error &e) {
+    EXPECT_EQ(e.exitCode(), kExitBadInput) << e.what();
+    return e.what();
+  }
+  return "";
+}
+
+std::string realError(const std::string &value, const Bounds &bounds = Bounds::above(0)) {
+  const ScopedOptions options("-x " + value);
+  return errorOf([&](OptionReader &r) { (void)r.real("-x", "x", 1.0, bounds); });
+}
+
+std::string integerError(const std::string &value) {
+  const ScopedOptions options("-n " + value);
+  return errorOf([&](OptionReader &r) { (void)r.integer("-n", "n", 1, 1, 100); });
+}
+
+} // namespace
+
+TEST(Options, RealsMustBeWholeFiniteNumbersInRange) {
+  for (const char *bad : {"0.0l", "abc", "nan", "inf", "-inf", "1e999", "DEFAULT", "PETSC_DECIDE", "0x"})
+    EXPECT_NE(realError(bad).find(std::string("-x: '") + bad + "' is not a finite real number; accepted: a real > 0"),
+              std::string::npos)
+        << bad << ": " << realError(bad);
+  EXPECT_EQ(realError("0"), "-x: 0 is out of range; accepted: a real > 0");
+  EXPECT_EQ(realError("-2", Bounds::atLeast(-1)), "-x: -2 is out of range; accepted: a real >= -1");
+  EXPECT_EQ(realError("0.25"), "");
+  const ScopedOptions options("-x 2.5e-3 -bare");
+  double x = 0;
+  std::string bare = errorOf([&](OptionReader &r) { x = r.real("-x", "x", 1.0, Bounds::above(0)); });
+  EXPECT_EQ(bare, "");
+  EXPECT_DOUBLE_EQ(x, 2.5e-3);
+  bare = errorOf([&](OptionReader &r) { (void)r.real("-bare", "bare", 1.0, Bounds::any()); });
+  EXPECT_NE(bare.find("-bare: '' is not a finite real number"), std::string::npos) << bare;
+}
+
+TEST(Options, IntegersMustBePlainDecimalInRange) {
+  for (const char *bad : {"2.5", "1e1", "x", "99999999999999999999", "DECIDE"})
+    EXPECT_NE(integerError(bad).find(std::string("-n: '") + bad + "' is not an integer; accepted: an integer in [1, 100]"),
+              std::string::npos)
+        << bad << ": " << integerError(bad);
+  EXPECT_EQ(integerError("0"), "-n: 0 is out of range; accepted: an integer in [1, 100]");
+  EXPECT_EQ(integerError("100"), "");
+}
+
+TEST(Options, FlagsChoicesTextsAndLists) {
+  {
+    const ScopedOptions options("-f maybe");
+    EXPECT_EQ(errorOf([](OptionReader &r) { (void)r.flag("-f", "f", false); }),
+              "-f: 'maybe' is not a truth value; accepted: true, false (or no value)");
+  }
+  {
+    const ScopedOptions options("-f -c b");
+    bool f = false;
+    int c = 0;
+    EXPECT_EQ(errorOf([&](OptionReader &r) {
+                f = r.flag("-f", "f", false);
+                c = r.choice("-c", "c", {"a", "b"}, 0);
+              }),
+              "");
+    EXPECT_TRUE(f);
+    EXPECT_EQ(c, 1);
+  }
+  {
+    const ScopedOptions options("-c z");
+    EXPECT_EQ(errorOf([](OptionReader &r) { (void)r.choice("-c", "c", {"a", "b"}, 0, "scheme"); }),
+              "-c: unknown scheme 'z'; accepted: a, b");
+  }
+  for (const char *bad : {"a,", ",a", "a,,b", ","}) {
+    const ScopedOptions options(std::string("-l ") + bad);
+    EXPECT_EQ(errorOf([](OptionReader &r) { (void)r.names("-l", "l", "a"); }),
+              std::string("-l: '") + bad + "' has an empty item; accepted: names separated by single commas");
+  }
+  {
+    const ScopedOptions options("-r 1,2,");
+    EXPECT_NE(errorOf([](OptionReader &r) { (void)r.reals("-r", "r"); }).find("-r: '' is not a finite real number"),
+              std::string::npos);
+  }
+  // A value longer than the database's strings is refused, not cut (a cut list could still parse).
+  const std::string long_list = std::string(4094, '1') + ",2";
+  const ScopedOptions options("-r " + long_list);
+  EXPECT_EQ(errorOf([](OptionReader &r) { (void)r.reals("-r", "r"); }),
+            "-r: the value has 4096 characters; accepted: at most 4095");
+}
+
+// The first error wins and the block still ends; later reads keep their defaults.
+TEST(Options, FirstErrorIsReportedAfterTheBlock) {
+  const ScopedOptions options("-dt -1 -T nan");
+  RunSettings run;
+  try {
+    readRunOptions(PETSC_COMM_SELF, run);
+    ADD_FAILURE() << "accepted";
+  } catch (const Error &e) {
+    EXPECT_EQ(std::string(e.what()), "-dt: -1 is out of range; accepted: a real > 0");
+  }
+}
+
+// An error on one rank only becomes every rank's error, with the failing rank's message and exit code.
+TEST(Options, AgreementCarriesTheFailingRanksError) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  const int failing = size - 1;
+  try {
+    agreeOnOutcome(PETSC_COMM_WORLD, [&] {
+      if (rank == failing) throw inputError("bad on rank " + std::to_string(failing));
+    });
+    ADD_FAILURE() << "no error on rank " << rank;
+  } catch (const Error &e) {
+    EXPECT_EQ(e.exitCode(), kExitBadInput);
+    EXPECT_EQ(std::string(e.what()), "bad on rank " + std::to_string(failing));
+  }
+  EXPECT_NO_THROW(agreeOnOutcome(PETSC_COMM_WORLD, [] {}));
+}
+
+// A scheme instance reads its parameters and names its solvers under its own prefix.
+TEST(Options, SchemeParametersFollowTheInstancePrefix) {
+  const ScopedOptions options("-newmark_beta 0.1 -p_newmark_beta 0.3 -p_newmark_gamma 0.6");
+  Newmark plain, prefixed;
+  prefixed.setOptionsPrefix("p_");
+  EXPECT_DOUBLE_EQ(plain.optionParameters().beta, 0.1);
+  EXPECT_DOUBLE_EQ(plain.optionParameters().gamma, 0.5);
+  EXPECT_DOUBLE_EQ(prefixed.optionParameters().beta, 0.3);
+  EXPECT_DOUBLE_EQ(prefixed.optionParameters().gamma, 0.6);
+  const ScopedOptions bad("-p_newmark_gamma 0.4");
+  try {
+    (void)prefixed.optionParameters();
+    ADD_FAILURE() << "accepted";
+  } catch (const Error &e) {
+    EXPECT_EQ(std::string(e.what()), "-p_newmark_gamma: 0.4 is out of range; accepted: a real >= 1/2 (1/2: second order)");
+  }
+}
+
+// The scan uses the lab's scheme parameters but none of its solver options: a KSP type the oscillator's
+// solvers could not use, or a viewer, neither breaks nor reaches the scan, and stays unused.
+TEST(Options, AmplificationScanIgnoresTheLabsSolverOptions) {
+  const ScopedOptions options("-mass_ksp_type bogus -newmark_ksp_type bogus -shifted_pc_type bogus");
+  EXPECT_NEAR(spectralRadius("midpoint", 3.0), 1.0, 1e-12);
+  EXPECT_NEAR(spectralRadius("newmark", 3.0), 1.0, 1e-12);
+  for (const char *name : {"-mass_ksp_type", "-newmark_ksp_type", "-shifted_pc_type"}) {
+    PetscBool used = PETSC_TRUE;
+    BEAM_PETSC(PetscOptionsUsed(nullptr, name, &used));
+    EXPECT_FALSE(used) << name;
+  }
+  // Newmark with beta = 0 is the central difference: unstable above Omega = 2.
+  const ScopedOptions central("-newmark_beta 0");
+  EXPECT_GT(spectralRadius("newmark", 3.0), 1.5);
+  EXPECT_NEAR(spectralRadius("newmark", 1.0), 1.0, 1e-12);
+}
