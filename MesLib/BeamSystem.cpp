@@ -1,5 +1,8 @@
 #include "MesLib/BeamSystem.hpp"
 
+#include <memory>
+
+#include "MesLib/KroneckerMass.hpp"
 #include "MesLib/MatrixFreeOperator.hpp"
 
 namespace beam {
@@ -26,5 +29,51 @@ SecondOrderSystem beamSystem(const Beam &beam, OperatorKind kind) {
   }
   return system;
 }
+
+SolverPath chooseSolverPath(const Beam &beam, OperatorKind requested_operator, LinearSolverKind requested_solver) {
+  PetscBool solver_given = PETSC_FALSE, operator_given = PETSC_FALSE;
+  BEAM_PETSC(PetscOptionsHasName(nullptr, nullptr, "-linear_solver", &solver_given));
+  BEAM_PETSC(PetscOptionsHasName(nullptr, nullptr, "-operator", &operator_given));
+  const PetscInt dofs = beam.mesh().dofCount();
+  int ranks = 1;
+  MPI_Comm_size(beam.comm(), &ranks);
+  const std::string size = std::to_string(dofs) + " DOFs on " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks");
+  SolverPath p;
+  if (solver_given || operator_given) {
+    p.operator_kind = requested_operator;
+    p.solver = requested_solver;
+    p.name = requested_operator == OperatorKind::Assembled ? linearSolverName(requested_solver) : "mf_cg";
+    p.reason = "as requested by -linear_solver/-operator";
+    return p;
+  }
+  const bool large = dofs > kDirectMaxDofs;
+  const std::string why_not = KroneckerMassInverse::whyNot(beam);
+  if (large && why_not.empty()) {
+    p.operator_kind = OperatorKind::MatrixFree;
+    p.solver = LinearSolverKind::CG; // for the solves the Kronecker inverse does not serve (the energy scale's)
+    p.kronecker_mass = true;
+    p.name = "mf_kron";
+    p.reason = "consistent mass on a uniform structured beam, " + size + " > " + std::to_string(kDirectMaxDofs) +
+               ": matrix-free stencil, M^-1 by Kronecker tridiagonal sweeps, CG preconditioned by it";
+  } else if (large && beam.spec().lumped_mass) {
+    p.operator_kind = OperatorKind::MatrixFree;
+    p.solver = LinearSolverKind::CG;
+    p.name = "mf_cg";
+    p.reason = "lumped mass, " + size + " > " + std::to_string(kDirectMaxDofs) + ": matrix-free, CG + Jacobi";
+  } else {
+    p.name = "direct";
+    p.reason = large ? "no Kronecker mass inverse (" + why_not + "), " + size + ": Cholesky factored once"
+                     : size + " <= " + std::to_string(kDirectMaxDofs) + ": Cholesky factored once";
+  }
+  return p;
+}
+
+void attachSolverPath(const Beam &beam, const SolverPath &path, SecondOrderSystem &system) {
+  if (!path.kronecker_mass) return;
+  auto inverse = std::make_shared<const KroneckerMassInverse>(beam);
+  system.mass_inverse = [inverse](PC pc) { setMassInversePreconditioner(pc, inverse); };
+}
+
+std::string describeSolverPath(const SolverPath &path) { return "solver path: " + path.name + " (" + path.reason + ")"; }
 
 } // namespace beam

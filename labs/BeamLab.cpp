@@ -90,10 +90,16 @@ void printSummary(MPI_Comm comm, const std::vector<RunResult> &results) {
 int schemeLabMain(int argc, char **argv, const char *scheme_name, const char *help) {
   PetscSession session(&argc, &argv, help);
   return runMain(session, scheme_name, [&] {
-    const BeamLabOptions options = readBeamLabOptions(PETSC_COMM_WORLD, scheme_name);
+    BeamLabOptions options = readBeamLabOptions(PETSC_COMM_WORLD, scheme_name);
     if (options.help) return int(kExitOk);
     const Beam beam(options.beam, PETSC_COMM_WORLD);
-    const SecondOrderSystem system = beamSystem(beam, options);
+    // The solver path: the user's -linear_solver/-operator, or chosen by size, ranks and mass kind.
+    const SolverPath path = chooseSolverPath(beam, options.operator_kind, options.run.solver);
+    options.operator_kind = path.operator_kind;
+    options.run.solver = path.solver;
+    BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%s\n", describeSolverPath(path).c_str()));
+    SecondOrderSystem system = beamSystem(beam, options);
+    attachSolverPath(beam, path, system);
     const auto scheme = makeScheme(scheme_name);
     TimeLoop loop(*scheme, system, options.run);
     rejectUnusedOptions(); // every solver has read its options by now; nothing is written yet

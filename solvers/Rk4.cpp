@@ -6,7 +6,7 @@ void Rk4::setup(const SecondOrderSystem &system, const SchemeSettings &settings)
   if (!(settings.dt > 0)) throw inputError("time step dt must be > 0");
   system_ = &system;
   h_ = settings.dt;
-  mass_solver_.emplace(system.mass, "mass_", settings.solver);
+  mass_solver_.emplace(system.massSolver("mass_", settings.solver));
   for (int i = 0; i < 4; ++i) {
     kx_[i] = system.createVector();
     ky_[i] = system.createVector();
