@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "MesLib/KroneckerCG.hpp"
 #include "MesLib/KroneckerMass.hpp"
 #include "MesLib/MatrixFreeOperator.hpp"
 
@@ -72,6 +73,10 @@ void attachSolverPath(const Beam &beam, const SolverPath &path, SecondOrderSyste
   if (!path.kronecker_mass) return;
   auto inverse = std::make_shared<const KroneckerMassInverse>(beam);
   system.mass_inverse = [inverse](PC pc) { setMassInversePreconditioner(pc, inverse); };
+  system.fused_solve = [inverse](Mat A) -> LinearSolver::SolveOverride {
+    auto cg = std::make_shared<KroneckerCG>(A, inverse);
+    return [cg](Vec b, Vec x, double rtol, PetscInt max_it) { return cg->solve(b, x, rtol, max_it); };
+  };
 }
 
 std::string describeSolverPath(const SolverPath &path) { return "solver path: " + path.name + " (" + path.reason + ")"; }

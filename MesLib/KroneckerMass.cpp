@@ -101,24 +101,37 @@ std::vector<double> invertDense(std::vector<double> a, int n) {
 template <int NB>
 void solveRows(const double *__restrict l, const double *__restrict inv_d, PetscInt nodes, const double *const b[],
                double *const w[]) {
+  // The recurrences carry their last values in registers (u, v: the two components of each row), not
+  // through memory, whose store-to-load forwarding would lengthen every link of the chain.
+  double u[NB], v[NB];
   for (int j = 0; j < NB; ++j) {
-    w[j][0] = b[j][0];
-    w[j][1] = b[j][1];
+    u[j] = w[j][0] = b[j][0];
+    v[j] = w[j][1] = b[j][1];
   }
-  for (PetscInt i = 1; i < nodes; ++i)
+  for (PetscInt i = 1; i < nodes; ++i) {
+    const double li = l[i];
     for (int j = 0; j < NB; ++j) {
-      w[j][2 * i] = b[j][2 * i] - l[i] * w[j][2 * i - 2];
-      w[j][2 * i + 1] = b[j][2 * i + 1] - l[i] * w[j][2 * i - 1];
+      u[j] = b[j][2 * i] - li * u[j];
+      v[j] = b[j][2 * i + 1] - li * v[j];
+      w[j][2 * i] = u[j];
+      w[j][2 * i + 1] = v[j];
     }
+  }
   for (int j = 0; j < NB; ++j) {
-    w[j][2 * nodes - 2] *= inv_d[nodes - 1];
-    w[j][2 * nodes - 1] *= inv_d[nodes - 1];
+    u[j] *= inv_d[nodes - 1];
+    v[j] *= inv_d[nodes - 1];
+    w[j][2 * nodes - 2] = u[j];
+    w[j][2 * nodes - 1] = v[j];
   }
-  for (PetscInt i = nodes - 1; i-- > 0;)
+  for (PetscInt i = nodes - 1; i-- > 0;) {
+    const double di = inv_d[i], li = l[i + 1];
     for (int j = 0; j < NB; ++j) {
-      w[j][2 * i] = w[j][2 * i] * inv_d[i] - l[i + 1] * w[j][2 * i + 2];
-      w[j][2 * i + 1] = w[j][2 * i + 1] * inv_d[i] - l[i + 1] * w[j][2 * i + 3];
+      u[j] = w[j][2 * i] * di - li * u[j];
+      v[j] = w[j][2 * i + 1] * di - li * v[j];
+      w[j][2 * i] = u[j];
+      w[j][2 * i + 1] = v[j];
     }
+  }
 }
 
 // Rows whose x solves run interleaved.
@@ -232,7 +245,31 @@ KroneckerMassInverse::KroneckerMassInverse(const Beam &beam) : comm_(beam.comm()
   }
 }
 
-void KroneckerMassInverse::apply(Vec r, Vec z) const {
+void KroneckerMassInverse::apply(Vec r, Vec z) const { sweep(r, z, false); }
+
+double KroneckerMassInverse::applyDot(Vec r, Vec z) const {
+  if (r == z) throw runError("KroneckerMassInverse::applyDot needs z other than r");
+  const double local = sweep(r, z, true);
+  double global = 0;
+  MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm_);
+  return global;
+}
+
+// PETSc log events of the sweeps, so profiles show them and bench/Traffic.cpp can charge their passes.
+PetscLogEvent sweepEvent(bool dot) {
+  static PetscLogEvent events[2] = {-1, -1};
+  if (events[dot] < 0) {
+    PetscClassId id;
+    BEAM_PETSC(PetscClassIdRegister("Beam", &id));
+    BEAM_PETSC(PetscLogEventRegister(dot ? "KronSweepDot" : "KronSweep", id, &events[dot]));
+  }
+  return events[dot];
+}
+
+double KroneckerMassInverse::sweep(Vec r, Vec z, bool dot) const {
+  const PetscLogEvent event = sweepEvent(dot);
+  BEAM_PETSC(PetscLogEventBegin(event, r, z, 0, 0));
+  double rz = 0;
   const PetscScalar *rv;
   PetscScalar *zv;
   BEAM_PETSC(VecGetArrayRead(r, &rv));
@@ -286,11 +323,23 @@ void KroneckerMassInverse::apply(Vec r, Vec z) const {
       for (PetscInt i = 0; i < W; ++i) w[i] = (w[i] - em * peer[i]) * d;
     }
   }
+  // r . z of a finished row, frozen DOFs (z = r) included; for CG's natural norm, while the row is in cache.
+  auto rowDot = [&](int j) { // four partial sums: one would wait on the adder's latency every entry
+    const double *zr = row(j) - first_free_, *rr = input(j);
+    double d[4] = {0, 0, 0, 0};
+    PetscInt i = 0;
+    for (; i + 4 <= S; i += 4)
+      for (int k = 0; k < 4; ++k) d[k] += rr[i + k] * zr[i + k];
+    for (; i < S; ++i) d[0] += rr[i] * zr[i];
+    return (d[0] + d[1]) + (d[2] + d[3]);
+  };
+  if (dot && ranks_ <= 2) rz += rowDot(rows_ - 1);
   for (int k = rows_ - 1; k-- > 0;) {
     double *w = row(k);
     const double *next = row(k + 1);
     const double s = inverse_scale_ * y_inv_d_[size_t(k)], l = y_l_[size_t(k + 1)];
     for (PetscInt i = 0; i < W; ++i) w[i] = w[i] * s - l * next[i];
+    if (dot && ranks_ <= 2) rz += rowDot(k);
   }
   if (ranks_ > 2) {
     // SPIKE: gather every block's first and last rows, solve the reduced system for the two interface
@@ -325,10 +374,14 @@ void KroneckerMassInverse::apply(Vec r, Vec z) const {
       for (PetscInt i = 0; i < W; ++i) w[i] -= v * below[i];
     }
   }
+  if (dot && ranks_ > 2) // the SPIKE correction changed the rows after the sweep: one more pass
+    for (int k = 0; k < rows_; ++k) rz += rowDot(k);
   BEAM_PETSC(VecRestoreArray(z, &zv));
   BEAM_PETSC(VecRestoreArrayRead(r, &rv));
   BEAM_PETSC(PetscLogFlops(10.0 * double(rows_) * double(W)));
   ++applications_;
+  BEAM_PETSC(PetscLogEventEnd(event, r, z, 0, 0));
+  return rz;
 }
 
 namespace {

@@ -46,10 +46,14 @@ public:
   explicit KroneckerMassInverse(const Beam &beam); // throws a run error if whyNot() is not empty
   // z = M^{-1} r (z may be r).
   void apply(Vec r, Vec z) const;
+  // The same, z other than r, returning r . z (global): CG's natural norm from the same pass.
+  double applyDot(Vec r, Vec z) const;
   // The number of applications so far (tests, benchmark).
   long applications() const { return applications_; }
 
 private:
+  double sweep(Vec r, Vec z, bool dot) const; // this rank's r . z if dot
+
   MPI_Comm comm_;
   int rank_ = 0, ranks_ = 1;
   PetscInt row_stride_ = 0;         // DOFs per node row, 2 (mx + 1)

@@ -45,6 +45,7 @@ struct Context {
   bool stencil = false;
   int my = 0, y_begin = 0, rows = 0;    // node rows: all, this rank's first, and how many it owns
   Pair st_diag[5][3][9]{}, st_cross[5][3][9]{}; // [column class][row class][(dy + 1) * 3 + dx + 1]
+  double last_dot = 0; // this rank's x . y of the last stencil product (matrixFreeMultDot)
 };
 
 // The window's values: owned DOFs read straight from x, ghosts from their copy.
@@ -129,6 +130,29 @@ void maskedElement(const Context &c, int ey, int ex, const WindowValues &xw, dou
     if (d[k] >= c.row0 && d[k] < c.row1) y[d[k] - c.row0] += ye[k];
 }
 
+// x's owned values and its ghosts (fetched from the other ranks first), and y's values for writing.
+PetscErrorCode getArrays(const Context &c, Vec x, Vec y, const PetscScalar **xo, const PetscScalar **xghost,
+                         PetscScalar **yo) {
+  PetscFunctionBeginUser;
+  if (c.scatter) {
+    PetscCall(VecScatterBegin(c.scatter, x, c.ghosts, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(c.scatter, x, c.ghosts, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecGetArrayRead(c.ghosts, xghost));
+  }
+  PetscCall(VecGetArrayRead(x, xo));
+  PetscCall(VecGetArrayWrite(y, yo));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode restoreArrays(const Context &c, Vec x, Vec y, const PetscScalar **xo, const PetscScalar **xghost,
+                             PetscScalar **yo) {
+  PetscFunctionBeginUser;
+  PetscCall(VecRestoreArrayWrite(y, yo));
+  PetscCall(VecRestoreArrayRead(x, xo));
+  if (c.scatter) PetscCall(VecRestoreArrayRead(c.ghosts, xghost));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode mult(Mat A, Vec x, Vec y) {
   Context *ctx;
   PetscFunctionBeginUser;
@@ -136,13 +160,7 @@ PetscErrorCode mult(Mat A, Vec x, Vec y) {
   const Context &c = *ctx;
   const PetscScalar *xo, *xghost = nullptr;
   PetscScalar *yo;
-  if (c.scatter) {
-    PetscCall(VecScatterBegin(c.scatter, x, c.ghosts, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecScatterEnd(c.scatter, x, c.ghosts, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecGetArrayRead(c.ghosts, &xghost));
-  }
-  PetscCall(VecGetArrayRead(x, &xo));
-  PetscCall(VecGetArrayWrite(y, &yo));
+  PetscCall(getArrays(c, x, y, &xo, &xghost, &yo));
   const WindowValues xw{xo, xghost, c.g0, c.row0, c.row1};
   std::fill(yo, yo + (c.row1 - c.row0), 0.0);
   auto interior = [&](int ey, int from, int to) {
@@ -168,21 +186,30 @@ PetscErrorCode mult(Mat A, Vec x, Vec y) {
     for (int ex = hi; ex < c.mx; ++ex) maskedElement(c, ey, ex, xw, yo);
   }
   for (PetscInt i : c.frozen_rows) yo[i] = c.frozen_diagonal * xo[i];
-  PetscCall(VecRestoreArrayWrite(y, &yo));
-  PetscCall(VecRestoreArrayRead(x, &xo));
-  if (c.scatter) PetscCall(VecRestoreArrayRead(c.ghosts, &xghost));
+  PetscCall(restoreArrays(c, x, y, &xo, &xghost, &yo));
   PetscCall(PetscLogFlops(128.0 * double(c.ey1 - c.ey0 + 1) * c.mx));
   PetscFunctionReturn(0);
 }
 
+typedef double Quad __attribute__((vector_size(32)));
 inline Pair swapPair(Pair p) { return __builtin_shuffle(p, (__attribute__((vector_size(16))) long){1, 0}); }
+// Always inlined into stencilRow's clones, so no call passes a Quad across the baseline ABI (GCC warns
+// about that ABI for any 32-byte vector returned by a function).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+__attribute__((always_inline)) inline Quad swapPairs(Quad q) {
+  return __builtin_shuffle(q, (__attribute__((vector_size(32))) long){1, 0, 3, 2});
+}
+#pragma GCC diagnostic pop
 
 // One node row of the stencil product. in[0..2]: node rows y - 1, y, y + 1 (null where there is none,
 // the row class then has zero blocks there); out: row y. Columns 0, 1, mx - 1, mx take their own
-// classes with bounds checks; the inside runs the class-2 blocks without any.
-__attribute__((target_clones("arch=x86-64-v3", "default"))) void
+// classes with bounds checks; the inside runs the class-2 blocks without any. Returns in[1] . out, the
+// row's share of x'Ax, which CG needs and gets here without another pass (matrixFreeMultDot).
+__attribute__((target_clones("arch=x86-64-v3", "default"))) double
 stencilRow(const Context &c, int rc, const double *const in[3], double *__restrict out) {
   const int mx = c.mx;
+  Pair dot = {0, 0};
   auto node = [&](int x, int cc) {
     Pair acc = {0, 0};
     for (int dy = 0; dy < 3; ++dy) {
@@ -197,15 +224,47 @@ stencilRow(const Context &c, int rc, const double *const in[3], double *__restri
       }
     }
     std::memcpy(out + 2 * x, &acc, 16);
+    Pair centre;
+    std::memcpy(&centre, in[1] + 2 * x, 16);
+    dot += acc * centre;
   };
   node(0, 0);
   node(1, 1);
+  // Inside, two nodes at a time: four values (u, v of nodes x and x + 1) per load, the blocks' pairs
+  // repeated, so AVX2 takes them in one instruction.
+  Quad dq[9], oq[9];
+  for (int k = 0; k < 9; ++k) {
+    const Pair dk = c.st_diag[2][rc][k], ok = c.st_cross[2][rc][k];
+    dq[k] = Quad{dk[0], dk[1], dk[0], dk[1]};
+    oq[k] = Quad{ok[0], ok[1], ok[0], ok[1]};
+  }
+  Quad dot4 = {0, 0, 0, 0};
+  int x = 2;
+  for (; x + 1 <= mx - 2; x += 2) {
+    Quad acc = {0, 0, 0, 0};
+    for (int dy = 0; dy < 3; ++dy) {
+      if (!in[dy]) continue;
+      const double *r = in[dy] + 2 * (x - 1);
+      Quad a, b, e;
+      std::memcpy(&a, r, 32);
+      std::memcpy(&b, r + 2, 32);
+      std::memcpy(&e, r + 4, 32);
+      acc += dq[3 * dy] * a + oq[3 * dy] * swapPairs(a);
+      acc += dq[3 * dy + 1] * b + oq[3 * dy + 1] * swapPairs(b);
+      acc += dq[3 * dy + 2] * e + oq[3 * dy + 2] * swapPairs(e);
+    }
+    std::memcpy(out + 2 * x, &acc, 32);
+    Quad centre;
+    std::memcpy(&centre, in[1] + 2 * x, 32);
+    dot4 += acc * centre;
+  }
+  dot += Pair{dot4[0] + dot4[2], dot4[1] + dot4[3]};
   Pair d[9], o[9];
   for (int k = 0; k < 9; ++k) {
     d[k] = c.st_diag[2][rc][k];
     o[k] = c.st_cross[2][rc][k];
   }
-  for (int x = 2; x <= mx - 2; ++x) {
+  for (; x <= mx - 2; ++x) {
     Pair acc = {0, 0};
     for (int dy = 0; dy < 3; ++dy) {
       if (!in[dy]) continue;
@@ -219,27 +278,26 @@ stencilRow(const Context &c, int rc, const double *const in[3], double *__restri
       acc += d[3 * dy + 2] * e + o[3 * dy + 2] * swapPair(e);
     }
     std::memcpy(out + 2 * x, &acc, 16);
+    Pair centre;
+    std::memcpy(&centre, in[1] + 2 * x, 16);
+    dot += acc * centre;
   }
   node(mx - 1, 3);
   node(mx, 4);
+  return dot[0] + dot[1];
 }
 
 PetscErrorCode multStencil(Mat A, Vec x, Vec y) {
   Context *ctx;
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(A, &ctx));
-  const Context &c = *ctx;
+  Context &c = *ctx;
   const PetscScalar *xo, *xghost = nullptr;
   PetscScalar *yo;
-  if (c.scatter) {
-    PetscCall(VecScatterBegin(c.scatter, x, c.ghosts, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecScatterEnd(c.scatter, x, c.ghosts, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecGetArrayRead(c.ghosts, &xghost));
-  }
-  PetscCall(VecGetArrayRead(x, &xo));
-  PetscCall(VecGetArrayWrite(y, &yo));
+  PetscCall(getArrays(c, x, y, &xo, &xghost, &yo));
   const PetscInt S = 2 * PetscInt(c.mx + 1);
   const bool below = c.y_begin > 0; // the ghosts hold the node row below (if any), then the one above
+  double dot = 0;
   for (int k = 0; k < c.rows; ++k) {
     const int yg = c.y_begin + k;
     const double *in[3];
@@ -247,11 +305,10 @@ PetscErrorCode multStencil(Mat A, Vec x, Vec y) {
     in[1] = xo + PetscInt(k) * S;
     in[2] = yg == c.my ? nullptr : k + 1 < c.rows ? xo + PetscInt(k + 1) * S : xghost + (below ? S : 0);
     const int rc = yg == 0 ? 0 : yg == c.my ? 2 : 1;
-    stencilRow(c, rc, in, yo + PetscInt(k) * S);
+    dot += stencilRow(c, rc, in, yo + PetscInt(k) * S);
   }
-  PetscCall(VecRestoreArrayWrite(y, &yo));
-  PetscCall(VecRestoreArrayRead(x, &xo));
-  if (c.scatter) PetscCall(VecRestoreArrayRead(c.ghosts, &xghost));
+  c.last_dot = dot;
+  PetscCall(restoreArrays(c, x, y, &xo, &xghost, &yo));
   // Logged as the element products it sums (bench/Traffic.cpp tells products apart by their flops).
   PetscCall(PetscLogFlops(128.0 * double(c.ey1 - c.ey0 + 1) * c.mx));
   PetscFunctionReturn(0);
@@ -448,6 +505,24 @@ PMat matrixFreeOperator(const Beam &beam, double a, double c) {
   BEAM_PETSC(MatShellSetOperation(A, MATOP_DESTROY, (void (*)(void))destroy));
   BEAM_PETSC(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
   return A;
+}
+
+double matrixFreeMultDot(Mat A, Vec x, Vec y) {
+  BEAM_PETSC(MatMult(A, x, y));
+  void (*mult)(void) = nullptr;
+  PetscBool shell = PETSC_FALSE;
+  BEAM_PETSC(PetscObjectTypeCompare(PetscObject(A), MATSHELL, &shell));
+  if (shell) BEAM_PETSC(MatShellGetOperation(A, MATOP_MULT, &mult));
+  if (mult != (void (*)(void))multStencil) {
+    PetscScalar d;
+    BEAM_PETSC(VecDot(x, y, &d));
+    return PetscRealPart(d);
+  }
+  Context *ctx;
+  BEAM_PETSC(MatShellGetContext(A, &ctx));
+  double local = ctx->last_dot, global = 0;
+  MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, PetscObjectComm(PetscObject(A)));
+  return global;
 }
 
 } // namespace beam

@@ -33,12 +33,23 @@ public:
   void solve(Vec b, Vec x, bool require_convergence = true) const;
   KSP ksp() const { return ksp_; }
 
+  // A solve the model provides in place of KSPSolve for this configuration (the beam's fused CG,
+  // MesLib/KroneckerCG.hpp): (b, x, rtol, max_it) -> iterations, negated when not converged. Taken only
+  // while the KSP is as the model-preconditioner constructor made it (type cg, a shell PC, no monitor
+  // under the prefix): any option that changes it keeps KSPSolve. rtol and max_it are the KSP's.
+  using SolveOverride = std::function<PetscInt(Vec b, Vec x, double rtol, PetscInt max_it)>;
+  void overrideSolve(SolveOverride solve);
+  // Iterations of the last solve (KSP or override).
+  PetscInt lastIterations() const { return last_iterations_; }
+
 private:
   void configureCG();
   void finish(Mat A, const std::string &prefix);
 
   PKSP ksp_;
   std::string prefix_;
+  SolveOverride override_;
+  mutable PetscInt last_iterations_ = 0;
 };
 
 } // namespace beam

@@ -32,8 +32,10 @@ LinearSolver SecondOrderSystem::massSolver(const std::string &prefix, LinearSolv
 }
 
 LinearSolver SecondOrderSystem::shiftedSolver(Mat A, const std::string &prefix, LinearSolverKind kind) const {
-  if (mass_inverse) return LinearSolver(A, prefix, mass_inverse, false);
-  return LinearSolver(A, prefix, kind);
+  if (!mass_inverse) return LinearSolver(A, prefix, kind);
+  LinearSolver solver(A, prefix, mass_inverse, false);
+  if (fused_solve) solver.overrideSolve(fused_solve(A));
+  return solver;
 }
 
 } // namespace beam

@@ -30,6 +30,9 @@ struct SecondOrderSystem {
   // one application and with a M + b C + c S (a > 0) by CG preconditioned by it, whatever
   // SchemeSettings::solver says (massSolver, shiftedSolver); empty = SchemeSettings::solver.
   std::function<void(PC)> mass_inverse;
+  // With mass_inverse: the model's own solve for a system matrix it built (combine), in place of KSPSolve
+  // where the options leave the solver as configured (LinearSolver::overrideSolve); empty = KSPSolve.
+  std::function<LinearSolver::SolveOverride(Mat A)> fused_solve;
 
   bool damped() const { return bool(damping); }
   bool constantLoad() const { return !load_factor && !load_field; }
