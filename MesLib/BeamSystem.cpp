@@ -1,6 +1,7 @@
 #include "MesLib/BeamSystem.hpp"
 
 #include <memory>
+#include <sstream>
 
 #include "MesLib/KroneckerCG.hpp"
 #include "MesLib/KroneckerMass.hpp"
@@ -31,20 +32,46 @@ SecondOrderSystem beamSystem(const Beam &beam, OperatorKind kind) {
   return system;
 }
 
+namespace {
+
+// The first -<prefix>pc_type option whose value needs assembled matrices (anything but jacobi and none,
+// which the matrix-free operators serve); empty if none was given.
+std::string assembledPreconditionerOption() {
+  char *all = nullptr;
+  BEAM_PETSC(PetscOptionsGetAll(nullptr, &all));
+  std::istringstream in(all ? all : "");
+  BEAM_PETSC(PetscFree(all));
+  std::string name, value;
+  in >> name;
+  while (in) {
+    const bool has_value = bool(in >> value) && value.rfind("-", 0) != 0;
+    const std::string suffix = "pc_type";
+    if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0 &&
+        has_value && value != "jacobi" && value != "none")
+      return name + " " + value;
+    name = has_value ? (in >> name, name) : value;
+  }
+  return "";
+}
+
+} // namespace
+
 SolverPath chooseSolverPath(const Beam &beam, OperatorKind requested_operator, LinearSolverKind requested_solver) {
   PetscBool solver_given = PETSC_FALSE, operator_given = PETSC_FALSE;
   BEAM_PETSC(PetscOptionsHasName(nullptr, nullptr, "-linear_solver", &solver_given));
   BEAM_PETSC(PetscOptionsHasName(nullptr, nullptr, "-operator", &operator_given));
+  const std::string assembled_pc = assembledPreconditionerOption();
   const PetscInt dofs = beam.mesh().dofCount();
   int ranks = 1;
   MPI_Comm_size(beam.comm(), &ranks);
   const std::string size = std::to_string(dofs) + " DOFs on " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks");
   SolverPath p;
-  if (solver_given || operator_given) {
+  if (solver_given || operator_given || !assembled_pc.empty()) {
     p.operator_kind = requested_operator;
     p.solver = requested_solver;
     p.name = requested_operator == OperatorKind::Assembled ? linearSolverName(requested_solver) : "mf_cg";
-    p.reason = "as requested by -linear_solver/-operator";
+    p.reason = solver_given || operator_given ? "as requested by -linear_solver/-operator"
+                                              : "as requested: " + assembled_pc + " needs assembled matrices";
     return p;
   }
   const bool large = dofs > kDirectMaxDofs;

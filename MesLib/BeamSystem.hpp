@@ -32,8 +32,9 @@ struct SolverPath {
 // small beams it is about as fast (bench/results.md) and exact to round-off (the course beam's drift).
 constexpr PetscInt kDirectMaxDofs = 10000;
 
-// The path of a run. When the command line names -linear_solver or -operator, exactly that (requested_*,
-// as the options gave them). Otherwise chosen by mass kind, size and ranks:
+// The path of a run. When the command line names -linear_solver or -operator, or a preconditioner that
+// needs assembled matrices (-shifted_pc_type gamg, ...), exactly what the options say (requested_*).
+// Otherwise chosen by mass kind and size:
 //   consistent mass, Kronecker form (KroneckerMassInverse::whyNot empty), more than kDirectMaxDofs DOFs:
 //   matrix-free + the Kronecker mass inverse (mf_kron);
 //   lumped mass, as large: matrix-free + CG with Jacobi (mf_cg; the mass solves are a division);

@@ -44,6 +44,7 @@ SecondOrderSystem beamSystem(const Beam &beam, const BeamLabOptions &options) {
 }
 
 void exportSystem(const Beam &beam, const SecondOrderSystem &system, const std::string &dir) {
+  if (system.combine) return exportSystem(beam, beamSystem(beam, OperatorKind::Assembled), dir); // shells: no entries
   prepareOutputDirectory(dir);
   writeMatrixMarket(system.mass, dir + "/M.mtx");
   writeMatrixMarket(system.stiffness, dir + "/K.mtx");

@@ -65,6 +65,7 @@ void LinearSolver::configureCG() {
   // over z for ||z|| (the default, preconditioned norm). On the beam: the same iterations with the
   // lumped mass, about one more in 32 with the consistent one (bench/results.md).
   BEAM_PETSC(KSPSetNormType(ksp_, KSP_NORM_NATURAL));
+  natural_ = true;
 }
 
 void LinearSolver::finish(Mat A, const std::string &prefix) {
@@ -75,6 +76,12 @@ void LinearSolver::finish(Mat A, const std::string &prefix) {
   } catch (const Error &e) { // e.g. -mass_ksp_type nonsense
     throw inputError("options of the '" + prefix + "' solver: " + e.what());
   }
+  // The natural norm is CG's; another -<prefix>ksp_type (gmres, ...) gets its own default norm.
+  // (Set, not read first: reading the norm type checks it against the type and fails.)
+  PetscBool cg = PETSC_FALSE, preonly = PETSC_FALSE;
+  BEAM_PETSC(PetscObjectTypeCompare(PetscObject(ksp_.get()), KSPCG, &cg));
+  BEAM_PETSC(PetscObjectTypeCompare(PetscObject(ksp_.get()), KSPPREONLY, &preonly));
+  if (!cg && !preonly && natural_) BEAM_PETSC(KSPSetNormType(ksp_, KSP_NORM_DEFAULT));
   // A matrix-free operator offers products and its diagonal only: factorizations and multigrid, which
   // need the entries, are a bad option, not a failed run. A shell preconditioner is the model's own.
   PetscBool shell = PETSC_FALSE, usable = PETSC_FALSE;

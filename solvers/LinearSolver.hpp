@@ -49,6 +49,7 @@ private:
   PKSP ksp_;
   std::string prefix_;
   SolveOverride override_;
+  bool natural_ = false; // configureCG chose the natural norm
   mutable PetscInt last_iterations_ = 0;
 };
 
