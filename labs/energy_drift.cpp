@@ -19,10 +19,16 @@ static const char help[] = "Runs every time scheme on the same beam and compares
 int main(int argc, char **argv) {
   beam::PetscSession session(&argc, &argv, help);
   return beam::runMain(session, "energy_drift", [&] {
-    const auto options = beam::readBeamLabOptions(PETSC_COMM_WORLD, "energy_drift", true);
+    auto options = beam::readBeamLabOptions(PETSC_COMM_WORLD, "energy_drift", true);
     if (options.help) return 0;
     const beam::Beam beam(options.beam, PETSC_COMM_WORLD);
-    const beam::SecondOrderSystem system = beam::beamSystem(beam, options);
+    // The solver path, as in every beam lab (labs/BeamLab.cpp schemeLabMain).
+    const beam::SolverPath path = beam::chooseSolverPath(beam, options.operator_kind, options.run.solver);
+    options.operator_kind = path.operator_kind;
+    options.run.solver = path.solver;
+    PetscPrintf(PETSC_COMM_WORLD, "%s\n", beam::describeSolverPath(path).c_str());
+    beam::SecondOrderSystem system = beam::beamSystem(beam, options);
+    beam::attachSolverPath(beam, path, system);
 
     // Set every scheme up first, so all solver options are read before the unknown-option check.
     std::vector<std::unique_ptr<beam::TimeScheme>> schemes;
