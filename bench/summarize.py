@@ -116,8 +116,15 @@ def main():
         for dofs, shape in ((204102, "2000x50"), (2040102, "20000x50")):
             one, two = get(dofs, scheme, "default", "consistent", tol=0), get(dofs, scheme, "default", "consistent", 2, tol=0)
             if one and two:
-                line(f"{scheme} {shape}, default path: 2 ranks >= 1.7x faster than 1",
-                     f"{one:.3g} / {two:.3g} s = {one / two:.2f}x", one / two >= 1.7)
+                # The fastest steps too: on a shared 2-core machine a second rank competes with the other
+                # work for a core, which the medians show and the fastest steps mostly do not.
+                fast1 = min(num(r, "min_step_s") for key, g in groups.items() for r in g
+                            if key == (dofs, scheme, "default", "consistent", 1))
+                fast2 = min(num(r, "min_step_s") for key, g in groups.items() for r in g
+                            if key == (dofs, scheme, "default", "consistent", 2))
+                line(f"{scheme} {shape}, default path: 2 ranks >= 1.7x faster than 1 (medians)",
+                     f"{one:.3g} / {two:.3g} s = {one / two:.2f}x; fastest steps {fast1:.3g} / {fast2:.3g} s = "
+                     f"{fast1 / fast2:.2f}x", one / two >= 1.7)
     for r in drift:
         v = abs(float(r["max_abs_drift"]))
         line(f"{r['scheme']} lab {r['mx']}x{r['my']}, {r['steps']} steps, default path ({r['path']}): "
