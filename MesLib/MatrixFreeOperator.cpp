@@ -255,29 +255,7 @@ stencilRow(const Context &c, int rc, const double *const in[3], double *__restri
     dot4 += acc * centre;
   }
   dot += Pair{dot4[0] + dot4[2], dot4[1] + dot4[3]};
-  Pair d[9], o[9];
-  for (int k = 0; k < 9; ++k) {
-    d[k] = c.st_diag[2][rc][k];
-    o[k] = c.st_cross[2][rc][k];
-  }
-  for (; x <= mx - 2; ++x) {
-    Pair acc = {0, 0};
-    for (int dy = 0; dy < 3; ++dy) {
-      if (!in[dy]) continue;
-      const double *r = in[dy] + 2 * (x - 1);
-      Pair a, b, e;
-      std::memcpy(&a, r, 16);
-      std::memcpy(&b, r + 2, 16);
-      std::memcpy(&e, r + 4, 16);
-      acc += d[3 * dy] * a + o[3 * dy] * swapPair(a);
-      acc += d[3 * dy + 1] * b + o[3 * dy + 1] * swapPair(b);
-      acc += d[3 * dy + 2] * e + o[3 * dy + 2] * swapPair(e);
-    }
-    std::memcpy(out + 2 * x, &acc, 16);
-    Pair centre;
-    std::memcpy(&centre, in[1] + 2 * x, 16);
-    dot += acc * centre;
-  }
+  if (x <= mx - 2) node(x, 2); // an odd count leaves one
   node(mx - 1, 3);
   node(mx, 4);
   return dot[0] + dot[1];
