@@ -80,10 +80,14 @@ Beam::Beam(const BeamSpec &spec, MPI_Comm comm)
   if (nodes < size)
     throw inputError("too many MPI ranks (" + std::to_string(size) + ") for a beam of " +
                      std::to_string(nodes) + " nodes; accepted: at most one rank per node");
-  // Contiguous blocks of whole nodes, as even as possible.
-  const PetscInt base = nodes / size, extra = nodes % size;
-  node_begin_ = rank * base + std::min<PetscInt>(rank, extra);
-  node_end_ = node_begin_ + base + (rank < extra ? 1 : 0);
+  // Contiguous blocks of whole node rows, as even as possible, so the solves along rows and columns of
+  // the Kronecker mass inverse (KroneckerMass.hpp) split cleanly; with more ranks than node rows, blocks
+  // of whole nodes.
+  const PetscInt row_nodes = spec.mx + 1, rows = spec.my + 1;
+  const PetscInt units = rows >= size ? rows : nodes, unit = rows >= size ? row_nodes : 1;
+  const PetscInt base = units / size, extra = units % size;
+  node_begin_ = unit * (rank * base + std::min<PetscInt>(rank, extra));
+  node_end_ = node_begin_ + unit * (base + (rank < extra ? 1 : 0));
 
   const int mx = spec.mx, my = spec.my;
   switch (spec.supports) {

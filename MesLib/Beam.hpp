@@ -1,8 +1,8 @@
 // A beam case: mesh, material, thickness, supports (frozen DOFs) and loads, and its assembly into
 // distributed PETSc matrices.
 //
-// Layout: rows are distributed by whole nodes in the course's numbering (both DOFs of a node on one
-// rank); each rank computes and inserts only the rows it owns, so assembly needs no communication.
+// Layout: rows are distributed by whole node rows of the mesh (by whole nodes when there are more ranks
+// than node rows) in the course's numbering (both DOFs of a node on one rank); each rank computes and inserts only the rows it owns, so assembly needs no communication.
 // Frozen DOFs (the course's `fix`, 1 = frozen) get an identity row and column in S and M and a zero load,
 // so every scheme keeps them exactly at zero.
 #pragma once

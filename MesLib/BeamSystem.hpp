@@ -1,5 +1,6 @@
 // The beam as the operator the time schemes see: M, S and f with frozen DOFs applied, either assembled
-// (MATAIJ) or matrix-free (element-by-element shells, see MatrixFreeOperator.hpp).
+// (MATAIJ) or matrix-free (element-by-element shells, see MatrixFreeOperator.hpp), and the solver path a
+// run takes when the user names none.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -28,5 +29,34 @@ SecondOrderSystem beamSystem(const Beam &beam, OperatorKind kind = OperatorKind:
 // assembled, C has zero rows and columns at the frozen DOFs; matrix-free, C is the composite
 // alpha M + beta S and the system's combinations fold it into M and S.
 void addRayleighDamping(SecondOrderSystem &system, const Beam &beam, double alpha, double beta);
+
+// How a run solves its linear systems.
+struct SolverPath {
+  OperatorKind operator_kind = OperatorKind::Assembled;
+  LinearSolverKind solver = LinearSolverKind::Direct;
+  // Schemes solve with the exact Kronecker inverse of the consistent mass (one application for M, CG
+  // preconditioned by it for a M + b C + c S; MesLib/KroneckerMass.hpp): attachSolverPath sets it up.
+  bool kronecker_mass = false;
+  std::string name;   // direct, cg, mf_cg, mf_kron
+  std::string reason; // why this path, for the run header
+};
+
+// Up to this many DOFs (on any number of ranks) the default stays the direct Cholesky factored once: on
+// small beams it is about as fast (bench/results.md) and exact to round-off (the course beam's drift).
+constexpr PetscInt kDirectMaxDofs = 10000;
+
+// The path of a run. When the command line names -linear_solver or -operator, or a preconditioner that
+// needs assembled matrices (-shifted_pc_type gamg, ...), exactly what the options say (requested_*).
+// Otherwise chosen by mass kind and size:
+//   consistent mass, Kronecker form (KroneckerMassInverse::whyNot empty), more than kDirectMaxDofs DOFs:
+//   matrix-free + the Kronecker mass inverse (mf_kron);
+//   lumped mass, as large: matrix-free + CG with Jacobi (mf_cg; the mass solves are a division);
+//   otherwise: the direct Cholesky (assembled).
+SolverPath chooseSolverPath(const Beam &beam, OperatorKind requested_operator, LinearSolverKind requested_solver);
+// Sets system.mass_inverse when the path uses the Kronecker mass inverse (the system was built with
+// path.operator_kind); the beam must outlive the system.
+void attachSolverPath(const Beam &beam, const SolverPath &path, SecondOrderSystem &system);
+// One line for the run header: "solver path: mf_kron (...)".
+std::string describeSolverPath(const SolverPath &path);
 
 } // namespace beam

@@ -38,6 +38,14 @@ struct Context {
   PScatter scatter;                // ghost DOFs [g0, row0) and [row1, g1), in that order -> ghosts
   PVec ghosts;                     // empty on one rank
   PVec diagonal_vec;
+  // Node stencil (uniform thickness, frozen DOFs only in whole end columns, ranks owning whole node
+  // rows, mx >= 4): the operator summed per node, 9 neighbours x 2x2 blocks, one set per column class
+  // (x = 0, 1, inside, mx - 1, mx) and row class (y = 0, inside, my). Per block the pairs (B00, B11) and
+  // (B01, B10), so a node's output is 18 products of pairs, its input read from three node rows.
+  bool stencil = false;
+  int my = 0, y_begin = 0, rows = 0;    // node rows: all, this rank's first, and how many it owns
+  Pair st_diag[5][3][9]{}, st_cross[5][3][9]{}; // [column class][row class][(dy + 1) * 3 + dx + 1]
+  double last_dot = 0; // this rank's x . y of the last stencil product (matrixFreeMultDot)
 };
 
 // The window's values: owned DOFs read straight from x, ghosts from their copy.
@@ -122,6 +130,29 @@ void maskedElement(const Context &c, int ey, int ex, const WindowValues &xw, dou
     if (d[k] >= c.row0 && d[k] < c.row1) y[d[k] - c.row0] += ye[k];
 }
 
+// x's owned values and its ghosts (fetched from the other ranks first), and y's values for writing.
+PetscErrorCode getArrays(const Context &c, Vec x, Vec y, const PetscScalar **xo, const PetscScalar **xghost,
+                         PetscScalar **yo) {
+  PetscFunctionBeginUser;
+  if (c.scatter) {
+    PetscCall(VecScatterBegin(c.scatter, x, c.ghosts, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(c.scatter, x, c.ghosts, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecGetArrayRead(c.ghosts, xghost));
+  }
+  PetscCall(VecGetArrayRead(x, xo));
+  PetscCall(VecGetArrayWrite(y, yo));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode restoreArrays(const Context &c, Vec x, Vec y, const PetscScalar **xo, const PetscScalar **xghost,
+                             PetscScalar **yo) {
+  PetscFunctionBeginUser;
+  PetscCall(VecRestoreArrayWrite(y, yo));
+  PetscCall(VecRestoreArrayRead(x, xo));
+  if (c.scatter) PetscCall(VecRestoreArrayRead(c.ghosts, xghost));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode mult(Mat A, Vec x, Vec y) {
   Context *ctx;
   PetscFunctionBeginUser;
@@ -129,13 +160,7 @@ PetscErrorCode mult(Mat A, Vec x, Vec y) {
   const Context &c = *ctx;
   const PetscScalar *xo, *xghost = nullptr;
   PetscScalar *yo;
-  if (c.scatter) {
-    PetscCall(VecScatterBegin(c.scatter, x, c.ghosts, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecScatterEnd(c.scatter, x, c.ghosts, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecGetArrayRead(c.ghosts, &xghost));
-  }
-  PetscCall(VecGetArrayRead(x, &xo));
-  PetscCall(VecGetArrayWrite(y, &yo));
+  PetscCall(getArrays(c, x, y, &xo, &xghost, &yo));
   const WindowValues xw{xo, xghost, c.g0, c.row0, c.row1};
   std::fill(yo, yo + (c.row1 - c.row0), 0.0);
   auto interior = [&](int ey, int from, int to) {
@@ -161,9 +186,104 @@ PetscErrorCode mult(Mat A, Vec x, Vec y) {
     for (int ex = hi; ex < c.mx; ++ex) maskedElement(c, ey, ex, xw, yo);
   }
   for (PetscInt i : c.frozen_rows) yo[i] = c.frozen_diagonal * xo[i];
-  PetscCall(VecRestoreArrayWrite(y, &yo));
-  PetscCall(VecRestoreArrayRead(x, &xo));
-  if (c.scatter) PetscCall(VecRestoreArrayRead(c.ghosts, &xghost));
+  PetscCall(restoreArrays(c, x, y, &xo, &xghost, &yo));
+  PetscCall(PetscLogFlops(128.0 * double(c.ey1 - c.ey0 + 1) * c.mx));
+  PetscFunctionReturn(0);
+}
+
+typedef double Quad __attribute__((vector_size(32)));
+inline Pair swapPair(Pair p) { return __builtin_shuffle(p, (__attribute__((vector_size(16))) long){1, 0}); }
+// The pair swap of a Quad, (u0, v0, u1, v1) -> (v0, u0, v1, u1), written out where it is used: a function
+// returning a 32-byte vector trips GCC's ABI warning for the baseline clone.
+typedef long QuadMask __attribute__((vector_size(32)));
+constexpr QuadMask kSwapPairs = {1, 0, 3, 2};
+
+// One node row of the stencil product. in[0..2]: node rows y - 1, y, y + 1 (null where there is none,
+// the row class then has zero blocks there); out: row y. Columns 0, 1, mx - 1, mx take their own
+// classes with bounds checks; the inside runs the class-2 blocks without any. Returns in[1] . out, the
+// row's share of x'Ax, which CG needs and gets here without another pass (matrixFreeMultDot).
+__attribute__((target_clones("arch=x86-64-v3", "default"))) double
+stencilRow(const Context &c, int rc, const double *const in[3], double *__restrict out) {
+  const int mx = c.mx;
+  Pair dot = {0, 0};
+  auto node = [&](int x, int cc) {
+    Pair acc = {0, 0};
+    for (int dy = 0; dy < 3; ++dy) {
+      if (!in[dy]) continue;
+      for (int dx = -1; dx <= 1; ++dx) {
+        const int xx = x + dx;
+        if (xx < 0 || xx > mx) continue;
+        Pair v;
+        std::memcpy(&v, in[dy] + 2 * xx, 16);
+        const int k = dy * 3 + dx + 1;
+        acc += c.st_diag[cc][rc][k] * v + c.st_cross[cc][rc][k] * swapPair(v);
+      }
+    }
+    std::memcpy(out + 2 * x, &acc, 16);
+    Pair centre;
+    std::memcpy(&centre, in[1] + 2 * x, 16);
+    dot += acc * centre;
+  };
+  node(0, 0);
+  node(1, 1);
+  // Inside, two nodes at a time: four values (u, v of nodes x and x + 1) per load, the blocks' pairs
+  // repeated, so AVX2 takes them in one instruction.
+  Quad dq[9], oq[9];
+  for (int k = 0; k < 9; ++k) {
+    const Pair dk = c.st_diag[2][rc][k], ok = c.st_cross[2][rc][k];
+    dq[k] = Quad{dk[0], dk[1], dk[0], dk[1]};
+    oq[k] = Quad{ok[0], ok[1], ok[0], ok[1]};
+  }
+  Quad dot4 = {0, 0, 0, 0};
+  int x = 2;
+  for (; x + 1 <= mx - 2; x += 2) {
+    Quad acc = {0, 0, 0, 0};
+    for (int dy = 0; dy < 3; ++dy) {
+      if (!in[dy]) continue;
+      const double *r = in[dy] + 2 * (x - 1);
+      Quad a, b, e;
+      std::memcpy(&a, r, 32);
+      std::memcpy(&b, r + 2, 32);
+      std::memcpy(&e, r + 4, 32);
+      acc += dq[3 * dy] * a + oq[3 * dy] * __builtin_shuffle(a, kSwapPairs);
+      acc += dq[3 * dy + 1] * b + oq[3 * dy + 1] * __builtin_shuffle(b, kSwapPairs);
+      acc += dq[3 * dy + 2] * e + oq[3 * dy + 2] * __builtin_shuffle(e, kSwapPairs);
+    }
+    std::memcpy(out + 2 * x, &acc, 32);
+    Quad centre;
+    std::memcpy(&centre, in[1] + 2 * x, 32);
+    dot4 += acc * centre;
+  }
+  dot += Pair{dot4[0] + dot4[2], dot4[1] + dot4[3]};
+  if (x <= mx - 2) node(x, 2); // an odd count leaves one
+  node(mx - 1, 3);
+  node(mx, 4);
+  return dot[0] + dot[1];
+}
+
+PetscErrorCode multStencil(Mat A, Vec x, Vec y) {
+  Context *ctx;
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(A, &ctx));
+  Context &c = *ctx;
+  const PetscScalar *xo, *xghost = nullptr;
+  PetscScalar *yo;
+  PetscCall(getArrays(c, x, y, &xo, &xghost, &yo));
+  const PetscInt S = 2 * PetscInt(c.mx + 1);
+  const bool below = c.y_begin > 0; // the ghosts hold the node row below (if any), then the one above
+  double dot = 0;
+  for (int k = 0; k < c.rows; ++k) {
+    const int yg = c.y_begin + k;
+    const double *in[3];
+    in[0] = yg == 0 ? nullptr : k > 0 ? xo + PetscInt(k - 1) * S : xghost;
+    in[1] = xo + PetscInt(k) * S;
+    in[2] = yg == c.my ? nullptr : k + 1 < c.rows ? xo + PetscInt(k + 1) * S : xghost + (below ? S : 0);
+    const int rc = yg == 0 ? 0 : yg == c.my ? 2 : 1;
+    dot += stencilRow(c, rc, in, yo + PetscInt(k) * S);
+  }
+  c.last_dot = dot;
+  PetscCall(restoreArrays(c, x, y, &xo, &xghost, &yo));
+  // Logged as the element products it sums (bench/Traffic.cpp tells products apart by their flops).
   PetscCall(PetscLogFlops(128.0 * double(c.ey1 - c.ey0 + 1) * c.mx));
   PetscFunctionReturn(0);
 }
@@ -201,6 +321,61 @@ PetscErrorCode destroy(Mat A) {
   PetscCall(MatShellGetContext(A, &ctx));
   delete ctx; // NOLINT: the shell owns its context (see Context)
   PetscFunctionReturn(0);
+}
+
+// The stencil blocks (Context::stencil) from the element matrices: the block of node (x, y) and neighbour
+// (x + dx, y + dy) sums the element blocks of the up to four elements holding both; frozen DOFs keep
+// their identity row (times a + c) and contribute nothing to other rows.
+void setupStencil(Context &c, const Beam &beam, const ElementMatrix &me, const ElementMatrix &ks, double a,
+                  double cs) {
+  const BeamMesh &mesh = beam.mesh();
+  const BeamSpec &spec = beam.spec();
+  const int mx = mesh.mx(), my = mesh.my();
+  if (c.diagonal || !spec.element_thickness.empty() || mx < 4) return;
+  if (beam.nodeBegin() % (mx + 1) != 0 || beam.nodeEnd() % (mx + 1) != 0) return;
+  std::vector<char> frozen_column(size_t(mx + 1), 0);
+  std::vector<int> frozen_count(size_t(mx + 1), 0);
+  for (PetscInt f : beam.frozenDofs()) ++frozen_count[size_t(mesh.nodeXY(f / 2)[0])];
+  for (int x = 0; x <= mx; ++x) {
+    if (frozen_count[size_t(x)] == 0) continue;
+    if (frozen_count[size_t(x)] != 2 * (my + 1) || (x != 0 && x != mx)) return; // not whole end columns
+    frozen_column[size_t(x)] = 1;
+  }
+  c.stencil = true;
+  c.my = my;
+  c.y_begin = int(beam.nodeBegin() / (mx + 1));
+  c.rows = int((beam.nodeEnd() - beam.nodeBegin()) / (mx + 1));
+  const double t = spec.thickness;
+  // Local node of grid offset (px, py) inside an element: counter-clockwise from the bottom-left.
+  auto local = [](int px, int py) { return py == 0 ? px : 3 - px; };
+  const int xs[5] = {0, 1, 2, mx - 1, mx}, ys[3] = {0, std::min(1, my), my};
+  for (int cc = 0; cc < 5; ++cc)
+    for (int rc = 0; rc < 3; ++rc) {
+      const int x = xs[cc], y = ys[rc];
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+          double B[2][2] = {{0, 0}, {0, 0}};
+          const int nx = x + dx, ny = y + dy;
+          if (frozen_column[size_t(x)]) {
+            if (dx == 0 && dy == 0) B[0][0] = B[1][1] = a + cs;
+          } else if (nx >= 0 && nx <= mx && ny >= 0 && ny <= my && !frozen_column[size_t(nx)]) {
+            for (int ey = y - 1; ey <= y; ++ey)
+              for (int ex = x - 1; ex <= x; ++ex) {
+                if (ex < 0 || ex >= mx || ey < 0 || ey >= my) continue;
+                if (nx < ex || nx > ex + 1 || ny < ey || ny > ey + 1) continue;
+                const int i = local(x - ex, y - ey), j = local(nx - ex, ny - ey);
+                for (int p = 0; p < 2; ++p)
+                  for (int q = 0; q < 2; ++q) {
+                    const size_t k = size_t((2 * i + p) * 8 + 2 * j + q);
+                    B[p][q] += t * (a * me[k] + cs * ks[k]);
+                  }
+              }
+          }
+          const int k = (dy + 1) * 3 + dx + 1;
+          c.st_diag[cc][rc][k] = Pair{B[0][0], B[1][1]};
+          c.st_cross[cc][rc][k] = Pair{B[0][1], B[1][0]};
+        }
+    }
 }
 
 } // namespace
@@ -290,16 +465,38 @@ PMat matrixFreeOperator(const Beam &beam, double a, double c) {
     BEAM_PETSC(VecRestoreArray(ctx->diagonal_vec, &dg));
   }
 
+  setupStencil(*ctx, beam, me, ks, a, c);
+
   PMat A;
   const PetscInt n = row1 - row0;
-  const bool diagonal = ctx->diagonal;
+  const bool diagonal = ctx->diagonal, stencil = ctx->stencil;
   BEAM_PETSC(MatCreateShell(beam.comm(), n, n, mesh.dofCount(), mesh.dofCount(), ctx.get(), A.out()));
   ctx.release(); // owned by the shell from here on
-  BEAM_PETSC(MatShellSetOperation(A, MATOP_MULT, diagonal ? (void (*)(void))multDiagonal : (void (*)(void))mult));
+  BEAM_PETSC(MatShellSetOperation(A, MATOP_MULT, diagonal        ? (void (*)(void))multDiagonal
+                                                 : stencil       ? (void (*)(void))multStencil
+                                                                 : (void (*)(void))mult));
   BEAM_PETSC(MatShellSetOperation(A, MATOP_GET_DIAGONAL, (void (*)(void))getDiagonal));
   BEAM_PETSC(MatShellSetOperation(A, MATOP_DESTROY, (void (*)(void))destroy));
   BEAM_PETSC(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
   return A;
+}
+
+double matrixFreeMultDot(Mat A, Vec x, Vec y) {
+  BEAM_PETSC(MatMult(A, x, y));
+  void (*mult)(void) = nullptr;
+  PetscBool shell = PETSC_FALSE;
+  BEAM_PETSC(PetscObjectTypeCompare(PetscObject(A), MATSHELL, &shell));
+  if (shell) BEAM_PETSC(MatShellGetOperation(A, MATOP_MULT, &mult));
+  if (mult != (void (*)(void))multStencil) {
+    PetscScalar d;
+    BEAM_PETSC(VecDot(x, y, &d));
+    return PetscRealPart(d);
+  }
+  Context *ctx;
+  BEAM_PETSC(MatShellGetContext(A, &ctx));
+  double local = ctx->last_dot, global = 0;
+  MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, PetscObjectComm(PetscObject(A)));
+  return global;
 }
 
 } // namespace beam

@@ -9,5 +9,8 @@
 namespace beam {
 
 PMat matrixFreeOperator(const Beam &beam, double a, double c);
+// y = A x and x . y (global). For the node stencil the dot comes from the product's own pass; for any
+// other operator it is MatMult then VecDot.
+double matrixFreeMultDot(Mat A, Vec x, Vec y);
 
 } // namespace beam

@@ -24,6 +24,10 @@ constexpr std::pair<const char *, double> kVectorPasses[] = {
     {"VecDot", 2},   {"VecTDot", 2}, {"VecNorm", 1},          {"VecCopy", 2},       {"VecSet", 1},
     {"VecAXPY", 3},  {"VecAYPX", 3}, {"VecAXPBY", 3},         {"VecAXPBYCZ", 4},    {"VecWAXPY", 3},
     {"VecScale", 2}, {"VecSwap", 4}, {"VecPointwiseMult", 3}, {"VecReciprocal", 2},
+    // The Kronecker path (MesLib/KroneckerMass.cpp, KroneckerCG.cpp): the mass inverse reads r and writes
+    // z, then reads and writes z (its dot variant reads r once more); CG's fused loops read x, p, r, q
+    // and write x, r, or read b, q, x and write r.
+    {"KronSweep", 4}, {"KronSweepDot", 5}, {"KronCGUpdate", 6}, {"KronCGResidual", 4},
 };
 // Operations on k vectors at once (KSPGuess Fischer, GMRES): k is read off the logged flops, 2 k n.
 // VecMDot reads x and the k vectors (k + 1 passes), VecMAXPY reads y and the k vectors and writes y.

@@ -6,7 +6,10 @@
 // from memory, in units of the local vector length n (8 bytes per entry):
 //   vector operations: VecAXPY, VecAYPX, VecPointwiseMult read 2 and write 1 vector (3n), VecDot and
 //     VecTDot read 2, VecCopy 2, VecNorm and VecSet 1, ...; VecMDot and VecMAXPY on k vectors k + 1
-//     and k + 2 (k from their logged flops);
+//     and k + 2 (k from their logged flops); the Kronecker path's sweeps and fused CG loops (their own
+//     events, Traffic.cpp);
+//   the node stencil (uniform matrix-free operators) is charged as the element products it replaces,
+//     one pass more than it moves (it reads x and writes y once);
 //   assembled products (AIJ): values and column indices of every stored entry, the row offsets, x read
 //     and y written: nnz (8 + sizeof(PetscInt)) + (n + 1) sizeof(PetscInt) + 16 n — the same for M, S
 //     and the schemes' M + c S, which share the Q4 pattern (lumped M keeps it too, with zeros);

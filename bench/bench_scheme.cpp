@@ -17,7 +17,9 @@
 //   bench_scheme -mx 2000 -my 50 -steps 50 [-scheme midpoint|semi_implicit] [-linear_solver direct|cg]
 //                [-operator assembled|matfree] [-lumped_mass] [-header] [-export_system DIR]
 //                [-stream_mib 256] [-path LABEL] [-log_view] [solver options, e.g. -shifted_ksp_rtol 1e-8]
-// -path only labels the row (first column; bench/run.sh names its paths direct, cg, mf_cg, mf_lumped, best).
+// -path only labels the row (first column; bench/run.sh names its paths default, direct, cg, mf_cg, mf_lumped,
+// best). Without -linear_solver and -operator the run takes the lab's default path (MesLib/BeamSystem.hpp
+// chooseSolverPath; its solver column says kron for the Kronecker mass inverse).
 //
 // With -linear_solver cg the static solve of the energy scale is capped at 100 CG iterations whose
 // iterate is accepted (-static_ksp_max_it 100 -static_ksp_converged_maxits, unless given): CG with
@@ -31,6 +33,7 @@
 #include <chrono>
 #include <cstdio>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "bench/Stream.hpp"
@@ -98,24 +101,31 @@ int main(int argc, char **argv) {
     run.dt = 0.01;
     run.T = double(steps) * run.dt;
     run.solver = beam::parseLinearSolver(solver);
-    const beam::OperatorKind kind = beam::parseOperator(op);
-    if (run.solver == beam::LinearSolverKind::CG) {
-      defaultOption("-static_ksp_max_it", "100");
-      defaultOption("-static_ksp_converged_maxits", "true");
-    }
+    beam::OperatorKind kind = beam::parseOperator(op);
     BEAM_PETSC(PetscLogDefaultBegin()); // event counts for the traffic estimate (also without -log_view)
     PetscLogStage loop_stage;
     BEAM_PETSC(PetscLogStageRegister("Time loop", &loop_stage));
 
     double assembly = 0, setup = 0, median = 0, fastest = 0, peak_total = 0, drift = 0;
     PetscInt dofs = 0;
+    std::string solver_label = solver;
     beam::bench::StageCounts counts;
     beam::bench::Traffic traffic;
     {
       auto t0 = Clock::now();
       const beam::Beam beam(spec, PETSC_COMM_WORLD);
-      const beam::SecondOrderSystem system = beam::beamSystem(beam, kind);
+      // Without -linear_solver and -operator, the path a lab run takes by default (BeamSystem.hpp).
+      const beam::SolverPath solver_path = beam::chooseSolverPath(beam, kind, run.solver);
+      kind = solver_path.operator_kind;
+      run.solver = solver_path.solver;
+      if (run.solver == beam::LinearSolverKind::CG) {
+        defaultOption("-static_ksp_max_it", "100");
+        defaultOption("-static_ksp_converged_maxits", "true");
+      }
+      beam::SecondOrderSystem system = beam::beamSystem(beam, kind);
+      beam::attachSolverPath(beam, solver_path, system);
       assembly = since(t0);
+      solver_label = solver_path.kronecker_mass ? "kron" : beam::linearSolverName(run.solver);
       dofs = beam.mesh().dofCount();
       const auto scheme = beam::makeScheme(scheme_name);
       t0 = Clock::now();
@@ -174,7 +184,8 @@ int main(int argc, char **argv) {
         PETSC_COMM_WORLD,
         "%s,%s,%s,%s,%s,%d,%d,%d,%lld,%.4f,%.4f,%.6f,%.6f,%.1f,%.2f,%.2f,%.2f,%.2f,%.6f,%.3f,%.6f,%.1f,%."
         "2f,%.3e\n",
-        path.empty() ? "-" : path.c_str(), scheme_name.c_str(), op.c_str(), lumped ? "lumped" : "consistent", solver.c_str(), session.size(), int(mx),
+        path.empty() ? "-" : path.c_str(), scheme_name.c_str(), beam::operatorName(kind), lumped ? "lumped" : "consistent",
+        solver_label.c_str(), session.size(), int(mx),
         int(my), (long long)dofs, assembly, setup, median, fastest, peak_total, counts.matmult / steps_done,
         counts.kspsolve > 0 ? counts.pcapply / counts.kspsolve : 0.0, traffic.bytes / steps_done / 1e6,
         stream.total_gbs, model, median > 0 ? model / median : 0.0, state_pass,

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# The standard benchmark (about 15 minutes on 2 cores): bench_scheme for the midpoint and semi-implicit
+# The standard benchmark (about 25 minutes on 2 cores): bench_scheme for the midpoint and semi-implicit
 # schemes on beams of the default shape scaled to about 2e4, 2e5 and 2e6 DOFs (632x16, 2000x50, 6324x158),
 # each on the paths
+#   default    no solver options: what a lab run takes (MesLib/BeamSystem.hpp chooseSolverPath); on these
+#              consistent-mass beams the matrix-free stencil with the Kronecker mass inverse (mf_kron),
+#              also for fully_implicit
 #   direct     assembled M, S; Cholesky factorization (CHOLMOD) once, reused every step
 #   cg         assembled M, S; CG + Jacobi
 #   mf_cg      matrix-free M, S; CG + Jacobi
@@ -13,7 +16,9 @@
 # the systems of the midpoint direct and best runs are exported (-export_system) and
 # bench/scipy_midpoint.py runs each (/usr/bin/python3, Debian's python3-scipy), and the midpoint lab
 # runs with -snapshot_every 10 and 0 (100 steps on the direct path, 500 on the best) to price the VTU
-# snapshots.
+# snapshots. The default path (issue 13): against SciPy on the identical consistent-mass system for
+# midpoint, fully_implicit and semi_implicit at 2000x50; 1 against 2 ranks at 2000x50 and 20000x50 for
+# the three; and midpoint's energy drift over 1000 steps at 2000x50 (the lab run, drift.csv).
 # The configurations the README's targets are read from (best path at 2e5 and 2e6, 1 and 2 ranks,
 # midpoint direct at 2e5, SciPy) run REPEATS times, in pairs (both sides of a ratio one after the
 # other); the table takes the median.
@@ -22,7 +27,7 @@
 #   REPEATS=3 QUICK=1 bench/run.sh ...   (QUICK=1: 2e4 and 2e5 only, a smoke test)
 #
 # Writes <out>/results.csv (bench_scheme's columns, plus load1: the 1-minute load average when the run
-# started), <out>/snapshots.csv and <out>/results.md (bench/summarize.py). The machine is described in
+# started), <out>/snapshots.csv, <out>/drift.csv and <out>/results.md (bench/summarize.py). The machine is described in
 # results.md; other work on it shows in load1, so compare runs made at similar load.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -64,6 +69,7 @@ echo "uptime at start: $(uptime)"
 fischer="-shifted_ksp_guess_type fischer -shifted_ksp_guess_fischer_model 3,5"
 path_opts() {
   case $1 in
+    default) echo "" ;;
     direct) echo "-operator assembled -linear_solver direct" ;;
     cg) echo "-operator assembled -linear_solver cg" ;;
     mf_cg) echo "-operator matfree -linear_solver cg" ;;
@@ -75,7 +81,9 @@ path_opts() {
 steps_for() {
   case "$1:$2" in
     632:*) echo 50 ;;
-    2000:best | 2000:mf_lumped) echo 50 ;;
+    2000:best | 2000:mf_lumped | 2000:default) echo 50 ;;
+    20000:*) echo 20 ;;
+    6324:default) echo 20 ;;
     2000:direct) echo 30 ;;
     2000:*) echo 20 ;;
     6324:best | 6324:mf_lumped) echo 20 ;;
@@ -87,9 +95,10 @@ sizes=("632 16" "2000 50" "6324 158")
 [ "${QUICK:-0}" = 1 ] && sizes=("632 16" "2000 50")
 for s in "${sizes[@]}"; do
   read -r mx my <<< "$s"
-  for scheme in midpoint semi_implicit; do
-    for path in direct cg mf_cg mf_lumped best; do
+  for scheme in midpoint semi_implicit fully_implicit; do
+    for path in default direct cg mf_cg mf_lumped best; do
       [ "$path" = mf_lumped ] && [ "$scheme" = semi_implicit ] && continue
+      [ "$path" != default ] && [ "$scheme" = fully_implicit ] && continue
       # shellcheck disable=SC2046
       row 1 -path "$path" -mx "$mx" -my "$my" -steps "$(steps_for "$mx" "$path")" -scheme "$scheme" \
         $(path_opts "$path" "$scheme")
@@ -121,8 +130,36 @@ for mass in lumped consistent; do # and once more each, so SciPy has as many run
   load=$(load1)
   echo "$("$python" "$here/scipy_midpoint.py" "$tmp/$mass" --steps 30 --mass "$mass" --mx 2000 --my 50),$load" |
     tee -a "$csv"
-  rm -rf "${tmp:?}/$mass"
 done
+# The default path against SciPy on the same consistent-mass system, the three implicit lab schemes, in
+# pairs (midpoint's default rows join those of the matrix above).
+for scheme in midpoint fully_implicit semi_implicit; do
+  for ((r = 0; r < repeats; ++r)); do
+    row 1 -path default -mx 2000 -my 50 -steps 50 -scheme "$scheme"
+    load=$(load1)
+    echo "$("$python" "$here/scipy_midpoint.py" "$tmp/consistent" --steps 30 --mass consistent --mx 2000 --my 50 \
+      --scheme "$scheme"),$load" | tee -a "$csv"
+  done
+done
+rm -rf "${tmp:?}/lumped" "${tmp:?}/consistent"
+# The default path on 1 and 2 ranks, in pairs, at 2e5 and 2e6 (20000x50, the issue's shape).
+for scheme in midpoint fully_implicit semi_implicit; do
+  for s in "2000 50" "20000 50"; do
+    read -r mx my <<< "$s"
+    [ "${QUICK:-0}" = 1 ] && [ "$mx" = 20000 ] && continue
+    for ((r = 0; r < repeats; ++r)); do
+      row 1 -path default -mx "$mx" -my "$my" -steps "$(steps_for "$mx" default)" -scheme "$scheme"
+      row 2 -path default -mx "$mx" -my "$my" -steps "$(steps_for "$mx" default)" -scheme "$scheme"
+    done
+  done
+done
+# Midpoint's energy drift on the default path: the lab, 1000 steps at 2000x50 (max |drift| of its summary).
+drift_csv="$out/drift.csv"
+echo "scheme,mx,my,steps,max_abs_drift,path" > "$drift_csv"
+drift_out=$("$lab" -mx 2000 -my 50 -T 10 -quiet -snapshot_every 0 -output_dir "$tmp/drift")
+drift=$(awk '$1 == "midpoint" && $2 == 1000 { print $4 }' <<< "$drift_out")
+path_line=$(grep '^solver path:' <<< "$drift_out" | cut -d' ' -f3)
+echo "midpoint,2000,50,1000,$drift,$path_line" | tee -a "$drift_csv"
 if [ "${QUICK:-0}" != 1 ]; then
   for scheme in midpoint semi_implicit; do
     for ((r = 0; r < repeats; ++r)); do
@@ -159,5 +196,5 @@ for path in direct best; do
 done
 
 echo "uptime at end: $(uptime)"
-"$python" "$here/summarize.py" "$csv" "$snap_csv" > "$out/results.md"
+"$python" "$here/summarize.py" "$csv" "$snap_csv" "$drift_csv" > "$out/results.md"
 echo "wrote $csv, $snap_csv, $out/results.md"

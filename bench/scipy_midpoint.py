@@ -10,11 +10,16 @@ W the trapezoidal work of f, is measured every step as in the labs (two products
 (E - E0) / max(|E0|, 1/2 f'K^-1 f) reported; the static solve for that scale is part of the setup, as in
 TimeLoop.
 
+--scheme fully_implicit or semi_implicit runs those lab schemes instead, with the same reuse of one
+factorization (solvers/FullyImplicit.cpp, SemiImplicit.cpp):
+    fully_implicit: (M + dt^2 K) y_{n+1} = M y_n + dt (f - K x_n),  x_{n+1} = x_n + dt y_{n+1};
+    semi_implicit:  M y_{n+1} = M y_n + dt (f - K x_n),             x_{n+1} = x_n + dt y_{n+1}.
+
 Prints the benchmark's CSV columns (bench/bench_scheme.cpp); those this script does not measure are left
 empty. peak_rss_mib is the process's peak resident memory (getrusage ru_maxrss), reading included.
 
     /usr/bin/python3 bench/scipy_midpoint.py DIR [--steps 30] [--dt 0.01] [--mass consistent|lumped]
-        [--mx MX --my MY] [--header]
+        [--mx MX --my MY] [--scheme midpoint|fully_implicit|semi_implicit] [--header]
 """
 import argparse
 import resource
@@ -38,6 +43,7 @@ def main():
     p.add_argument("--mass", default="consistent", help="label for the CSV row only")
     p.add_argument("--mx", default="", help="label for the CSV row only")
     p.add_argument("--my", default="", help="label for the CSV row only")
+    p.add_argument("--scheme", default="midpoint", choices=("midpoint", "fully_implicit", "semi_implicit"))
     p.add_argument("--header", action="store_true")
     a = p.parse_args()
     if a.steps < 3:
@@ -57,7 +63,8 @@ def main():
         static = scipy.sparse.linalg.splu(K.tocsc())
         compliance = 0.5 * f @ static.solve(f)
         del static
-    lu = scipy.sparse.linalg.splu((M + (dt * dt / 4) * K).tocsc())
+    shift = {"midpoint": dt * dt / 4, "fully_implicit": dt * dt, "semi_implicit": 0.0}[a.scheme]
+    lu = scipy.sparse.linalg.splu((M + shift * K).tocsc())
     setup = time.perf_counter() - t0
 
     x = np.zeros(n)
@@ -70,11 +77,15 @@ def main():
     drift = 0.0
     for _ in range(a.steps):
         t = time.perf_counter()
-        x += dt / 4 * y
-        b = M @ y + dt * (f - K @ x)
-        x += dt / 4 * y
-        y = lu.solve(b)
-        x += dt / 2 * y
+        if a.scheme == "midpoint":
+            x += dt / 4 * y
+            b = M @ y + dt * (f - K @ x)
+            x += dt / 4 * y
+            y = lu.solve(b)
+            x += dt / 2 * y
+        else:  # fully and semi-implicit: the same step, with their matrices
+            y = lu.solve(M @ y + dt * (f - K @ x))
+            x += dt * y
         # energy, every step as in the labs: constant f, so the trapezoidal work is f'(x_{n+1} - x_n)
         fx = f @ x
         work += fx - fx_prev
@@ -88,7 +99,7 @@ def main():
 
     if a.header:
         print(COLUMNS)
-    row = ["scipy", "midpoint", "scipy_splu", a.mass, "superlu", "1", str(a.mx), str(a.my), str(n), f"{load:.4f}",
+    row = ["scipy", a.scheme, "scipy_splu", a.mass, "superlu", "1", str(a.mx), str(a.my), str(n), f"{load:.4f}",
            f"{setup:.4f}", f"{median:.6f}", f"{per_step[0]:.6f}", f"{peak:.1f}", "4.00", "", "", "", "", "", "",
            "", f"{median / n * 1e9:.2f}", f"{drift:.3e}"]
     print(",".join(row))

@@ -37,12 +37,22 @@ RunSettings labRunSettings(const std::string &lab, const BeamLabOptions &options
   return run;
 }
 
-std::unique_ptr<BeamModel> beamModel(const Beam &beam, const BeamLabOptions &options) {
+std::unique_ptr<BeamModel> beamModel(const Beam &beam, BeamLabOptions &options) {
   beam.warnFrozenLoads();
-  return std::make_unique<BeamModel>(beam, beamSystem(beam, options), options.run.solver);
+  // The solver path: the user's -linear_solver/-operator, or chosen by size, ranks and mass kind.
+  const SolverPath path = chooseSolverPath(beam, options.operator_kind, options.run.solver);
+  options.operator_kind = path.operator_kind;
+  options.run.solver = path.solver;
+  BEAM_PETSC(PetscPrintf(beam.comm(), "%s\n", describeSolverPath(path).c_str()));
+  // Before the matrices are allocated: a run that cannot fit is refused with the estimate.
+  checkMemory(options.beam, path.operator_kind, path.solver == LinearSolverKind::Direct);
+  SecondOrderSystem system = beamSystem(beam, options);
+  attachSolverPath(beam, path, system);
+  return std::make_unique<BeamModel>(beam, std::move(system), options.run.solver);
 }
 
 void exportSystem(const Beam &beam, const SecondOrderSystem &system, const std::string &dir) {
+  if (system.combine) return exportSystem(beam, beamSystem(beam, OperatorKind::Assembled), dir); // shells: no entries
   prepareOutputDirectory(dir);
   writeMatrixMarket(system.mass, dir + "/M.mtx");
   writeMatrixMarket(system.stiffness, dir + "/K.mtx");
@@ -71,7 +81,7 @@ RunResult runBeamLab(TimeLoop &loop, const BeamModel &model, const BeamLabOption
 int schemeLabMain(int argc, char **argv, const char *scheme_name, const char *help) {
   PetscSession session(&argc, &argv, help);
   return runMain(session, scheme_name, [&] {
-    const BeamLabOptions options = readBeamLabOptions(PETSC_COMM_WORLD, scheme_name);
+    BeamLabOptions options = readBeamLabOptions(PETSC_COMM_WORLD, scheme_name);
     const Beam beam(options.beam, PETSC_COMM_WORLD);
     const auto model = beamModel(beam, options);
     const SecondOrderSystem &system = model->system();

@@ -20,8 +20,11 @@ SecondOrderSystem beamSystem(const Beam &beam, const BeamLabOptions &options);
 // The options' run settings with the run's identity for checkpoints (the lab, the operator, damping,
 // whether the load varies in time).
 RunSettings labRunSettings(const std::string &lab, const BeamLabOptions &options);
-// The lab's model: that system, with the options' linear solver for solves with M.
-std::unique_ptr<BeamModel> beamModel(const Beam &beam, const BeamLabOptions &options);
+// The lab's model: that system on the solver path of the options, or, where they leave it open, the
+// path chosen by size, ranks and mass kind (MesLib/BeamSystem.hpp chooseSolverPath; printed as the
+// run header; options.operator_kind and options.run.solver are set to it). Refuses a run that cannot
+// fit in memory before allocating its matrices.
+std::unique_ptr<BeamModel> beamModel(const Beam &beam, BeamLabOptions &options);
 
 // Writes M.mtx, K.mtx, F.mtx (Matrix Market, frozen DOFs applied) and fixed.txt (0-based) into dir.
 void exportSystem(const Beam &beam, const SecondOrderSystem &system, const std::string &dir);

@@ -165,8 +165,6 @@ BeamLabOptions readBeamLabOptions(MPI_Comm comm, const std::string &lab, BeamLab
     readOutputOptions(comm, out, {nullptr, 0, false});
     o.output_dir = out.dir;
   });
-  // Before anything is allocated: a beam that cannot fit is refused with the estimate (same on every rank).
-  checkMemory(o.beam, o.operator_kind, o.run.solver == LinearSolverKind::Direct);
   return o;
 }
 

@@ -19,7 +19,7 @@ static const char help[] = "Runs every time scheme on the same beam and compares
 int main(int argc, char **argv) {
   beam::PetscSession session(&argc, &argv, help);
   return beam::runMain(session, "energy_drift", [&] {
-    const auto options = beam::readBeamLabOptions(PETSC_COMM_WORLD, "energy_drift", beam::BeamLabKind::AllSchemes);
+    auto options = beam::readBeamLabOptions(PETSC_COMM_WORLD, "energy_drift", beam::BeamLabKind::AllSchemes);
     const beam::Beam beam(options.beam, PETSC_COMM_WORLD);
     const auto model = beam::beamModel(beam, options);
     const beam::SecondOrderSystem &system = model->system();

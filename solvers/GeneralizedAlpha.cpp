@@ -81,8 +81,8 @@ void GeneralizedAlpha::setup(const Model &model, const SchemeSettings &settings)
   h_ = settings.dt;
   const double h = h_, af = p_.alpha_f;
   lhs_ = system.combination(1 - p_.alpha_m, (1 - af) * p_.gamma * h, (1 - af) * p_.beta * h * h);
-  solver_.emplace(lhs_, prefix_ + name_ + "_", settings.solver);
-  mass_solver_.emplace(system.mass, prefix_ + "mass_", settings.solver);
+  solver_.emplace(system.shiftedSolver(lhs_, prefix_ + name_ + "_", settings.solver));
+  mass_solver_.emplace(system.massSolver(prefix_ + "mass_", settings.solver));
   for (PVec *v : {&a_, &f_, &g_, &xt_, &yt_, &w_, &rhs_}) *v = system.createVector();
   BEAM_PETSC(VecSet(a_, 0.0));
   continuity_.reset();

@@ -38,7 +38,7 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   BEAM_PETSC(VecSet(zero_, 0.0));
   if (const SecondOrderSystem *linear = model.linear()) {
     J_ = linear->combination(a, b, c);
-    linear_.emplace(J_, "shifted_", settings.solver);
+    linear_.emplace(linear->shiftedSolver(J_, "shifted_", settings.solver));
     return;
   }
   if (!model.hasJacobian()) {

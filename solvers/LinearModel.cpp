@@ -23,7 +23,7 @@ void LinearModel::force(double t, Vec x, Vec v, Vec F) const { system_->netForce
 
 void LinearModel::acceleration(double t, Vec x, Vec v, Vec a) const {
   if (!mass_solver_)
-    mass_solver_.emplace(system_->mass, "mass_", system_->diagonal_mass ? LinearSolverKind::Diagonal : solver_kind_);
+    mass_solver_.emplace(system_->massSolver("mass_", solver_kind_));
   force(t, x, v, force_);
   mass_solver_->solve(force_, a); // a holds the initial guess of an iterative solve
 }

@@ -36,25 +36,57 @@ LinearSolver::LinearSolver(Mat A, const std::string &prefix, LinearSolverKind ki
     BEAM_PETSC(KSPSetType(ksp_, KSPPREONLY));
     BEAM_PETSC(PCSetType(pc, PCJACOBI));
   } else {
-    BEAM_PETSC(KSPSetType(ksp_, KSPCG));
     BEAM_PETSC(PCSetType(pc, PCJACOBI));
-    BEAM_PETSC(KSPSetTolerances(ksp_, 1e-10, 1e-50, PETSC_DEFAULT, 10000));
-    BEAM_PETSC(KSPSetInitialGuessNonzero(ksp_, PETSC_TRUE));
-    // Converge on the natural norm sqrt(r'Br): CG has it from r'z, so an iteration needs no extra pass
-    // over z for ||z|| (the default, preconditioned norm). On the beam: the same iterations with the
-    // lumped mass, about one more in 32 with the consistent one (bench/results.md).
-    BEAM_PETSC(KSPSetNormType(ksp_, KSP_NORM_NATURAL));
+    configureCG();
   }
+  finish(A, prefix);
+}
+
+LinearSolver::LinearSolver(Mat A, const std::string &prefix, const std::function<void(PC)> &pc_setup, bool exact)
+    : prefix_(prefix) {
+  BEAM_PETSC(KSPCreate(PetscObjectComm(PetscObject(A)), ksp_.out()));
+  BEAM_PETSC(KSPSetOptionsPrefix(ksp_, prefix.c_str()));
+  BEAM_PETSC(KSPSetOperators(ksp_, A, A));
+  PC pc;
+  BEAM_PETSC(KSPGetPC(ksp_, &pc));
+  pc_setup(pc);
+  if (exact)
+    BEAM_PETSC(KSPSetType(ksp_, KSPPREONLY));
+  else
+    configureCG();
+  finish(A, prefix);
+}
+
+void LinearSolver::configureCG() {
+  BEAM_PETSC(KSPSetType(ksp_, KSPCG));
+  BEAM_PETSC(KSPSetTolerances(ksp_, 1e-10, 1e-50, PETSC_DEFAULT, 10000));
+  BEAM_PETSC(KSPSetInitialGuessNonzero(ksp_, PETSC_TRUE));
+  // Converge on the natural norm sqrt(r'Br): CG has it from r'z, so an iteration needs no extra pass
+  // over z for ||z|| (the default, preconditioned norm). On the beam: the same iterations with the
+  // lumped mass, about one more in 32 with the consistent one (bench/results.md).
+  BEAM_PETSC(KSPSetNormType(ksp_, KSP_NORM_NATURAL));
+  natural_ = true;
+}
+
+void LinearSolver::finish(Mat A, const std::string &prefix) {
+  PC pc;
+  BEAM_PETSC(KSPGetPC(ksp_, &pc));
   try {
     BEAM_PETSC(KSPSetFromOptions(ksp_));
   } catch (const Error &e) { // e.g. -mass_ksp_type nonsense
     throw inputError("options of the '" + prefix + "' solver: " + e.what());
   }
+  // The natural norm is CG's; another -<prefix>ksp_type (gmres, ...) gets its own default norm.
+  // (Set, not read first: reading the norm type checks it against the type and fails.)
+  PetscBool cg = PETSC_FALSE, preonly = PETSC_FALSE;
+  BEAM_PETSC(PetscObjectTypeCompare(PetscObject(ksp_.get()), KSPCG, &cg));
+  BEAM_PETSC(PetscObjectTypeCompare(PetscObject(ksp_.get()), KSPPREONLY, &preonly));
+  if (!cg && !preonly && natural_) BEAM_PETSC(KSPSetNormType(ksp_, KSP_NORM_DEFAULT));
   // A matrix-free operator offers products and its diagonal only: factorizations and multigrid, which
-  // need the entries, are a bad option, not a failed run.
+  // need the entries, are a bad option, not a failed run. A shell preconditioner is the model's own.
   PetscBool shell = PETSC_FALSE, usable = PETSC_FALSE;
   BEAM_PETSC(PetscObjectTypeCompare(PetscObject(A), MATSHELL, &shell));
-  BEAM_PETSC(PetscObjectTypeCompareAny(PetscObject(pc), &usable, PCJACOBI, PCNONE, ""));
+  BEAM_PETSC(PetscObjectTypeCompareAny(PetscObject(pc), &usable, PCJACOBI, PCNONE, PCSHELL, ""));
   if (shell && !usable) {
     PCType type;
     BEAM_PETSC(PCGetType(pc, &type));
@@ -63,8 +95,33 @@ LinearSolver::LinearSolver(Mat A, const std::string &prefix, LinearSolverKind ki
   BEAM_PETSC(KSPSetUp(ksp_)); // the factorization happens here, once
 }
 
+void LinearSolver::overrideSolve(SolveOverride solve) {
+  PetscBool cg = PETSC_FALSE, shell = PETSC_FALSE, monitor = PETSC_FALSE;
+  PC pc;
+  BEAM_PETSC(KSPGetPC(ksp_, &pc));
+  BEAM_PETSC(PetscObjectTypeCompare(PetscObject(ksp_.get()), KSPCG, &cg));
+  BEAM_PETSC(PetscObjectTypeCompare(PetscObject(pc), PCSHELL, &shell));
+  BEAM_PETSC(PetscOptionsHasName(nullptr, prefix_.c_str(), "-ksp_monitor", &monitor));
+  KSPNormType norm;
+  BEAM_PETSC(KSPGetNormType(ksp_, &norm));
+  PetscBool nonzero = PETSC_FALSE;
+  BEAM_PETSC(KSPGetInitialGuessNonzero(ksp_, &nonzero));
+  if (cg && shell && !monitor && norm == KSP_NORM_NATURAL && nonzero) override_ = std::move(solve);
+}
+
 void LinearSolver::solve(Vec b, Vec x, bool require_convergence) const {
+  if (override_) {
+    PetscReal rtol, abstol, dtol;
+    PetscInt max_it;
+    BEAM_PETSC(KSPGetTolerances(ksp_, &rtol, &abstol, &dtol, &max_it));
+    const PetscInt its = override_(b, x, rtol, max_it);
+    last_iterations_ = its < 0 ? -its : its;
+    if (its < 0 && require_convergence)
+      throw runError("linear solve (" + prefix_ + ") failed: DIVERGED_ITS after " + std::to_string(-its) + " iterations");
+    return;
+  }
   BEAM_PETSC(KSPSolve(ksp_, b, x));
+  BEAM_PETSC(KSPGetIterationNumber(ksp_, &last_iterations_));
   KSPConvergedReason reason;
   BEAM_PETSC(KSPGetConvergedReason(ksp_, &reason));
   if (reason < 0 && require_convergence) {

@@ -8,6 +8,7 @@
 #pragma once
 #include <petscksp.h>
 
+#include <functional>
 #include <string>
 
 #include "common/Petsc.hpp"
@@ -22,14 +23,34 @@ LinearSolverKind parseLinearSolver(const std::string &name); // "direct" | "cg"
 class LinearSolver {
 public:
   LinearSolver(Mat A, const std::string &prefix, LinearSolverKind kind);
+  // With a preconditioner the model supplies (SecondOrderSystem::mass_inverse): pc_setup makes the PC
+  // apply it. exact: it is A^{-1} itself (A = M), so a solve is one application (KSPPREONLY); otherwise
+  // CG as LinearSolverKind::CG (1e-10, natural norm, started from x) preconditioned by it. Options under
+  // the prefix still override both (-shifted_ksp_type, -shifted_pc_type, ...).
+  LinearSolver(Mat A, const std::string &prefix, const std::function<void(PC)> &pc_setup, bool exact);
   // Solves A x = b; x holds the initial guess for iterative solvers. Throws a run error on failure,
   // unless require_convergence is false (then x holds the last iterate).
   void solve(Vec b, Vec x, bool require_convergence = true) const;
   KSP ksp() const { return ksp_; }
 
+  // A solve the model provides in place of KSPSolve for this configuration (the beam's fused CG,
+  // MesLib/KroneckerCG.hpp): (b, x, rtol, max_it) -> iterations, negated when not converged. Taken only
+  // while the KSP is as the model-preconditioner constructor made it (type cg, a shell PC, no monitor
+  // under the prefix): any option that changes it keeps KSPSolve. rtol and max_it are the KSP's.
+  using SolveOverride = std::function<PetscInt(Vec b, Vec x, double rtol, PetscInt max_it)>;
+  void overrideSolve(SolveOverride solve);
+  // Iterations of the last solve (KSP or override).
+  PetscInt lastIterations() const { return last_iterations_; }
+
 private:
+  void configureCG();
+  void finish(Mat A, const std::string &prefix);
+
   PKSP ksp_;
   std::string prefix_;
+  SolveOverride override_;
+  bool natural_ = false; // configureCG chose the natural norm
+  mutable PetscInt last_iterations_ = 0;
 };
 
 } // namespace beam

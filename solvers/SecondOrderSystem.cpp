@@ -26,4 +26,16 @@ PMat SecondOrderSystem::combination(double a, double b, double c) const {
   return A;
 }
 
+LinearSolver SecondOrderSystem::massSolver(const std::string &prefix, LinearSolverKind kind) const {
+  if (mass_inverse) return LinearSolver(mass, prefix, mass_inverse, true);
+  return LinearSolver(mass, prefix, diagonal_mass ? LinearSolverKind::Diagonal : kind);
+}
+
+LinearSolver SecondOrderSystem::shiftedSolver(Mat A, const std::string &prefix, LinearSolverKind kind) const {
+  if (!mass_inverse) return LinearSolver(A, prefix, kind);
+  LinearSolver solver(A, prefix, mass_inverse, false);
+  if (fused_solve) solver.overrideSolve(fused_solve(A));
+  return solver;
+}
+
 } // namespace beam

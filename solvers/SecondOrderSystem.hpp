@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "common/Petsc.hpp"
+#include "solvers/LinearSolver.hpp"
 
 namespace beam {
 
@@ -24,6 +25,14 @@ struct SecondOrderSystem {
   bool diagonal_mass = false;
   // Matrix-free systems build a M + b C + c S themselves (a shell operator); empty = assembled.
   std::function<PMat(double a, double b, double c)> combine;
+  // Set by a model that chose its own solver path (MesLib/BeamSystem.hpp chooseSolverPath): makes a PC
+  // apply M^{-1} exactly (the structured beam's Kronecker mass inverse). Schemes then solve with M by
+  // one application and with a M + b C + c S (a > 0) by CG preconditioned by it, whatever
+  // SchemeSettings::solver says (massSolver, shiftedSolver); empty = SchemeSettings::solver.
+  std::function<void(PC)> mass_inverse;
+  // With mass_inverse: the model's own solve for a system matrix it built (combine), in place of KSPSolve
+  // where the options leave the solver as configured (LinearSolver::overrideSolve); empty = KSPSolve.
+  std::function<LinearSolver::SolveOverride(Mat A)> fused_solve;
 
   bool damped() const { return bool(damping); }
   bool constantLoad() const { return !load_factor && !load_field; }
@@ -42,6 +51,10 @@ struct SecondOrderSystem {
   // their own operator. Marked SPD when a > 0 and b, c >= 0.
   PMat combination(double a, double b, double c) const;
   MPI_Comm comm() const { return PetscObjectComm(PetscObject(load.get())); }
+  // The solver a scheme uses for M alone and for its system matrix A = a M + b C + c S: with
+  // mass_inverse set, the model's (see there); otherwise `kind` (a diagonal M: one Jacobi application).
+  LinearSolver massSolver(const std::string &prefix, LinearSolverKind kind) const;
+  LinearSolver shiftedSolver(Mat A, const std::string &prefix, LinearSolverKind kind) const;
 };
 
 } // namespace beam

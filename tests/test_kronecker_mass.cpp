@@ -1,0 +1,267 @@
+// The default fast path of the structured beam (issue 13): the Kronecker inverse of the consistent mass
+// (MesLib/KroneckerMass.hpp), the node stencil of the matrix-free operator, CG preconditioned by the mass
+// inverse (iterations within the bound of its condition number), the path chosen by size, ranks and
+// mass kind, and the schemes on it. Runs on 1 and 2 ranks (the SPIKE split of the column solves).
+#include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+
+#include <cmath>
+#include <memory>
+
+#include "MesLib/BeamSystem.hpp"
+#include "MesLib/KroneckerMass.hpp"
+#include "MesLib/MatrixFreeOperator.hpp"
+#include "solvers/LinearModel.hpp"
+#include "solvers/TimeLoop.hpp"
+
+namespace beam {
+namespace {
+
+constexpr double kEps = 2.220446049250313e-16;
+
+BeamSpec spec(int mx, int my, Supports supports = Supports::ClampedLeft) {
+  BeamSpec s;
+  s.mx = mx;
+  s.my = my;
+  s.hx = 0.5;
+  s.hy = 0.8;
+  s.material = {210.0, 0.25, 2.5};
+  s.thickness = 0.7;
+  s.supports = supports;
+  return s;
+}
+
+PVec randomVector(const Beam &beam, const std::vector<PetscInt> &zero_at = {}) {
+  PVec x = beam.createVector();
+  PetscRandom rnd;
+  BEAM_PETSC(PetscRandomCreate(beam.comm(), &rnd));
+  BEAM_PETSC(PetscRandomSetSeed(rnd, 11));
+  BEAM_PETSC(PetscRandomSeed(rnd));
+  BEAM_PETSC(VecSetRandom(x, rnd));
+  BEAM_PETSC(PetscRandomDestroy(&rnd));
+  for (PetscInt d : zero_at) BEAM_PETSC(VecSetValue(x, d, 0.0, INSERT_VALUES));
+  BEAM_PETSC(VecAssemblyBegin(x));
+  BEAM_PETSC(VecAssemblyEnd(x));
+  return x;
+}
+
+double norm(Vec v) {
+  PetscReal n;
+  BEAM_PETSC(VecNorm(v, NORM_2, &n));
+  return n;
+}
+
+// ||A x - B x|| / ||A x||.
+double productDifference(Mat A, Mat B, Vec x) {
+  PVec ya = duplicate(x), yb = duplicate(x);
+  BEAM_PETSC(MatMult(A, x, ya));
+  BEAM_PETSC(MatMult(B, x, yb));
+  const double scale = norm(ya);
+  BEAM_PETSC(VecAXPY(yb, -1.0, ya));
+  return norm(yb) / scale;
+}
+
+// The node stencil (uniform thickness, clamped ends) and the element kernel (simply supported) give the
+// assembled products: each entry sums at most 4 element terms of the same sign pattern, round-off a few
+// eps of the row's scale.
+class Stencil : public ::testing::TestWithParam<Supports> {};
+
+TEST_P(Stencil, ProductsEqualAssembled) {
+  const Beam beam(spec(9, 6, GetParam()), PETSC_COMM_WORLD);
+  const SecondOrderSystem assembled = beamSystem(beam, OperatorKind::Assembled);
+  const SecondOrderSystem shell = beamSystem(beam, OperatorKind::MatrixFree);
+  const PVec x = randomVector(beam);
+  EXPECT_LT(productDifference(assembled.mass, shell.mass, x), 1e-14);
+  EXPECT_LT(productDifference(assembled.stiffness, shell.stiffness, x), 1e-13);
+  const PMat a = assembled.combination(1.0, 0.0, 0.3), s = shell.combination(1.0, 0.0, 0.3);
+  EXPECT_LT(productDifference(a, s, x), 1e-13);
+}
+
+INSTANTIATE_TEST_SUITE_P(Supports, Stencil,
+                         ::testing::Values(Supports::ClampedLeft, Supports::ClampedBoth, Supports::SimplySupported));
+
+// M (M^-1 r) = r. The sweeps are LDL^T solves of Tx and Ty, whose Gershgorin discs lie in [0.5, 3]:
+// cond(Ty (x) Tx) <= 36, and a backward-stable solve leaves a relative residual of a few eps times that.
+// 61 node rows: on 2 ranks the spikes are truncated (0.27^30 < 1e-17), which must not show either.
+class MassInverse : public ::testing::TestWithParam<std::pair<int, Supports>> {};
+
+TEST_P(MassInverse, IsTheInverseOfTheAssembledMass) {
+  const auto [my, supports] = GetParam();
+  int ranks = 1;
+  MPI_Comm_size(PETSC_COMM_WORLD, &ranks);
+  if (my + 1 < ranks) GTEST_SKIP() << "fewer node rows than ranks: refused (RefusedWhere...)";
+  const Beam beam(spec(13, my, supports), PETSC_COMM_WORLD);
+  ASSERT_EQ(KroneckerMassInverse::whyNot(beam), "");
+  const KroneckerMassInverse inverse(beam);
+  const PMat M = beam.mass();
+  const PVec r = randomVector(beam), z = beam.createVector(), back = beam.createVector();
+  inverse.apply(r, z);
+  BEAM_PETSC(MatMult(M, z, back));
+  BEAM_PETSC(VecAXPY(back, -1.0, r));
+  EXPECT_LT(norm(back) / norm(r), 10 * 36 * kEps);
+  // In place as well.
+  BEAM_PETSC(VecCopy(r, back));
+  inverse.apply(back, back);
+  BEAM_PETSC(VecAXPY(back, -1.0, z));
+  EXPECT_EQ(norm(back), 0.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(RowsAndSupports, MassInverse,
+                         ::testing::Values(std::make_pair(1, Supports::ClampedLeft), std::make_pair(4, Supports::ClampedBoth),
+                                           std::make_pair(60, Supports::ClampedLeft)));
+
+TEST(MassInverse, CourseScalingToo) {
+  BeamSpec s = spec(20, 5);
+  s.mass_scaling = MassScaling::Course;
+  const Beam beam(s, PETSC_COMM_WORLD);
+  const KroneckerMassInverse inverse(beam);
+  const PVec r = randomVector(beam), z = beam.createVector(), back = beam.createVector();
+  inverse.apply(r, z);
+  BEAM_PETSC(MatMult(beam.mass(), z, back));
+  BEAM_PETSC(VecAXPY(back, -1.0, r));
+  EXPECT_LT(norm(back) / norm(r), 10 * 36 * kEps);
+}
+
+TEST(MassInverse, RefusedWhereTheMassIsNoKroneckerProduct) {
+  BeamSpec lumped = spec(8, 3);
+  lumped.lumped_mass = true;
+  EXPECT_NE(KroneckerMassInverse::whyNot(Beam(lumped, PETSC_COMM_WORLD)), "");
+  EXPECT_NE(KroneckerMassInverse::whyNot(Beam(spec(8, 3, Supports::SimplySupported), PETSC_COMM_WORLD)), "");
+  BeamSpec varying = spec(8, 3);
+  for (int q = 0; q < 24; ++q) varying.element_thickness.push_back(1.0 + 0.1 * (q % 3));
+  EXPECT_NE(KroneckerMassInverse::whyNot(Beam(varying, PETSC_COMM_WORLD)), "");
+  EXPECT_THROW(KroneckerMassInverse(Beam(varying, PETSC_COMM_WORLD)), Error);
+}
+
+// CG on a M + c S preconditioned by (a M)^-1: the preconditioned operator I + (c/a) M^-1 S has its
+// spectrum in [1, kappa], kappa = 1 + (c/a) lambda_max(M^-1 S), and lambda_max(M^-1 S) <= the largest
+// element eigenvalue of Me^-1 Ke (the Rayleigh quotient of a sum of element terms; frozen rows: 1).
+// From x0 = 0, ||r_k||_P <= sqrt(kappa) ||e_k||_A <= 2 sqrt(kappa) rho^k ||b||_P, rho = (sqrt kappa - 1) /
+// (sqrt kappa + 1): CG stops (natural norm, rtol 1e-10) by k = ceil(ln(2 sqrt(kappa) / 1e-10) / ln(1 / rho)).
+TEST(PreconditionedCG, IterationsWithinTheConditionBound) {
+  BeamSpec s = spec(40, 8);
+  const Beam beam(s, PETSC_COMM_WORLD);
+  const ElementMatrix me = q4Mass(s.material, s.hx, s.hy, 1.0, s.mass_scaling),
+                      ke = q4Stiffness(s.material, s.hx, s.hy, 1.0);
+  Eigen::MatrixXd Me(8, 8), Ke(8, 8);
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j) {
+      Me(i, j) = me[size_t(8 * i + j)];
+      Ke(i, j) = ke[size_t(8 * i + j)];
+    }
+  const double lambda = std::max(1.0, Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd>(Ke, Me).eigenvalues().maxCoeff());
+  SecondOrderSystem system = beamSystem(beam, OperatorKind::MatrixFree);
+  SolverPath path;
+  path.kronecker_mass = true;
+  attachSolverPath(beam, path, system);
+  for (double c : {1e-4, 1e-3, 1e-2}) { // dt^2/4 and dt^2 of the midpoint and fully implicit runs, and more
+    const PMat A = system.combination(1.0, 0.0, c);
+    const double kappa = 1 + c * lambda, rho = (std::sqrt(kappa) - 1) / (std::sqrt(kappa) + 1);
+    const int bound = int(std::ceil(std::log(2 * std::sqrt(kappa) / 1e-10) / std::log(1 / rho)));
+    const PVec b = randomVector(beam, beam.frozenDofs());
+    // The fused CG (the default) and PETSc's KSPCG with the same preconditioner, both from x0 = 0.
+    const LinearSolver fused = system.shiftedSolver(A, "test_", LinearSolverKind::Direct);
+    const LinearSolver ksp(A, "test_", system.mass_inverse, false);
+    PVec x[2] = {beam.createVector(), beam.createVector()};
+    int k = 0;
+    for (const LinearSolver *solver : {&fused, &ksp}) {
+      BEAM_PETSC(VecSet(x[k], 0.0));
+      solver->solve(b, x[k]);
+      EXPECT_LE(solver->lastIterations(), bound) << "c = " << c << ", kappa <= " << kappa;
+      EXPECT_GE(solver->lastIterations(), 1);
+      ++k;
+    }
+    // Both stop at ||r||_P <= 1e-10 ||b||_P, so ||x - x*||_A <= 1e-10 ||b||_P (P A >= 1) and their
+    // difference is below 2e-10 ||b||_P in the A-norm: 1e-9 relative in the 2-norm leaves room for
+    // cond(A) of these small beams.
+    const double scale = norm(x[0]);
+    BEAM_PETSC(VecAXPY(x[1], -1.0, x[0]));
+    EXPECT_LT(norm(x[1]) / scale, 1e-9);
+  }
+}
+
+// Semi-implicit solves with M alone: on the Kronecker path by one application of the exact inverse, so
+// it follows the direct path to round-off (50 steps of a bounded, oscillating solution; each step's
+// solve is backward stable with cond <= 36 for M, as above, amplified by at most the steps taken).
+TEST(DefaultPath, SemiImplicitMatchesDirect) {
+  const Beam beam(spec(30, 6), PETSC_COMM_WORLD);
+  const SecondOrderSystem direct = beamSystem(beam, OperatorKind::Assembled);
+  SecondOrderSystem fast = beamSystem(beam, OperatorKind::MatrixFree);
+  SolverPath path;
+  path.kronecker_mass = true;
+  attachSolverPath(beam, path, fast);
+  PVec x[2], y[2];
+  int k = 0;
+  for (const SecondOrderSystem *sys : {&direct, static_cast<const SecondOrderSystem *>(&fast)}) {
+    const auto scheme = makeScheme("semi_implicit");
+    const LinearModel model(*sys, k == 0 ? LinearSolverKind::Direct : LinearSolverKind::CG);
+    scheme->setup(model, {0.002, k == 0 ? LinearSolverKind::Direct : LinearSolverKind::CG});
+    x[k] = sys->createVector();
+    y[k] = sys->createVector();
+    BEAM_PETSC(VecSet(x[k], 0.0));
+    BEAM_PETSC(VecSet(y[k], 0.0));
+    for (int n = 0; n < 50; ++n) scheme->step(n * 0.002, x[k], y[k]);
+    ++k;
+  }
+  const double scale = norm(x[0]);
+  BEAM_PETSC(VecAXPY(x[1], -1.0, x[0]));
+  EXPECT_LT(norm(x[1]) / scale, 50 * 10 * 36 * kEps);
+}
+
+// Midpoint on the default path conserves the energy to the CG tolerance: 200 steps of a 60 x 10 beam
+// under the end load, drift below 1e-10 of the scale (CG to 1e-10 per step; the error of a step enters
+// the energy to first order, and measured runs stay at 1e-11 after 1000 steps, README).
+TEST(DefaultPath, MidpointConservesEnergy) {
+  const Beam beam(spec(60, 10), PETSC_COMM_WORLD);
+  SecondOrderSystem system = beamSystem(beam, OperatorKind::MatrixFree);
+  SolverPath path;
+  path.kronecker_mass = true;
+  attachSolverPath(beam, path, system);
+  const auto scheme = makeScheme("midpoint");
+  RunSettings run;
+  run.dt = 0.01;
+  run.T = 2.0;
+  run.solver = LinearSolverKind::CG;
+  BEAM_PETSC(PetscOptionsSetValue(nullptr, "-static_ksp_rtol", "1e-12")); // the scale itself converged
+  const LinearModel model(system, run.solver);
+  TimeLoop loop(*scheme, model, run);
+  BEAM_PETSC(PetscOptionsClearValue(nullptr, "-static_ksp_rtol"));
+  PVec x = system.createVector(), y = system.createVector();
+  BEAM_PETSC(VecSet(x, 0.0));
+  BEAM_PETSC(VecSet(y, 0.0));
+  const RunResult result = loop.run(x, y, {});
+  EXPECT_EQ(result.steps_done, 200);
+  EXPECT_LT(result.max_abs_drift, 1e-10);
+}
+
+// The path: direct on the course beam (exact, round-off drift), the Kronecker path above the size limit, CG + Jacobi for a large lumped mass, direct where the Kronecker form fails, and
+// the user's options always.
+TEST(DefaultPath, ChosenBySizeRanksAndMass) {
+  const auto choose = [](const BeamSpec &s) {
+    const Beam beam(s, PETSC_COMM_WORLD);
+    return chooseSolverPath(beam, OperatorKind::Assembled, LinearSolverKind::Direct);
+  };
+  BeamSpec course = spec(20, 5);
+  EXPECT_EQ(choose(course).name, "direct");
+  const SolverPath large = choose(spec(400, 20));
+  EXPECT_EQ(large.name, "mf_kron");
+  EXPECT_TRUE(large.kronecker_mass);
+  EXPECT_EQ(large.operator_kind, OperatorKind::MatrixFree);
+  EXPECT_NE(large.reason.find("16842 DOFs"), std::string::npos) << large.reason;
+  BeamSpec lumped = spec(400, 20);
+  lumped.lumped_mass = true;
+  EXPECT_EQ(choose(lumped).name, "mf_cg");
+  EXPECT_EQ(choose(spec(400, 20, Supports::SimplySupported)).name, "direct");
+  BEAM_PETSC(PetscOptionsSetValue(nullptr, "-linear_solver", "direct"));
+  EXPECT_EQ(choose(spec(400, 20)).name, "direct");
+  BEAM_PETSC(PetscOptionsClearValue(nullptr, "-linear_solver"));
+  BEAM_PETSC(PetscOptionsSetValue(nullptr, "-operator", "assembled"));
+  const SolverPath requested = choose(spec(400, 20));
+  BEAM_PETSC(PetscOptionsClearValue(nullptr, "-operator"));
+  EXPECT_EQ(requested.name, "direct");
+  EXPECT_FALSE(requested.kronecker_mass);
+}
+
+} // namespace
+} // namespace beam
