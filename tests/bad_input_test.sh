@@ -235,7 +235,8 @@ expect 2 "empty file" "$m" -thickness_file empty.txt -output_dir $out
 expect 2 "not a regular file" "$m" -load_curve /dev/zero -output_dir $out
 expect 2 "more than this build's PETSc indices can count" "$m" -mx 50000 -my 50000 -output_dir $out
 expect 2 "more than this build's PETSc indices can count" "$m" -mx 1000000000 -my 1 -output_dir $out
-expect 2 "this machine has" "$m" -mx 5000 -my 5000 -output_dir $out
+expect 2 "this machine has" "$m" -mx 5000 -my 5000 -linear_solver direct -output_dir $out
+expect 2 "this machine has" "$m" -mx 20000 -my 20000 -output_dir $out
 expect 2 "-save_final: cannot write" "$m" -save_final /nonexistent/dir/x.mtx -output_dir $out
 { mm 'coordinate real symmetric'; printf '2 2 2\n1 1 1\n2 2 -1\n'; } > K_indefinite.mtx
 { mm 'coordinate real symmetric'; printf '2 2 2\n1 1 -2\n2 2 -1\n'; } > K_negative.mtx

@@ -47,7 +47,7 @@ expect 2 "-course_mass: 'maybe' is not a truth value" "$m" -course_mass maybe -o
 expect 2 "unknown option -dtt" "$m" -dtt 0.1 -output_dir bad1
 expect 2 "options of the 'shifted_' solver" "$m" -shifted_ksp_type nonsense -output_dir bad1
 expect 2 "-snapshot_every: -1 is out of range" "$m" -snapshot_every -1 -output_dir bad1
-expect 2 "-thickness_file: cannot open file" "$m" -thickness_file /nonexistent -output_dir bad1
+expect 2 "-thickness_file: '/nonexistent': cannot open the file" "$m" -thickness_file /nonexistent -output_dir bad1
 printf '1 2\n3 x\n' > thick.txt
 expect 2 "thick.txt:2: 'x' is not a finite real number" "$m" -thickness_file thick.txt -output_dir bad1
 expect 2 "element thickness: 3 values given; accepted: exactly mx*my = 100" bash -c "printf '1 1 1' > t3.txt; '$m' -thickness_file t3.txt -output_dir bad1"
