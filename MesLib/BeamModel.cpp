@@ -1,4 +1,5 @@
 #include "MesLib/BeamModel.hpp"
+#include "common/Exact.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -76,12 +77,7 @@ void BeamModel::setupDrawing() {
 
 std::vector<std::pair<std::string, std::string>> BeamModel::identity() const {
   const BeamSpec &s = beam_.spec();
-  auto exact = [](double v) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%.17g", v);
-    return std::string(b);
-  };
-  std::string thickness = exact(s.thickness);
+  std::string thickness = exactDecimal(s.thickness);
   if (!s.element_thickness.empty()) {
     size_t h = 1469598103934665603ULL;
     for (double t : s.element_thickness) h = (h ^ std::hash<double>{}(t)) * 1099511628211ULL;
@@ -89,18 +85,18 @@ std::vector<std::pair<std::string, std::string>> BeamModel::identity() const {
   }
   std::string loads;
   for (const auto &p : s.point_loads)
-    loads += "(" + std::to_string(p.x) + "," + std::to_string(p.y) + "," + exact(p.fx) + "," + exact(p.fy) + ")";
+    loads += "(" + std::to_string(p.x) + "," + std::to_string(p.y) + "," + exactDecimal(p.fx) + "," + exactDecimal(p.fy) + ")";
   return {{"model", name()},
           {"mesh", std::to_string(s.mx) + "x" + std::to_string(s.my)},
-          {"element_size", exact(s.hx) + "x" + exact(s.hy)},
-          {"E", exact(s.material.E)},
-          {"nu", exact(s.material.nu)},
-          {"rho", exact(s.material.rho)},
+          {"element_size", exactDecimal(s.hx) + "x" + exactDecimal(s.hy)},
+          {"E", exactDecimal(s.material.E)},
+          {"nu", exactDecimal(s.material.nu)},
+          {"rho", exactDecimal(s.material.rho)},
           {"thickness", thickness},
           {"mass", std::string(s.lumped_mass ? "lumped" : "consistent") + (s.mass_scaling == MassScaling::Course ? "/course" : "")},
           {"supports", supportsName(s.supports)},
           {"point_loads", loads.empty() ? "default" : loads},
-          {"top_load", exact(s.top_load)}};
+          {"top_load", exactDecimal(s.top_load)}};
 }
 
 void BeamModel::draw(Vec x, Vec v, Drawing &d) const {

@@ -1,4 +1,5 @@
 #include "labs/BeamLab.hpp"
+#include "common/Exact.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -18,21 +19,13 @@ SecondOrderSystem beamSystem(const Beam &beam, const BeamLabOptions &options) {
   return system;
 }
 
-namespace {
-std::string exact(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.17g", v);
-  return b;
-}
-} // namespace
-
 RunSettings labRunSettings(const std::string &lab, const BeamLabOptions &options) {
   RunSettings run = options.run;
   // What defines the run beyond the beam (BeamModel::identity) and the scheme (TimeLoop::identity).
   run.identity = {{"lab", lab},
                   {"operator", operatorName(options.operator_kind)},
-                  {"rayleigh_alpha", exact(options.rayleigh_alpha)},
-                  {"rayleigh_beta", exact(options.rayleigh_beta)},
+                  {"rayleigh_alpha", exactDecimal(options.rayleigh_alpha)},
+                  {"rayleigh_beta", exactDecimal(options.rayleigh_beta)},
                   {"load_in_time", options.load_factor ? "yes" : "no"}};
   return run;
 }

@@ -96,11 +96,7 @@ MassSpringLabOptions readMassSpringLabOptions(MPI_Comm comm) {
   o.output.dir = "out/mass_spring";
   agreeOnOutcome(comm, [&] {
     o.network = readNetworkOptions(comm, "disk");
-    readRunOptions(comm, o.run);
-    readLinearSolverOption(comm, o.run);
-    o.scheme = readSchemeOption(comm, o.scheme);
-    readOutputOptions(comm, o.output, {"Write a snapshot every N steps (0 = none)", 0, true});
-    readCheckpointOptions(comm, o.run, o.output, true);
+    o.scheme = readModelRunOptions(comm, o.run, o.output, o.scheme, true);
     readOptions(comm, "Trajectories", "", [&](OptionReader &r) {
       for (double i : r.reals("-track", "Particles whose trajectory goes to trajectory.csv (0-based indices)")) {
         if (!(i >= 0 && i < double(o.network.particles.size()) && i == std::floor(i))) {

@@ -12,6 +12,18 @@
 
 namespace beam {
 
+LabOutput labOutput(const OutputOptions &options, std::string snapshot_name, std::vector<std::string> energy_leading) {
+  LabOutput output;
+  output.dir = options.dir;
+  output.quiet = options.quiet;
+  output.console_every = options.console_every;
+  output.snapshot_every = options.snapshot_every;
+  output.save_final = options.save_final;
+  output.snapshot_name = std::move(snapshot_name);
+  output.energy_leading = std::move(energy_leading);
+  return output;
+}
+
 RunResult runModel(TimeLoop &loop, const Model &model, Vec x, Vec y, const LabOutput &output,
                    const std::vector<Monitor *> &extra) {
   // The final state's file is written at the end: refuse an unwritable one now, not after the run.

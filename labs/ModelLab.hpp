@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "solvers/Model.hpp"
+#include "solvers/RunOptions.hpp"
 #include "solvers/TimeLoop.hpp"
 
 namespace beam {
@@ -21,6 +22,9 @@ struct LabOutput {
   std::vector<std::string> energy_leading; // energy.csv columns to put first (EnergyLog)
   std::string save_final;                  // -save_final FILE: checked writable before the run starts
 };
+
+// The standard outputs as the output option set gives them (solvers/RunOptions.hpp).
+LabOutput labOutput(const OutputOptions &options, std::string snapshot_name, std::vector<std::string> energy_leading);
 
 // Runs `loop` from (x, y) (or its checkpoint) with the standard monitors and `extra` ones.
 RunResult runModel(TimeLoop &loop, const Model &model, Vec x, Vec y, const LabOutput &output,

@@ -31,10 +31,7 @@ MultibodyLabOptions readMultibodyLabOptions(MPI_Comm comm) {
   o.output.dir = "out/multibody";
   agreeOnOutcome(comm, [&] {
     o.mechanism = readMechanismOptions(comm);
-    readRunOptions(comm, o.run);
-    o.scheme = readSchemeOption(comm, o.scheme);
-    readOutputOptions(comm, o.output, {"Write a snapshot every N steps (0 = none)", 0, true});
-    readCheckpointOptions(comm, o.run, o.output, true);
+    o.scheme = readModelRunOptions(comm, o.run, o.output, o.scheme, false);
   });
   o.run.identity = {{"lab", "multibody"}};
   return o;

@@ -31,14 +31,8 @@ int main(int argc, char **argv) {
                            o.scheme.c_str(), o.run.dt, (long long)loop.steps()));
     beam::PVec x = model.createVector(), v = model.createVector();
     model.initialState(x, v);
-    beam::LabOutput output;
-    output.dir = o.output.dir;
-    output.quiet = o.output.quiet;
-    output.console_every = o.output.console_every;
-    output.snapshot_every = o.output.snapshot_every;
-    output.save_final = o.output.save_final;
-    output.snapshot_name = "mass_spring";
-    output.energy_leading = {"kinetic", "gravity", "elastic", "contact", "dissipated", "total"};
+    const beam::LabOutput output = beam::labOutput(o.output, "mass_spring",
+                                                   {"kinetic", "gravity", "elastic", "contact", "dissipated", "total"});
     std::vector<beam::Monitor *> extra;
     std::unique_ptr<beam::PointTrajectory> track;
     if (!o.track.empty()) {

@@ -32,15 +32,9 @@ int main(int argc, char **argv) {
                            o.mechanism.baumgarte.omega, o.mechanism.projection ? ", projection" : ""));
     beam::PVec x = model.createVector(), v = model.createVector();
     model.initialState(x, v);
-    beam::LabOutput output;
-    output.dir = o.output.dir;
-    output.quiet = o.output.quiet;
-    output.console_every = o.output.console_every;
-    output.snapshot_every = o.output.snapshot_every;
-    output.save_final = o.output.save_final;
-    output.snapshot_name = "multibody";
-    output.energy_leading = {"kinetic", "potential", "total", "position_violation", "velocity_violation",
-                             "quaternion_norm_error"};
+    const beam::LabOutput output = beam::labOutput(
+        o.output, "multibody",
+        {"kinetic", "potential", "total", "position_violation", "velocity_violation", "quaternion_norm_error"});
     const beam::RunResult result = beam::runModel(loop, model, x, v, output);
     if (!o.output.save_final.empty() && !result.diverged) model.saveFinal(x, v, o.output.save_final);
     return beam::reportRun(PETSC_COMM_WORLD, result, o.output.dir);

@@ -1,4 +1,5 @@
 #include "output/VtkSnapshots.hpp"
+#include "common/Exact.hpp"
 
 #include <vtkCallbackCommand.h>
 #include <vtkCellArray.h>
@@ -56,16 +57,6 @@ std::string xmlAttribute(const std::string &s) {
     }
   }
   return out;
-}
-
-// Shortest decimal form that reads back as the same double (0.2, not 0.20000000000000001).
-std::string exactDecimal(double v) {
-  char buf[32] = "";
-  for (int digits = 15; digits <= 17; ++digits) {
-    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
-    if (std::strtod(buf, nullptr) == v) break;
-  }
-  return buf;
 }
 
 // VTK reports errors through its output window; an ErrorEvent observer takes them over so a failed

@@ -1,4 +1,5 @@
 #include "solvers/GeneralizedAlpha.hpp"
+#include "common/Exact.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -65,12 +66,7 @@ GeneralizedAlphaParameters ChungHulbertAlpha::readParameters(const std::string &
 }
 
 std::vector<std::pair<std::string, std::string>> GeneralizedAlpha::identity() const {
-  auto exact = [](double v) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%.17g", v);
-    return std::string(b);
-  };
-  return {{"alpha_m", exact(p_.alpha_m)}, {"alpha_f", exact(p_.alpha_f)}, {"beta", exact(p_.beta)}, {"gamma", exact(p_.gamma)}};
+  return {{"alpha_m", exactDecimal(p_.alpha_m)}, {"alpha_f", exactDecimal(p_.alpha_f)}, {"beta", exactDecimal(p_.beta)}, {"gamma", exactDecimal(p_.gamma)}};
 }
 
 void GeneralizedAlpha::setup(const Model &model, const SchemeSettings &settings) {

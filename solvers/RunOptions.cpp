@@ -78,4 +78,14 @@ void readCheckpointOptions(MPI_Comm comm, RunSettings &run, OutputOptions &outpu
   run.checkpoint_path = output.dir + "/checkpoint.bin";
 }
 
+std::string readModelRunOptions(MPI_Comm comm, RunSettings &run, OutputOptions &output, const std::string &default_scheme,
+                                bool linear_solver) {
+  readRunOptions(comm, run);
+  if (linear_solver) readLinearSolverOption(comm, run);
+  const std::string scheme = readSchemeOption(comm, default_scheme);
+  readOutputOptions(comm, output, {"Write a snapshot every N steps (0 = none)", 0, true});
+  readCheckpointOptions(comm, run, output, true);
+  return scheme;
+}
+
 } // namespace beam

@@ -60,4 +60,9 @@ void readOutputOptions(MPI_Comm comm, OutputOptions &output, const OutputChoices
 // output directory (another -output_dir is refused). Checkpoints go to <output dir>/checkpoint.bin.
 void readCheckpointOptions(MPI_Comm comm, RunSettings &run, OutputOptions &output, bool restart);
 
+// The sets of a one-scheme lab on any model, in order: run, [linear solver], scheme, output (snapshots of
+// the model's drawing, 0 = none), checkpoints with -restart. Returns the scheme's name.
+std::string readModelRunOptions(MPI_Comm comm, RunSettings &run, OutputOptions &output, const std::string &default_scheme,
+                                bool linear_solver);
+
 } // namespace beam

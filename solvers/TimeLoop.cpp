@@ -1,4 +1,5 @@
 #include "solvers/TimeLoop.hpp"
+#include "common/Exact.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,19 +14,11 @@
 
 namespace beam {
 
-namespace {
-std::string exact(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.17g", v);
-  return b;
-}
-} // namespace
-
 PetscInt stepCount(double T, double dt) {
   // Tolerate round-off in T/dt (T = 1, dt = 0.1 is 10 steps, not 11).
   const double n = std::ceil(T / dt * (1 - 1e-12));
   if (!(n <= double(PETSC_MAX_INT) - 1))
-    throw inputError("-T / -dt: " + exact(n) + " steps is too many; accepted: at most " + std::to_string(PETSC_MAX_INT - 1));
+    throw inputError("-T / -dt: " + exactDecimal(n) + " steps is too many; accepted: at most " + std::to_string(PETSC_MAX_INT - 1));
   return PetscInt(n);
 }
 
@@ -55,7 +48,7 @@ Identity TimeLoop::identity() const {
   for (auto &field : model_.identity()) id.push_back(field);
   id.emplace_back("scheme", scheme_.name());
   for (auto &[k, v] : scheme_.identity()) id.emplace_back("scheme." + k, v);
-  id.emplace_back("dt", exact(settings_.dt));
+  id.emplace_back("dt", exactDecimal(settings_.dt));
   id.emplace_back("linear_solver", linearSolverName(settings_.solver));
   return id;
 }
@@ -75,10 +68,10 @@ void TimeLoop::restore(Progress &p, const std::vector<Monitor *> &monitors) {
   checkIdentity(path, h.identity, identity());
   if (h.scheme != scheme_.name() || h.size != size || h.dt != settings_.dt)
     throw inputError("-restart: '" + path + "' was written by " + h.scheme + " with " + std::to_string(h.size) +
-                     " DOFs and dt = " + exact(h.dt) + "; accepted: the same scheme, system and dt");
+                     " DOFs and dt = " + exactDecimal(h.dt) + "; accepted: the same scheme, system and dt");
   if (h.step > steps_)
     throw inputError("-restart: the checkpoint is at step " + std::to_string(h.step) + ", beyond the " +
-                     std::to_string(steps_) + " steps of T; accepted: a T at least " + exact(h.time));
+                     std::to_string(steps_) + " steps of T; accepted: a T at least " + exactDecimal(h.time));
   if (std::abs(h.time - double(h.step) * settings_.dt) > 1e-9 * std::max(1.0, h.time))
     throw inputError("-restart: '" + path + "' is corrupted (its step and time disagree)");
   readCheckpointState(path, p.state.x, p.state.y, scheme_.history());

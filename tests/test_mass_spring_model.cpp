@@ -9,28 +9,15 @@
 
 #include "MassSpring/BuiltinModels.hpp"
 #include "MassSpring/MassSpringModel.hpp"
+#include "NetworkHelpers.hpp"
 #include "MassSpring/Physics.hpp"
 
 using namespace beam;
+using namespace beam::testing_helpers;
 
 namespace {
 
 // Every entry of a distributed vector, on every rank.
-std::vector<double> allValues(Vec v) {
-  PScatter scatter;
-  PVec all;
-  BEAM_PETSC(VecScatterCreateToAll(v, scatter.out(), all.out()));
-  BEAM_PETSC(VecScatterBegin(scatter, v, all, INSERT_VALUES, SCATTER_FORWARD));
-  BEAM_PETSC(VecScatterEnd(scatter, v, all, INSERT_VALUES, SCATTER_FORWARD));
-  PetscInt n = 0;
-  BEAM_PETSC(VecGetSize(all, &n));
-  const PetscScalar *a = nullptr;
-  BEAM_PETSC(VecGetArrayRead(all, &a));
-  std::vector<double> out(a, a + n);
-  BEAM_PETSC(VecRestoreArrayRead(all, &a));
-  return out;
-}
-
 // Sets a distributed vector from the full list of values (every rank holds them all).
 void setValues(Vec v, const std::vector<double> &values) {
   PetscInt lo = 0, hi = 0;
@@ -39,25 +26,6 @@ void setValues(Vec v, const std::vector<double> &values) {
   BEAM_PETSC(VecGetArray(v, &a));
   for (PetscInt i = lo; i < hi; ++i) a[i - lo] = values[size_t(i)];
   BEAM_PETSC(VecRestoreArray(v, &a));
-}
-
-Particle particle(Vec3 x, double m, Vec3 v = {0, 0, 0}, bool fixed = false) {
-  Particle p;
-  p.x = x;
-  p.v = v;
-  p.mass = m;
-  p.fixed = fixed;
-  return p;
-}
-
-Spring spring(PetscInt i, PetscInt j, double k, double l0 = -1, double c = 0) {
-  Spring s;
-  s.i = i;
-  s.j = j;
-  s.stiffness = k;
-  s.rest_length = l0;
-  s.damping = c;
-  return s;
 }
 
 struct Evaluated {

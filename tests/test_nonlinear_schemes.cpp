@@ -19,47 +19,15 @@
 #include <memory>
 
 #include "MassSpring/MassSpringModel.hpp"
+#include "NetworkHelpers.hpp"
 #include "Multibody/MultibodyModel.hpp"
 #include "solvers/ImplicitTheta.hpp"
 #include "solvers/TimeLoop.hpp"
 
 using namespace beam;
+using namespace beam::testing_helpers;
 
 namespace {
-
-std::vector<double> allValues(Vec v) {
-  PScatter scatter;
-  PVec all;
-  BEAM_PETSC(VecScatterCreateToAll(v, scatter.out(), all.out()));
-  BEAM_PETSC(VecScatterBegin(scatter, v, all, INSERT_VALUES, SCATTER_FORWARD));
-  BEAM_PETSC(VecScatterEnd(scatter, v, all, INSERT_VALUES, SCATTER_FORWARD));
-  PetscInt n = 0;
-  BEAM_PETSC(VecGetSize(all, &n));
-  const PetscScalar *a = nullptr;
-  BEAM_PETSC(VecGetArrayRead(all, &a));
-  std::vector<double> out(a, a + n);
-  BEAM_PETSC(VecRestoreArrayRead(all, &a));
-  return out;
-}
-
-Particle particle(Vec3 x, double m, Vec3 v = {0, 0, 0}, bool fixed = false) {
-  Particle p;
-  p.x = x;
-  p.v = v;
-  p.mass = m;
-  p.fixed = fixed;
-  return p;
-}
-
-Spring spring(PetscInt i, PetscInt j, double k, double l0 = -1, double c = 0) {
-  Spring s;
-  s.i = i;
-  s.j = j;
-  s.stiffness = k;
-  s.rest_length = l0;
-  s.damping = c;
-  return s;
-}
 
 // The state after each of `steps` steps (x and v of every particle, gathered), from the model's start.
 struct Trajectory {

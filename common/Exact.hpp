@@ -1,0 +1,20 @@
+// The shortest decimal text of a double that reads back as the same double (0.2, not
+// 0.20000000000000001): for identities that must compare exactly (checkpoints) and for files people
+// read (.pvd times).
+#pragma once
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace beam {
+
+inline std::string exactDecimal(double v) {
+  char buf[32] = "";
+  for (int digits = 15; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+} // namespace beam
