@@ -139,18 +139,19 @@ void VtkSnapshots::observe(const StepState &state) {
   if (state.step % every_ == 0 || state.last()) write(state);
 }
 
-void VtkSnapshots::write(const StepState &state) {
-  model_.draw(state.x, state.y, drawing_); // collective
-  const Drawing &d = drawing_;
-  const bool grid = d.kind == Drawing::Kind::UnstructuredGrid;
-  const vtkIdType n_points = vtkIdType(d.points.size()), n_cells = vtkIdType(d.cell_types.size());
+namespace {
 
+// The drawing as a VTK data set: an unstructured grid, or poly data (whose cells VTK keeps in four lists:
+// the drawing's cells must come vertices first, then lines, then polygons, so cell data stays aligned),
+// with its data arrays and field data TIME and STEP.
+vtkSmartPointer<vtkDataSet> dataSet(const Drawing &d, double time, PetscInt step) {
+  const vtkIdType n_points = vtkIdType(d.points.size()), n_cells = vtkIdType(d.cell_types.size());
   vtkNew<vtkPoints> points;
   points->SetDataTypeToDouble();
   points->SetNumberOfPoints(n_points);
   for (vtkIdType i = 0; i < n_points; ++i) points->SetPoint(i, d.points[size_t(i)].data());
   vtkSmartPointer<vtkDataSet> data;
-  if (grid) {
+  if (d.kind == Drawing::Kind::UnstructuredGrid) {
     auto ug = vtkSmartPointer<vtkUnstructuredGrid>::New();
     ug->SetPoints(points);
     vtkNew<vtkUnsignedCharArray> types;
@@ -159,8 +160,6 @@ void VtkSnapshots::write(const StepState &state) {
     ug->SetCells(types, cellsOf(d, 0, 255));
     data = ug;
   } else {
-    // Poly data keeps its cells in four lists: the drawing's cells must come vertices first, then
-    // lines, then polygons, so cell data stays aligned.
     auto pd = vtkSmartPointer<vtkPolyData>::New();
     pd->SetPoints(points);
     pd->SetVerts(cellsOf(d, 1, 2));
@@ -170,48 +169,60 @@ void VtkSnapshots::write(const StepState &state) {
   }
   for (const auto &a : d.point_data) data->GetPointData()->AddArray(vtkArray(a, n_points));
   for (const auto &a : d.cell_data) data->GetCellData()->AddArray(vtkArray(a, n_cells));
-  if (!d.point_data.empty()) {
-    if (d.point_data[0].components == 3) data->GetPointData()->SetActiveVectors(d.point_data[0].name.c_str());
-  }
+  if (!d.point_data.empty() && d.point_data[0].components == 3)
+    data->GetPointData()->SetActiveVectors(d.point_data[0].name.c_str());
   if (!d.cell_data.empty()) data->GetCellData()->SetActiveScalars(d.cell_data[0].name.c_str());
-  vtkNew<vtkDoubleArray> time;
-  time->SetName("TIME");
-  time->InsertNextValue(state.time);
-  vtkNew<vtkIntArray> step;
-  step->SetName("STEP");
-  step->InsertNextValue(int(state.step));
-  data->GetFieldData()->AddArray(time);
-  data->GetFieldData()->AddArray(step);
+  vtkNew<vtkDoubleArray> t;
+  t->SetName("TIME");
+  t->InsertNextValue(time);
+  vtkNew<vtkIntArray> n;
+  n->SetName("STEP");
+  n->InsertNextValue(int(step));
+  data->GetFieldData()->AddArray(t);
+  data->GetFieldData()->AddArray(n);
+  return data;
+}
 
-  Writer &w = *writer_;
-  const std::string ext = grid ? "vtu" : "vtp";
-  const std::string file = fileName(state.step, -1, size_ > 1 ? "p" + ext : ext);
+} // namespace
+
+vtkSmartPointer<vtkXMLWriter> VtkSnapshots::makeWriter(bool grid) const {
+  vtkSmartPointer<vtkXMLWriter> writer;
   if (size_ > 1) {
     vtkSmartPointer<vtkXMLPDataWriter> p;
     if (grid)
       p = vtkSmartPointer<vtkXMLPUnstructuredGridWriter>::New();
     else
       p = vtkSmartPointer<vtkXMLPPolyDataWriter>::New();
-    p->SetController(w.controller);
+    p->SetController(writer_->controller);
     p->SetNumberOfPieces(size_);
     p->SetStartPiece(rank_);
     p->SetEndPiece(rank_);
-    w.writer = p;
+    writer = p;
   } else if (grid) {
-    w.writer = vtkSmartPointer<vtkXMLUnstructuredGridWriter>::New();
+    writer = vtkSmartPointer<vtkXMLUnstructuredGridWriter>::New();
   } else {
-    w.writer = vtkSmartPointer<vtkXMLPolyDataWriter>::New();
+    writer = vtkSmartPointer<vtkXMLPolyDataWriter>::New();
   }
-  w.writer->SetInputDataObject(data);
-  w.writer->SetDataModeToAppended();
-  w.writer->EncodeAppendedDataOff(); // raw binary: smallest and fastest to write and read
-  w.writer->SetCompressorTypeToNone();
-  w.writer->SetHeaderTypeToUInt64();
-  w.writer->AddObserver(vtkCommand::ErrorEvent, w.on_error);
-  w.writer->GetExecutive()->AddObserver(vtkCommand::ErrorEvent, w.on_error); // "algorithm failed" echo
+  writer->SetDataModeToAppended();
+  writer->EncodeAppendedDataOff(); // raw binary: smallest and fastest to write and read
+  writer->SetCompressorTypeToNone();
+  writer->SetHeaderTypeToUInt64();
+  writer->AddObserver(vtkCommand::ErrorEvent, writer_->on_error);
+  writer->GetExecutive()->AddObserver(vtkCommand::ErrorEvent, writer_->on_error); // "algorithm failed" echo
+  return writer;
+}
+
+void VtkSnapshots::write(const StepState &state) {
+  model_.draw(state.x, state.y, drawing_); // collective
+  const bool grid = drawing_.kind == Drawing::Kind::UnstructuredGrid;
+  const std::string ext = grid ? "vtu" : "vtp";
+  const std::string file = fileName(state.step, -1, size_ > 1 ? "p" + ext : ext);
   const std::string path = dir_ + "/" + file;
-  w.error.clear();
+  Writer &w = *writer_;
+  w.writer = makeWriter(grid);
+  w.writer->SetInputDataObject(dataSet(drawing_, state.time, state.step));
   w.writer->SetFileName(path.c_str());
+  w.error.clear();
   // VTK 9.1's Write() returns 1 even when the file could not be opened: check the error code too. The
   // parallel writer's inner piece writers print their errors themselves: silence them, the error code
   // of the outer writer says the same.

@@ -16,6 +16,9 @@
 #include <utility>
 #include <vector>
 
+#include <vtkSmartPointer.h>
+#include <vtkXMLWriter.h>
+
 #include "common/Drawing.hpp"
 #include "solvers/Model.hpp"
 #include "solvers/Monitor.hpp"
@@ -39,6 +42,8 @@ private:
   struct Writer; // the VTK objects, kept out of this header
 
   void write(const StepState &state);
+  // A serial writer on one rank, VTK's parallel one (this rank's piece, rank 0 the summary) on several.
+  vtkSmartPointer<vtkXMLWriter> makeWriter(bool grid) const;
   void writePvd() const;
   // The series of the .pvd up to `step` (empty when there is no .pvd); throws an input error when the
   // file is not a readable series.

@@ -135,5 +135,11 @@ check "multibody restart identical" 'cmp -s mbfull/energy.csv mbpart/energy.csv 
 "$mb" "${mbargs[@]}" -T 0.4 -restart mbpart -baumgarte_omega 10 > /dev/null 2> err.txt
 check "multibody restart with another Baumgarte omega refused" '[ $? = 2 ] && grep -q "omega" err.txt'
 
+# 8. The mass_spring lab on 1 and 2 ranks: the same energy history to 1e-10 (implicit Euler, Newton
+#    and Krylov on distributed particles; the forces are summed in the same order on any partition).
+"$ms" "${msargs[@]}" -T 0.1 -output_dir ms1 > /dev/null
+mpiexec --quiet -n 2 "$ms" "${msargs[@]}" -T 0.1 -output_dir ms2 > /dev/null
+check "mass_spring on 2 ranks matches 1 rank to 1e-10" 'paste -d, <(cut -d, -f8 ms1/energy.csv | tail -n +2) <(cut -d, -f8 ms2/energy.csv | tail -n +2) | awk -F, "{ d = \$1 - \$2; if (d < 0) d = -d; a = \$1 < 0 ? -\$1 : \$1; if (d > 1e-10 * (a + 1e-300)) bad = 1 } END { exit bad }"'
+
 echo "$passed passed, $failures failed"
 [ "$failures" = 0 ]
