@@ -11,8 +11,8 @@ void CentralDifference::setup(const Model &model, const SchemeSettings &settings
   lhs_ = system.combination(1 / (h * h), 1 / (2 * h), 0.0);
   r1_ = system.combination(-2 / (h * h), 0.0, 1.0);
   r2_ = system.combination(1 / (h * h), -1 / (2 * h), 0.0);
-  solver_.emplace(system.shiftedSolver(lhs_, "central_difference_", settings.solver));
-  mass_solver_.emplace(system.massSolver("mass_", settings.solver));
+  solver_.emplace(system.shiftedSolver(lhs_, settings.options_prefix + "central_difference_", settings.solver));
+  mass_solver_.emplace(system.massSolver(settings.options_prefix + "mass_", settings.solver));
   for (PVec *v : {&x_prev_, &x_next_, &rhs_, &w_}) *v = system.createVector();
   continuity_.reset();
 }

@@ -72,6 +72,7 @@ std::vector<std::pair<std::string, std::string>> GeneralizedAlpha::identity() co
 void GeneralizedAlpha::setup(const Model &model, const SchemeSettings &settings) {
   const SecondOrderSystem &system = requireLinear(model, name());
   if (!(settings.dt > 0)) throw inputError("time step dt must be > 0");
+  if (!settings.options_prefix.empty()) prefix_ = settings.options_prefix; // this instance's own options
   p_ = readParameters(prefix_);
   system_ = &system;
   h_ = settings.dt;

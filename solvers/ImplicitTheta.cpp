@@ -38,7 +38,7 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   BEAM_PETSC(VecSet(zero_, 0.0));
   if (const SecondOrderSystem *linear = model.linear()) {
     J_ = linear->combination(a, b, c);
-    linear_.emplace(linear->shiftedSolver(J_, "shifted_", settings.solver));
+    linear_.emplace(linear->shiftedSolver(J_, settings.options_prefix + "shifted_", settings.solver));
     return;
   }
   if (!model.hasJacobian()) {
@@ -49,9 +49,9 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
                      "' gives no Jacobian for a Newton solve; accepted: " + accepted);
   }
   J_ = model.createJacobian();
-  newton_prefix_ = settings.newton_prefix;
+  newton_prefix_ = settings.options_prefix + settings.newton_prefix;
   BEAM_PETSC(SNESCreate(model.comm(), snes_.out()));
-  BEAM_PETSC(SNESSetOptionsPrefix(snes_, settings.newton_prefix.c_str()));
+  BEAM_PETSC(SNESSetOptionsPrefix(snes_, (settings.options_prefix + settings.newton_prefix).c_str()));
   BEAM_PETSC(SNESSetFunction(snes_, work_, residualCallback, this));
   BEAM_PETSC(SNESSetJacobian(snes_, J_, J_, jacobianCallback, this));
   BEAM_PETSC(SNESSetType(snes_, SNESNEWTONLS));

@@ -12,11 +12,11 @@ void LabScheme::setup(const Model &model, const SchemeSettings &settings) {
   const double c = stiffnessShift();
   const double a = system.damped() ? 1.0 - explicitDamping() : 0.0;
   if (c == 0 && a == 0) {
-    solver_.emplace(system.massSolver("mass_", settings.solver));
+    solver_.emplace(system.massSolver(settings.options_prefix + "mass_", settings.solver));
     return;
   }
   shifted_ = system.combination(1.0, a * dt_, c * dt_ * dt_);
-  solver_.emplace(system.shiftedSolver(shifted_, "shifted_", settings.solver));
+  solver_.emplace(system.shiftedSolver(shifted_, settings.options_prefix + "shifted_", settings.solver));
 }
 
 void LabScheme::rightHandSide(Vec x, Vec y, double t_load, Vec b) const {

@@ -10,8 +10,8 @@ void Mamc::setup(const Model &model, const SchemeSettings &settings) {
   const double h = h_;
   kstar_ = system.combination(4 / (h * h), 2 / h, 1.0); // K + 4/h^2 M + 2/h C
   cstar_ = system.combination(4 / h, 2.0, 0.0);         // 2 C + 4/h M
-  solver_.emplace(system.shiftedSolver(kstar_, "mamc_", settings.solver));
-  mass_solver_.emplace(system.massSolver("mass_", settings.solver));
+  solver_.emplace(system.shiftedSolver(kstar_, settings.options_prefix + "mamc_", settings.solver));
+  mass_solver_.emplace(system.massSolver(settings.options_prefix + "mass_", settings.solver));
   for (PVec *v : {&a_, &dp_, &du_, &da_, &dv_, &w_}) *v = system.createVector();
   BEAM_PETSC(VecSet(a_, 0.0));
   BEAM_PETSC(VecSet(du_, 0.0));

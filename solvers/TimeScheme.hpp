@@ -21,8 +21,9 @@ namespace beam {
 struct SchemeSettings {
   double dt = 0.01;
   LinearSolverKind solver = LinearSolverKind::Direct;
-  // Prefix of this scheme instance's own options (-<prefix>newmark_beta, ...): "" for the labs'
-  // schemes, another one for instances that must not read the user's values (the amplification scan).
+  // Prefix of this scheme instance's own options: its parameters (-<prefix>newmark_beta) and its solvers
+  // (-<prefix>mass_ksp_type, -<prefix>shifted_pc_type, -<prefix><newton_prefix>snes_monitor). "" for
+  // the labs' schemes (the documented names); two instances in one program can be tuned apart.
   std::string options_prefix;
   // Prefix of the nonlinear solver of implicit schemes on nonlinear models: -<prefix>snes_monitor,
   // -<prefix>ksp_type, -<prefix>pc_type (the mass-spring lab uses "ms_").

@@ -259,3 +259,37 @@ TEST(NonlinearSchemes, MultibodyPendulumOrderOfEachScheme) {
     EXPECT_NEAR(std::log2(e1 / e2), row.order, 0.25) << row.scheme << ": errors " << e1 << ", " << e2;
   }
 }
+
+// Each scheme instance reads its own options under SchemeSettings::options_prefix: two implicit Euler
+// instances in one program, one limited to a single Newton iteration, the other untouched.
+TEST(NonlinearSchemes, EachInstanceHasItsOwnOptionsPrefix) {
+  Network net;
+  net.particles.push_back(particle({0, 0, 0}, 0.1, {0, 0, 0}, true));
+  for (int i = 1; i <= 6; ++i) {
+    net.particles.push_back(particle({0.1 * i, 0, 0}, 0.1));
+    net.springs.push_back(spring(i - 1, i, 500));
+  }
+  net.validate();
+  const MassSpringModel model(net, PETSC_COMM_WORLD);
+  BEAM_PETSC(PetscOptionsSetValue(nullptr, "-limited_newton_snes_max_it", "1"));
+  auto run = [&](const std::string &prefix) {
+    auto scheme = makeScheme("implicit_euler");
+    SchemeSettings settings;
+    settings.dt = 0.05;
+    settings.options_prefix = prefix;
+    scheme->setup(model, settings);
+    PVec x = model.createVector(), v = model.createVector();
+    model.initialState(x, v);
+    scheme->step(0.0, x, v);
+    return scheme->newtonIterations();
+  };
+  EXPECT_GT(run("free_"), 2);
+  try {
+    run("limited_");
+    ADD_FAILURE() << "one Newton iteration was enough";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.exitCode(), 3);
+    EXPECT_NE(std::string(e.what()).find("-limited_newton_snes_monitor"), std::string::npos) << e.what();
+  }
+  BEAM_PETSC(PetscOptionsClearValue(nullptr, "-limited_newton_snes_max_it"));
+}
