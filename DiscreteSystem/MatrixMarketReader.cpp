@@ -72,20 +72,13 @@ Eigen::SparseMatrix<double> MatrixMarketFile::sparse() const {
   return A;
 }
 
-MatrixMarketFile readMatrixMarket(const std::string &path) {
-  // Errors name "<file>:<line>:" like every other problem of the file (line 1 for an empty one).
-  if (const std::string why = inputFileProblem(path, kMaxInputBytes); !why.empty())
-    throw inputError(path + (why == "empty file" ? ":1: " : ":0: ") + why + "; accepted: a Matrix Market file");
-  std::ifstream in(path);
-  if (!in) throw inputError(path + ":0: cannot open the file");
-  MatrixMarketFile f;
-  f.path = path;
-  std::string line;
-  int lineno = 0;
+namespace {
 
-  // Header: %%MatrixMarket matrix <format> <field> <symmetry> (keywords are case-insensitive).
+// Header: %%MatrixMarket matrix <format> <field> <symmetry> (keywords are case-insensitive). Sets
+// f.array and f.symmetric; returns the field ("real" or "integer").
+std::string readHeader(std::istream &in, MatrixMarketFile &f) {
+  std::string line;
   if (!std::getline(in, line)) throw inputError(f.at(1) + "empty file; " + kAcceptedHeader);
-  lineno = 1;
   const auto h = words(line);
   if (h.size() != 5 || lower(h[0]) != "%%matrixmarket" || lower(h[1]) != "matrix")
     throw inputError(f.at(1) + "bad header '" + line + "'; " + kAcceptedHeader);
@@ -99,8 +92,13 @@ MatrixMarketFile readMatrixMarket(const std::string &path) {
     throw inputError(f.at(1) + "symmetry '" + h[4] + "' is not supported; " + kAcceptedHeader);
   f.array = format == "array";
   f.symmetric = symmetry == "symmetric";
+  return field;
+}
 
-  // Comments ('%') and blank lines, then the size line.
+// Comments ('%') and blank lines, then the size line: sets f.rows, f.cols, f.size_line; returns the
+// number of values the file must hold (array: every stored one; coordinate: the declared entries).
+long readSizeLine(std::istream &in, MatrixMarketFile &f, int &lineno) {
+  std::string line;
   std::vector<std::string> w;
   while (std::getline(in, line)) {
     ++lineno;
@@ -129,14 +127,40 @@ MatrixMarketFile readMatrixMarket(const std::string &path) {
     throw inputError(f.at(lineno) + std::to_string(nnz) + " entries declared, more than the " + std::to_string(stored) +
                      " a " + std::to_string(f.rows) + " x " + std::to_string(f.cols) +
                      (f.symmetric ? " symmetric" : "") + " matrix can hold");
+  return count;
+}
 
-  // Entries. Array: column-major, a symmetric file giving the lower triangle column by column.
+// One coordinate line "row col value" into e (indices checked, duplicates refused); returns the value text.
+std::string coordinateEntry(const MatrixMarketFile &f, const std::vector<std::string> &w, const std::string &line,
+                            int lineno, std::map<std::pair<long, long>, int> &seen, MatrixMarketFile::Entry &e) {
+  long i = 0, j = 0;
+  if (w.size() != 3 || !parseLong(w[0], i) || !parseLong(w[1], j))
+    throw inputError(f.at(lineno) + "expected 'row col value', got '" + line + "'");
+  if (i < 1 || i > f.rows || j < 1 || j > f.cols)
+    throw inputError(f.at(lineno) + "index (" + w[0] + "," + w[1] + ") out of range for a " + std::to_string(f.rows) +
+                     " x " + std::to_string(f.cols) + " matrix; accepted: rows 1.." + std::to_string(f.rows) +
+                     ", columns 1.." + std::to_string(f.cols));
+  if (f.symmetric && j > i)
+    throw inputError(f.at(lineno) + "entry (" + w[0] + "," + w[1] +
+                     ") lies above the diagonal of a symmetric file; accepted: the lower triangle (row >= col)");
+  const auto [it, fresh] = seen.emplace(std::make_pair(i, j), lineno);
+  if (!fresh)
+    throw inputError(f.at(lineno) + "duplicate entry (" + w[0] + "," + w[1] + "), first given on line " +
+                     std::to_string(it->second));
+  e.row = i - 1;
+  e.col = j - 1;
+  return w[2];
+}
+
+// The entries. Array: column-major, a symmetric file giving the lower triangle column by column.
+void readEntries(std::istream &in, MatrixMarketFile &f, const std::string &field, long count, int &lineno) {
   f.entries.reserve(size_t(std::min(count, 1L << 16))); // the declared count is not yet backed by the file
   std::map<std::pair<long, long>, int> seen; // coordinate files: (i, j) -> line, for duplicates
   long col = 0, row = 0;
+  std::string line;
   while (std::getline(in, line)) {
     ++lineno;
-    w = words(line);
+    const std::vector<std::string> w = words(line);
     if (w.empty() || w[0][0] == '%') continue;
     if (long(f.entries.size()) == count)
       throw inputError(f.at(lineno) + "more entries than the " + std::to_string(count) +
@@ -154,23 +178,7 @@ MatrixMarketFile readMatrixMarket(const std::string &path) {
         row = f.symmetric ? col : 0;
       }
     } else {
-      long i = 0, j = 0;
-      if (w.size() != 3 || !parseLong(w[0], i) || !parseLong(w[1], j))
-        throw inputError(f.at(lineno) + "expected 'row col value', got '" + line + "'");
-      if (i < 1 || i > f.rows || j < 1 || j > f.cols)
-        throw inputError(f.at(lineno) + "index (" + w[0] + "," + w[1] + ") out of range for a " +
-                         std::to_string(f.rows) + " x " + std::to_string(f.cols) + " matrix; accepted: rows 1.." +
-                         std::to_string(f.rows) + ", columns 1.." + std::to_string(f.cols));
-      if (f.symmetric && j > i)
-        throw inputError(f.at(lineno) + "entry (" + w[0] + "," + w[1] +
-                         ") lies above the diagonal of a symmetric file; accepted: the lower triangle (row >= col)");
-      const auto [it, fresh] = seen.emplace(std::make_pair(i, j), lineno);
-      if (!fresh)
-        throw inputError(f.at(lineno) + "duplicate entry (" + w[0] + "," + w[1] + "), first given on line " +
-                         std::to_string(it->second));
-      e.row = i - 1;
-      e.col = j - 1;
-      value = w[2];
+      value = coordinateEntry(f, w, line, lineno, seen, e);
     }
     if (!parseDouble(value, e.value)) throw inputError(f.at(lineno) + "'" + value + "' is not a number");
     if (!std::isfinite(e.value))
@@ -183,6 +191,22 @@ MatrixMarketFile readMatrixMarket(const std::string &path) {
     throw inputError(f.at(lineno) + "the file ends after " + std::to_string(f.entries.size()) + " of the " +
                      std::to_string(count) + (f.array ? " values" : " entries") + " its size line (line " +
                      std::to_string(f.size_line) + ") declares");
+}
+
+} // namespace
+
+MatrixMarketFile readMatrixMarket(const std::string &path) {
+  // Errors name "<file>:<line>:" like every other problem of the file (line 1 for an empty one).
+  if (const std::string why = inputFileProblem(path, kMaxInputBytes); !why.empty())
+    throw inputError(path + (why == "empty file" ? ":1: " : ":0: ") + why + "; accepted: a Matrix Market file");
+  std::ifstream in(path);
+  if (!in) throw inputError(path + ":0: cannot open the file");
+  MatrixMarketFile f;
+  f.path = path;
+  const std::string field = readHeader(in, f);
+  int lineno = 1;
+  const long count = readSizeLine(in, f, lineno);
+  readEntries(in, f, field, count, lineno);
   return f;
 }
 
