@@ -19,8 +19,9 @@
 namespace beam {
 
 struct SchemeSettings {
-  double dt = 0.01;
-  LinearSolverKind solver = LinearSolverKind::Direct;
+  SchemeSettings(double step = 0.01, LinearSolverKind kind = LinearSolverKind::Direct) : dt(step), solver(kind) {}
+  double dt;
+  LinearSolverKind solver;
   // Prefix of this scheme instance's own options: its parameters (-<prefix>newmark_beta) and its solvers
   // (-<prefix>mass_ksp_type, -<prefix>shifted_pc_type, -<prefix><newton_prefix>snes_monitor). "" for
   // the labs' schemes (the documented names); two instances in one program can be tuned apart.
