@@ -37,7 +37,7 @@ expect() { # expect <rc> <fragment> <cmd...>
 
 # Every lab binary must have rows here: a new lab fails until it is added.
 beam_labs=(almost_explicit semi_implicit fully_implicit midpoint energy_drift stability modes)
-all_labs=("${beam_labs[@]}" discrete_system paper_central_difference mass_spring multibody)
+all_labs=("${beam_labs[@]}" discrete_system paper_central_difference mass_spring multibody constraint_drift)
 for f in "$labs"/*; do
   [ -f "$f" ] && [ -x "$f" ] || continue
   name=$(basename "$f")
@@ -297,6 +297,18 @@ expect 2 "-baumgarte_omega" "$mb" -baumgarte_omega -1 -output_dir $out
 expect 2 "-links" "$mb" -model chain -links 0 -output_dir $out
 expect 2 "written for linear systems" "$mb" -scheme newmark -output_dir $out
 expect 2 "gives no Jacobian" "$mb" -scheme implicit_euler -output_dir $out
+
+# constraint_drift: the mechanism set, run and scheme, -output_dir only.
+cdl="$labs/constraint_drift"
+expect 2 "-baumgarte_omega" "$cdl" -baumgarte_omega -1 -output_dir $out
+expect 2 "unknown" "$cdl" -model nothing -output_dir $out
+expect 2 "written for linear systems" "$cdl" -scheme midpoint -output_dir $out
+expect 2 "unknown option -quiet" "$cdl" -quiet -output_dir $out
+expect 2 "malformed.json" "$cdl" -model malformed.json -output_dir $out
+# A sample run: the projection holds the constraints to round-off, no stabilization lets them drift.
+expect 0 "" "$cdl" -model double_pendulum -T 1 -output_dir cdrift
+awk -F, '$1 == "projection" { p = $5 } $1 == "none" { n = $5 } END { exit !(p < 1e-12 && n > 100 * p) }' \
+  cdrift/constraint_drift.csv || fail "constraint_drift: projection should hold g to round-off and beat no stabilization"
 
 if [ -e $out ]; then fail "a rejected run created its output directory"; fi
 
