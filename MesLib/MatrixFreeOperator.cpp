@@ -380,97 +380,116 @@ void setupStencil(Context &c, const Beam &beam, const ElementMatrix &me, const E
 
 } // namespace
 
-PMat matrixFreeOperator(const Beam &beam, double a, double c) {
-  auto ctx = std::make_unique<Context>();
-  const BeamMesh &mesh = beam.mesh();
+namespace {
+
+// The combined element matrix a M_e + c S_e (unit thickness, or the uniform one), column-major in the
+// shell's local order, and whether it is diagonal (a lumped mass alone).
+void setupElementMatrix(Context &ctx, const Beam &beam, const ElementMatrix &me, const ElementMatrix &ks, double a,
+                        double c) {
   const BeamSpec &spec = beam.spec();
-  const ElementMatrix me = beam.elementMass(), ks = beam.elementStiffness();
   const double uniform = spec.element_thickness.empty() ? spec.thickness : 1.0;
-  ctx->diagonal = true;
+  ctx.diagonal = true;
   for (int i = 0; i < 8; ++i)
     for (int j = 0; j < 8; ++j) {
       const size_t k = size_t(kLocal[i] * 8 + kLocal[j]);
-      ctx->kc[8 * j + i] = uniform * (a * me[k] + c * ks[k]);
-      if (i != j && ctx->kc[8 * j + i] != 0) ctx->diagonal = false;
+      ctx.kc[8 * j + i] = uniform * (a * me[k] + c * ks[k]);
+      if (i != j && ctx.kc[8 * j + i] != 0) ctx.diagonal = false;
     }
-  for (int q = 0; q < 32; ++q) ctx->kp[q] = Pair{ctx->kc[2 * q], ctx->kc[2 * q + 1]};
-  ctx->frozen_diagonal = a + c;
+  for (int q = 0; q < 32; ++q) ctx.kp[q] = Pair{ctx.kc[2 * q], ctx.kc[2 * q + 1]};
+  ctx.frozen_diagonal = a + c;
+}
 
-  const PetscInt row0 = 2 * beam.nodeBegin(), row1 = 2 * beam.nodeEnd();
+// This rank's rows, the window of node rows its elements touch, the frozen DOFs and elements in it,
+// per-element thicknesses.
+void setupWindow(Context &ctx, const Beam &beam) {
+  const BeamMesh &mesh = beam.mesh();
+  const BeamSpec &spec = beam.spec();
   const int mx = mesh.mx(), my = mesh.my();
-  ctx->mx = mx;
-  ctx->node_begin = beam.nodeBegin();
-  ctx->node_end = beam.nodeEnd();
-  ctx->row0 = row0;
-  ctx->row1 = row1;
+  ctx.mx = mx;
+  ctx.node_begin = beam.nodeBegin();
+  ctx.node_end = beam.nodeEnd();
+  ctx.row0 = 2 * beam.nodeBegin();
+  ctx.row1 = 2 * beam.nodeEnd();
   // Elements touching owned nodes lie in element rows [y_first - 1, y_last] (as in Beam::assemble).
   const int y_first = mesh.nodeXY(beam.nodeBegin())[1], y_last = mesh.nodeXY(beam.nodeEnd() - 1)[1];
-  ctx->ey0 = std::max(0, y_first - 1);
-  ctx->ey1 = std::min(my - 1, y_last);
+  ctx.ey0 = std::max(0, y_first - 1);
+  ctx.ey1 = std::min(my - 1, y_last);
   // The window: the DOFs of node rows [ey0, ey1 + 1], contiguous in the global numbering.
-  const PetscInt g0 = mesh.P(0, ctx->ey0, 0), g1 = mesh.P(mx, ctx->ey1 + 1, 1) + 1;
-  ctx->g0 = g0;
-  ctx->frozen_window.assign(size_t(g1 - g0), 0);
-  ctx->frozen_elements.resize(size_t(ctx->ey1 - ctx->ey0 + 1));
+  const PetscInt g0 = mesh.P(0, ctx.ey0, 0), g1 = mesh.P(mx, ctx.ey1 + 1, 1) + 1;
+  ctx.g0 = g0;
+  ctx.frozen_window.assign(size_t(g1 - g0), 0);
+  ctx.frozen_elements.resize(size_t(ctx.ey1 - ctx.ey0 + 1));
   for (PetscInt f : beam.frozenDofs()) {
     if (f < g0 || f >= g1) continue;
-    ctx->frozen_window[size_t(f - g0)] = 1;
+    ctx.frozen_window[size_t(f - g0)] = 1;
     const auto [nx, ny] = mesh.nodeXY(f / 2); // the up to four elements around the node
-    for (int ey = std::max(ny - 1, ctx->ey0); ey <= std::min(ny, ctx->ey1); ++ey)
+    for (int ey = std::max(ny - 1, ctx.ey0); ey <= std::min(ny, ctx.ey1); ++ey)
       for (int ex = std::max(nx - 1, 0); ex <= std::min(nx, mx - 1); ++ex)
-        ctx->frozen_elements[size_t(ey - ctx->ey0)].push_back(ex);
+        ctx.frozen_elements[size_t(ey - ctx.ey0)].push_back(ex);
   }
-  for (auto &row : ctx->frozen_elements) {
+  for (auto &row : ctx.frozen_elements) {
     std::sort(row.begin(), row.end());
     row.erase(std::unique(row.begin(), row.end()), row.end());
   }
   if (!spec.element_thickness.empty())
-    for (int ey = ctx->ey0; ey <= ctx->ey1; ++ey)
-      for (int ex = 0; ex < mx; ++ex) ctx->thickness.push_back(spec.elementThickness(mesh.Q(ex, ey)));
-  for (PetscInt f : beam.ownedFrozenDofs()) ctx->frozen_rows.push_back(f - row0);
+    for (int ey = ctx.ey0; ey <= ctx.ey1; ++ey)
+      for (int ex = 0; ex < mx; ++ex) ctx.thickness.push_back(spec.elementThickness(mesh.Q(ex, ey)));
+  for (PetscInt f : beam.ownedFrozenDofs()) ctx.frozen_rows.push_back(f - ctx.row0);
+}
 
-  // Ghosts: the window's DOFs owned by other ranks. One rank has none and needs no scatter; on several,
-  // creating the scatter is collective, so every rank does it.
+// Ghosts: the window's DOFs owned by other ranks. One rank has none and needs no scatter; on several,
+// creating the scatter is collective, so every rank does it.
+void setupGhosts(Context &ctx, const Beam &beam) {
+  const PetscInt g1 = beam.mesh().P(ctx.mx, ctx.ey1 + 1, 1) + 1;
   std::vector<PetscInt> ghost_dofs;
-  for (PetscInt d = g0; d < g1; ++d)
-    if (d < row0 || d >= row1) ghost_dofs.push_back(d);
+  for (PetscInt d = ctx.g0; d < g1; ++d)
+    if (d < ctx.row0 || d >= ctx.row1) ghost_dofs.push_back(d);
   int ranks = 1;
   MPI_Comm_size(beam.comm(), &ranks);
-  if (ranks > 1) {
-    PVec x = beam.createVector();
-    PIS from;
-    BEAM_PETSC(VecCreateSeq(PETSC_COMM_SELF, PetscInt(ghost_dofs.size()), ctx->ghosts.out()));
-    BEAM_PETSC(ISCreateGeneral(PETSC_COMM_SELF, PetscInt(ghost_dofs.size()), ghost_dofs.data(), PETSC_COPY_VALUES,
-                               from.out()));
-    BEAM_PETSC(VecScatterCreate(x, from, ctx->ghosts, nullptr, ctx->scatter.out()));
-  }
+  if (ranks == 1) return;
+  PVec x = beam.createVector();
+  PIS from;
+  BEAM_PETSC(VecCreateSeq(PETSC_COMM_SELF, PetscInt(ghost_dofs.size()), ctx.ghosts.out()));
+  BEAM_PETSC(ISCreateGeneral(PETSC_COMM_SELF, PetscInt(ghost_dofs.size()), ghost_dofs.data(), PETSC_COPY_VALUES,
+                             from.out()));
+  BEAM_PETSC(VecScatterCreate(x, from, ctx.ghosts, nullptr, ctx.scatter.out()));
+}
 
-  // Diagonal: element diagonals summed into owned rows; a + c at frozen rows.
-  ctx->diagonal_vec = beam.createVector();
-  {
-    PetscScalar *dg;
-    BEAM_PETSC(VecGetArray(ctx->diagonal_vec, &dg));
-    std::fill(dg, dg + (row1 - row0), 0.0);
-    for (int ey = ctx->ey0; ey <= ctx->ey1; ++ey)
-      for (int ex = 0; ex < mx; ++ex) {
-        const PetscInt a0 = mesh.P(ex, ey, 0), b0 = mesh.P(ex, ey + 1, 0);
-        const double t =
-            ctx->thickness.empty() ? 1.0 : ctx->thickness[size_t(ey - ctx->ey0) * size_t(mx) + size_t(ex)];
-        for (int k = 0; k < 8; ++k) {
-          const PetscInt d = (k < 4 ? a0 : b0 - 4) + k;
-          if (d >= row0 && d < row1) dg[d - row0] += t * ctx->kc[9 * k];
-        }
+// Diagonal: element diagonals summed into owned rows; a + c at frozen rows.
+void setupDiagonal(Context &ctx, const Beam &beam) {
+  const BeamMesh &mesh = beam.mesh();
+  ctx.diagonal_vec = beam.createVector();
+  PetscScalar *dg;
+  BEAM_PETSC(VecGetArray(ctx.diagonal_vec, &dg));
+  std::fill(dg, dg + (ctx.row1 - ctx.row0), 0.0);
+  for (int ey = ctx.ey0; ey <= ctx.ey1; ++ey)
+    for (int ex = 0; ex < ctx.mx; ++ex) {
+      const PetscInt a0 = mesh.P(ex, ey, 0), b0 = mesh.P(ex, ey + 1, 0);
+      const double t = ctx.thickness.empty() ? 1.0 : ctx.thickness[size_t(ey - ctx.ey0) * size_t(ctx.mx) + size_t(ex)];
+      for (int k = 0; k < 8; ++k) {
+        const PetscInt d = (k < 4 ? a0 : b0 - 4) + k;
+        if (d >= ctx.row0 && d < ctx.row1) dg[d - ctx.row0] += t * ctx.kc[9 * k];
       }
-    for (PetscInt i : ctx->frozen_rows) dg[i] = ctx->frozen_diagonal;
-    BEAM_PETSC(VecRestoreArray(ctx->diagonal_vec, &dg));
-  }
+    }
+  for (PetscInt i : ctx.frozen_rows) dg[i] = ctx.frozen_diagonal;
+  BEAM_PETSC(VecRestoreArray(ctx.diagonal_vec, &dg));
+}
 
+} // namespace
+
+PMat matrixFreeOperator(const Beam &beam, double a, double c) {
+  auto ctx = std::make_unique<Context>();
+  const ElementMatrix me = beam.elementMass(), ks = beam.elementStiffness();
+  setupElementMatrix(*ctx, beam, me, ks, a, c);
+  setupWindow(*ctx, beam);
+  setupGhosts(*ctx, beam);
+  setupDiagonal(*ctx, beam);
   setupStencil(*ctx, beam, me, ks, a, c);
 
   PMat A;
-  const PetscInt n = row1 - row0;
+  const PetscInt n = ctx->row1 - ctx->row0, N = beam.mesh().dofCount();
   const bool diagonal = ctx->diagonal, stencil = ctx->stencil;
-  BEAM_PETSC(MatCreateShell(beam.comm(), n, n, mesh.dofCount(), mesh.dofCount(), ctx.get(), A.out()));
+  BEAM_PETSC(MatCreateShell(beam.comm(), n, n, N, N, ctx.get(), A.out()));
   ctx.release(); // owned by the shell from here on
   BEAM_PETSC(MatShellSetOperation(A, MATOP_MULT, diagonal        ? (void (*)(void))multDiagonal
                                                  : stencil       ? (void (*)(void))multStencil
