@@ -37,7 +37,7 @@ expect() { # expect <rc> <fragment> <cmd...>
 
 # Every lab binary must have rows here: a new lab fails until it is added.
 beam_labs=(almost_explicit semi_implicit fully_implicit midpoint energy_drift stability modes)
-all_labs=("${beam_labs[@]}" discrete_system paper_central_difference mass_spring multibody constraint_drift)
+all_labs=("${beam_labs[@]}" discrete_system paper_central_difference mass_spring multibody constraint_drift contact_study)
 for f in "$labs"/*; do
   [ -f "$f" ] && [ -x "$f" ] || continue
   name=$(basename "$f")
@@ -309,6 +309,20 @@ expect 2 "malformed.json" "$cdl" -model malformed.json -output_dir $out
 expect 0 "" "$cdl" -model double_pendulum -T 1 -output_dir cdrift
 awk -F, '$1 == "projection" { p = $5 } $1 == "none" { n = $5 } END { exit !(p < 1e-12 && n > 100 * p) }' \
   cdrift/constraint_drift.csv || fail "constraint_drift: projection should hold g to round-off and beat no stabilization"
+
+# contact_study: its own set, the scheme, -output_dir.
+csl="$labs/contact_study"
+expect 2 "-zetas: 1 is out of range" "$csl" -zetas 0.1,1 -output_dir $out
+expect 2 "-zetas" "$csl" -zetas 0.1, -output_dir $out
+expect 2 "-mass" "$csl" -mass 0 -output_dir $out
+expect 2 "-contact_stiffness" "$csl" -contact_stiffness -5 -output_dir $out
+expect 2 "written for linear systems" "$csl" -scheme newmark -output_dir $out
+expect 2 "unknown option -dt" "$csl" -dt 0.1 -output_dir $out
+# Without gravity the penalty contact is exactly a spring-dashpot: the measured restitution matches
+# exp(-pi z / sqrt(1 - z^2)) to 0.5 % at 400 steps per contact.
+expect 0 "" "$csl" -gravity_z 0 -output_dir cstudy
+awk -F, 'NR > 1 { d = $5 < 0 ? -$5 : $5; if (d > 5e-3) bad = 1 } END { exit bad }' cstudy/contact_study.csv ||
+  fail "contact_study: restitution without gravity off the spring-dashpot value by more than 0.5 %"
 
 if [ -e $out ]; then fail "a rejected run created its output directory"; fi
 
