@@ -253,6 +253,14 @@ PMat MassSpringModel::createJacobian() const {
   return J;
 }
 
+std::vector<PetscInt> MassSpringModel::fixedDofs() const {
+  std::vector<PetscInt> dofs;
+  for (PetscInt l = 0; l < owned_; ++l)
+    if (fixed_[size_t(l)])
+      for (PetscInt d = 0; d < 3; ++d) dofs.push_back(3 * (first_ + l) + d);
+  return dofs;
+}
+
 void MassSpringModel::shiftedJacobian(double /*t*/, Vec x, Vec v, double a, double b, double c, Mat J) const {
   gather(x, v);
   BEAM_PETSC(MatZeroEntries(J));

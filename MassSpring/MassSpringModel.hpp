@@ -60,6 +60,8 @@ public:
   PetscInt ownedParticles() const { return owned_; }
   double mass(PetscInt local) const { return mass_[size_t(local)]; }
   bool fixed(PetscInt local) const { return fixed_[size_t(local)]; }
+  // Global indices of the coordinates of this rank's fixed particles (FreeVibration's frozen DOFs).
+  std::vector<PetscInt> fixedDofs() const;
 
 private:
   struct LocalSpring {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <regex>
 #include <sstream>
 
 #include "common/Petsc.hpp"
@@ -238,20 +239,44 @@ bool helpRequested() {
   return help;
 }
 
+namespace {
+
+// Options PETSc reads only when a solver runs or a matrix is assembled (KSPSolve's -ksp_converged_reason
+// and -ksp_view, SNESSolve's, EPSSolve's, MatAssemblyEnd's -mat_view): nobody has read them yet when
+// finishOptions runs, so they pass there and are checked once the run is over (warnUnusedOptions).
+bool readAtSolveTime(const std::string &name) {
+  static const std::regex lazy("(^|.*_)((ksp|snes|eps|st|pc|mat)_view(_[a-z_]+)?|(ksp|snes|eps)_converged_(reason|rate))");
+  return std::regex_match(name, lazy);
+}
+
+// The options still unused, solve-time ones included or not.
+std::vector<std::string> unusedOptions() {
+  PetscInt n = 0;
+  char **names = nullptr, **values = nullptr;
+  if (PetscOptionsLeftGet(nullptr, &n, &names, &values)) throw runError("cannot query the options database");
+  std::vector<std::string> unused(names, names + n);
+  PetscOptionsLeftRestore(nullptr, &n, &names, &values);
+  return unused;
+}
+
+} // namespace
+
 bool finishOptions(MPI_Comm comm) {
   const bool help = helpRequested();
   agreeOnOutcome(comm, [&] {
     if (help) return; // -help lists options; it does not judge them
-    PetscInt n = 0;
-    char **names = nullptr, **values = nullptr;
-    if (PetscOptionsLeftGet(nullptr, &n, &names, &values)) throw runError("cannot query the options database");
-    std::string unknown;
-    for (PetscInt i = 0; i < n && unknown.empty(); ++i) unknown = names[i];
-    PetscOptionsLeftRestore(nullptr, &n, &names, &values);
-    if (!unknown.empty())
-      throw inputError("unknown option -" + unknown + "; run with -help for the accepted options");
+    for (const std::string &name : unusedOptions())
+      if (!readAtSolveTime(name))
+        throw inputError("unknown option -" + name + "; run with -help for the accepted options");
   });
   return help;
+}
+
+void warnUnusedOptions(MPI_Comm comm) {
+  for (const std::string &name : unusedOptions()) {
+    const std::string line = "warning: option -" + name + " was never used (no solver ran with that prefix)\n";
+    PetscPrintf(comm, "%s", line.c_str());
+  }
 }
 
 double parseReal(const std::string &option, const std::string &text) {

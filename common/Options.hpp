@@ -86,8 +86,12 @@ bool helpRequested();
 
 // The end of option reading, after every object has read its options (solvers included) and before
 // anything is written: refuses the first option nobody read ("unknown option -foo"), collectively.
-// Returns true when -help was given (the caller then stops without running).
+// Returns true when -help was given (the caller then stops without running). Options PETSc reads only
+// while solving (-<prefix>ksp_converged_reason, -<prefix>ksp_view, -<prefix>snes_view, ...) pass here;
+// warnUnusedOptions reports them after the run if no solver read them (a mistyped prefix).
 bool finishOptions(MPI_Comm comm);
+// One warning line per option still unused (runMain calls it after a successful run).
+void warnUnusedOptions(MPI_Comm comm);
 
 // Strict text parsers for values PETSc has no typed call for (lists, numbers in files): the whole text
 // must be one finite real (a NUL byte inside is not part of a number), fields of a list are separated

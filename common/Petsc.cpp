@@ -1,5 +1,7 @@
 #include "common/Petsc.hpp"
 
+#include "common/Options.hpp"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -184,6 +186,7 @@ int runMain(const PetscSession &session, const char *program, const std::functio
       if (!session.commandLineError().empty()) throw inputError(session.commandLineError());
     });
     code = body();
+    if (code == kExitOk) warnUnusedOptions(PETSC_COMM_WORLD);
   } catch (const Error &e) {
     code = e.exitCode();
     message = e.what();

@@ -7,11 +7,17 @@
 // the plane, and leaves later and slower: a relative bias of order m g / (k_c delta), delta = v_in / w
 // the penetration), the time step (the contact lasts pi / w; with dt = that / N the scheme's error is
 // O(1/N^2) for the second-order ones), and the first and last steps of the contact, which straddle s = 0.
-// Writes <output_dir>/contact_study.csv (zeta,damping,e_theory,e_measured,relative_difference) and
-// contact_study.png.
+// The disk (-shapes particle,disk): the report's falling disk (MassSpring/BuiltinModels.hpp, total mass
+// -mass, springs -disk_stiffness) dropped so its lowest particle falls -drop_height; e is measured on the
+// centre of mass and compared with the same formula for a rigid body of the disk's mass (zeta =
+// b_c / (2 sqrt(k_c M))): the difference is the energy the impact leaves in the disk's vibrations.
+// Writes <output_dir>/contact_study.csv (shape,zeta,damping,e_theory,e_measured,relative_difference)
+// and contact_study.png.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
+#include "MassSpring/BuiltinModels.hpp"
 #include "MassSpring/MassSpringModel.hpp"
 #include "common/Exact.hpp"
 #include "common/Options.hpp"
@@ -24,51 +30,81 @@ static const char help[] = "Restitution of the penalty contact (reference 004, 4
 
 namespace {
 
-// Impact and rebound speeds: the vertical velocity at the last step above the plane before the first
-// contact, and at the first step above it after.
+// Impact and rebound speeds of the centre of mass: its vertical velocity at the last step before any
+// particle first reaches the plane, and at the first step after that with every particle above it.
 struct Bounce final : beam::Monitor {
+  explicit Bounce(const beam::MassSpringModel &model) : model(model) {}
   void observe(const beam::StepState &s) override {
     const PetscScalar *x, *v;
-    double z = 0, vz = 0;
-    PetscInt n;
-    BEAM_PETSC(VecGetLocalSize(s.x, &n));
-    if (n == 3) { // the rank that owns the particle
-      BEAM_PETSC(VecGetArrayRead(s.x, &x));
-      BEAM_PETSC(VecGetArrayRead(s.y, &v));
-      z = PetscRealPart(x[2]);
-      vz = PetscRealPart(v[2]);
-      BEAM_PETSC(VecRestoreArrayRead(s.x, &x));
-      BEAM_PETSC(VecRestoreArrayRead(s.y, &v));
+    double lowest = HUGE_VAL, momentum[2] = {0, 0}; // sum m vz, sum m
+    BEAM_PETSC(VecGetArrayRead(s.x, &x));
+    BEAM_PETSC(VecGetArrayRead(s.y, &v));
+    for (PetscInt p = 0; p < model.ownedParticles(); ++p) {
+      lowest = std::min(lowest, double(PetscRealPart(x[3 * p + 2])));
+      momentum[0] += model.mass(p) * PetscRealPart(v[3 * p + 2]);
+      momentum[1] += model.mass(p);
     }
-    double zv[2] = {z, vz}, all[2];
-    MPI_Allreduce(zv, all, 2, MPI_DOUBLE, MPI_SUM, PetscObjectComm(PetscObject(s.x)));
-    if (!touched && all[0] > 0) v_in = all[1];
-    if (all[0] <= 0) touched = true;
-    if (touched && !left && all[0] > 0) {
+    BEAM_PETSC(VecRestoreArrayRead(s.x, &x));
+    BEAM_PETSC(VecRestoreArrayRead(s.y, &v));
+    const MPI_Comm comm = PetscObjectComm(PetscObject(s.x));
+    double total[2];
+    MPI_Allreduce(MPI_IN_PLACE, &lowest, 1, MPI_DOUBLE, MPI_MIN, comm);
+    MPI_Allreduce(momentum, total, 2, MPI_DOUBLE, MPI_SUM, comm);
+    const double vz = total[0] / total[1];
+    if (!touched && lowest > 0) v_in = vz;
+    if (lowest <= 0) touched = true;
+    if (touched && !left && lowest > 0) {
       left = true;
-      v_out = all[1];
+      v_out = vz;
     }
   }
+  const beam::MassSpringModel &model;
   bool touched = false, left = false;
   double v_in = 0, v_out = 0;
 };
+
+// The dropped body: one particle of mass m, or the disk of total mass m, its lowest point at height h
+// (without gravity: at the plane, falling at the impact speed v0).
+beam::Network droppedBody(const std::string &shape, double m, double h, double v0, double disk_stiffness, bool gravity) {
+  beam::Network net;
+  if (shape == "particle") {
+    beam::Particle p;
+    p.mass = m;
+    net.particles = {p};
+  } else {
+    auto parameters = beam::builtinParameters("disk");
+    for (auto &q : parameters) {
+      if (q.name == "mass") q.value = m;
+      if (q.name == "stiffness") q.value = disk_stiffness;
+    }
+    net = beam::builtinNetwork("disk", parameters);
+  }
+  double lowest = HUGE_VAL;
+  for (const auto &p : net.particles) lowest = std::min(lowest, p.x[2]);
+  for (auto &p : net.particles) {
+    p.x[2] += (gravity ? h : 1e-9) - lowest;
+    p.v = {0, 0, gravity ? 0.0 : -v0};
+  }
+  return net;
+}
 
 } // namespace
 
 int main(int argc, char **argv) {
   beam::PetscSession session(&argc, &argv, help);
   return beam::runMain(session, "contact_study", [&] {
-    double m = 0.1, k = 1e4, h = 0.1, g = 9.81, points_per_contact = 400;
+    double m = 0.1, k = 1e4, h = 0.1, g = 9.81, points_per_contact = 400, disk_stiffness = 2000;
     std::vector<double> zetas = {0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9};
+    std::vector<std::string> shapes = {"particle", "disk"};
     std::string scheme_name = "implicit_midpoint";
     beam::OutputOptions out;
     out.dir = "out/contact_study";
     beam::agreeOnOutcome(PETSC_COMM_WORLD, [&] {
       beam::readOptions(PETSC_COMM_WORLD, "Contact study", "", [&](beam::OptionReader &r) {
-        m = r.real("-mass", "Particle mass", m, beam::Bounds::above(0));
+        m = r.real("-mass", "Mass of the particle, total mass of the disk", m, beam::Bounds::above(0));
         k = r.real("-contact_stiffness", "Penalty stiffness k_c of the plane", k, beam::Bounds::above(0));
-        h = r.real("-drop_height", "Height the particle falls from", h, beam::Bounds::above(0));
-        g = r.real("-gravity_z", "Downward gravity (m/s^2; 0: the particle starts at the plane with the impact speed)", g,
+        h = r.real("-drop_height", "Height the lowest point falls from", h, beam::Bounds::above(0));
+        g = r.real("-gravity_z", "Downward gravity (m/s^2; 0: the body starts at the plane with the impact speed)", g,
                    beam::Bounds::atLeast(0));
         points_per_contact = r.real("-steps_per_contact", "Time steps per contact duration pi/w (dt = pi/(w N))",
                                     points_per_contact, beam::Bounds::atLeast(4));
@@ -76,57 +112,66 @@ int main(int argc, char **argv) {
         if (r.given("-zetas")) zetas = z;
         for (double v : zetas)
           if (!(v >= 0 && v < 1)) r.fail("-zetas: " + beam::exactDecimal(v) + " is out of range; accepted: reals in [0, 1)");
+        const std::vector<std::string> s = r.names("-shapes", "Dropped bodies: particle, disk", "particle,disk");
+        for (const auto &name : s)
+          if (name != "particle" && name != "disk") r.fail("-shapes: " + name + " is unknown; accepted: particle, disk");
+        shapes = s;
+        disk_stiffness = r.real("-disk_stiffness", "Stiffness of the disk's springs", disk_stiffness,
+                                beam::Bounds::above(0));
       });
       scheme_name = beam::readSchemeOption(PETSC_COMM_WORLD, scheme_name);
       beam::readOutputOptions(PETSC_COMM_WORLD, out, {nullptr, 0, false});
     });
+    // w = sqrt(k_c / m) with m the whole body's mass: the rigid-body contact the formula describes.
     const double w = std::sqrt(k / m), contact = M_PI / w, v0 = g > 0 ? std::sqrt(2 * g * h) : 1.0;
     beam::RunSettings run;
     run.dt = contact / points_per_contact;
     run.T = (g > 0 ? v0 / g : 0) + 3 * contact;
+    run.newton_prefix = "ms_";
     // Every model and loop first, so all options are read before the unknown-option check.
-    std::vector<std::unique_ptr<beam::MassSpringModel>> models;
-    std::vector<std::unique_ptr<beam::TimeScheme>> schemes;
-    std::vector<std::unique_ptr<beam::TimeLoop>> loops;
-    for (double zeta : zetas) {
-      beam::Network net;
-      beam::Particle p;
-      p.mass = m;
-      p.x = {0, 0, g > 0 ? h : 1e-9};
-      p.v = {0, 0, g > 0 ? 0.0 : -v0};
-      net.particles = {p};
-      net.gravity = {0, 0, -g};
-      net.planes = {beam::Plane{}};
-      net.contact_stiffness = k;
-      net.contact_damping = 2 * zeta * std::sqrt(k * m);
-      net.validate();
-      models.push_back(std::make_unique<beam::MassSpringModel>(net, PETSC_COMM_WORLD));
-      schemes.push_back(beam::makeScheme(scheme_name));
-      run.newton_prefix = "ms_";
-      loops.push_back(std::make_unique<beam::TimeLoop>(*schemes.back(), *models.back(), run));
-    }
+    struct Case {
+      std::string shape;
+      double zeta;
+      std::unique_ptr<beam::MassSpringModel> model;
+      std::unique_ptr<beam::TimeScheme> scheme;
+      std::unique_ptr<beam::TimeLoop> loop;
+    };
+    std::vector<Case> cases;
+    for (const auto &shape : shapes)
+      for (double zeta : zetas) {
+        beam::Network net = droppedBody(shape, m, h, v0, disk_stiffness, g > 0);
+        net.gravity = {0, 0, -g};
+        net.planes = {beam::Plane{}};
+        net.contact_stiffness = k;
+        net.contact_damping = 2 * zeta * std::sqrt(k * m);
+        net.validate();
+        Case c{shape, zeta, std::make_unique<beam::MassSpringModel>(net, PETSC_COMM_WORLD), beam::makeScheme(scheme_name), nullptr};
+        c.loop = std::make_unique<beam::TimeLoop>(*c.scheme, *c.model, run);
+        cases.push_back(std::move(c));
+      }
     if (beam::finishOptions(PETSC_COMM_WORLD)) return 0;
     beam::prepareOutputDirectory(out.dir);
 
     BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD,
                            "contact_study: m = %g, k_c = %g, drop %g (impact speed %.4g), %s, dt = %.3g (contact / %g)\n\n"
-                           "%8s %12s %12s %12s %12s\n",
-                           m, k, h, v0, scheme_name.c_str(), run.dt, points_per_contact, "zeta", "b_c", "e theory",
-                           "e measured", "rel. diff"));
-    std::string csv = "zeta,damping,e_theory,e_measured,relative_difference\n";
-    for (size_t i = 0; i < zetas.size(); ++i) {
-      beam::PVec x = models[i]->createVector(), v = models[i]->createVector();
-      models[i]->initialState(x, v);
-      Bounce bounce;
-      const beam::RunResult r = loops[i]->run(x, v, {&bounce});
+                           "%8s %8s %12s %12s %12s %12s\n",
+                           m, k, h, v0, scheme_name.c_str(), run.dt, points_per_contact, "body", "zeta", "b_c",
+                           "e theory", "e measured", "rel. diff"));
+    std::string csv = "shape,zeta,damping,e_theory,e_measured,relative_difference\n";
+    for (Case &c : cases) {
+      beam::PVec x = c.model->createVector(), v = c.model->createVector();
+      c.model->initialState(x, v);
+      Bounce bounce(*c.model);
+      const beam::RunResult r = c.loop->run(x, v, {&bounce});
       if (r.diverged) throw beam::runError(r.divergence);
-      const double zeta = zetas[i], b = 2 * zeta * std::sqrt(k * m);
-      const double e_theory = std::exp(-M_PI * zeta / std::sqrt(1 - zeta * zeta));
+      const double b = 2 * c.zeta * std::sqrt(k * m);
+      const double e_theory = std::exp(-M_PI * c.zeta / std::sqrt(1 - c.zeta * c.zeta));
       const double e = bounce.left ? bounce.v_out / -bounce.v_in : 0.0;
       const double diff = (e - e_theory) / e_theory;
-      BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%8.3g %12.5g %12.6f %12.6f %12.3e\n", zeta, b, e_theory, e, diff));
-      csv += beam::exactDecimal(zeta) + "," + beam::exactDecimal(b) + "," + beam::exactDecimal(e_theory) + "," +
-             beam::exactDecimal(e) + "," + beam::exactDecimal(diff) + "\n";
+      BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%8s %8.3g %12.5g %12.6f %12.6f %12.3e\n", c.shape.c_str(), c.zeta, b,
+                             e_theory, e, diff));
+      csv += c.shape + "," + beam::exactDecimal(c.zeta) + "," + beam::exactDecimal(b) + "," +
+             beam::exactDecimal(e_theory) + "," + beam::exactDecimal(e) + "," + beam::exactDecimal(diff) + "\n";
     }
     int rank = 0;
     MPI_Comm_rank(PETSC_COMM_WORLD, &rank);

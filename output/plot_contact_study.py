@@ -2,8 +2,9 @@
 """Plot the measured restitution of the penalty contact against the spring-dashpot formula.
 
 usage: plot_contact_study.py DIR
-Reads DIR/contact_study.csv (zeta,damping,e_theory,e_measured,relative_difference) and writes
-DIR/contact_study.png: e = exp(-pi z / sqrt(1 - z^2)) as a curve, the measured values as points.
+Reads DIR/contact_study.csv (shape,zeta,damping,e_theory,e_measured,relative_difference) and writes
+DIR/contact_study.png: e = exp(-pi z / sqrt(1 - z^2)) as a curve, the measured values of each dropped
+body (particle, disk) as points.
 """
 import csv
 import math
@@ -19,15 +20,17 @@ def main():
     if len(sys.argv) != 2:
         sys.exit("usage: plot_contact_study.py DIR")
     out = sys.argv[1]
-    z, e = [], []
+    measured = {}
     with open(f"{out}/contact_study.csv", newline="") as f:
         for row in csv.DictReader(f):
+            z, e = measured.setdefault(row["shape"], ([], []))
             z.append(float(row["zeta"]))
             e.append(float(row["e_measured"]))
     grid = [0.99 * i / 200 for i in range(201)]
     fig, ax = plt.subplots(figsize=(7, 4.5))
     ax.plot(grid, [math.exp(-math.pi * g / math.sqrt(1 - g * g)) for g in grid], label="exp(-pi z / sqrt(1 - z^2))")
-    ax.plot(z, e, "o", label="measured (penalty contact)")
+    for (shape, (z, e)), marker in zip(measured.items(), "os^"):
+        ax.plot(z, e, marker, label=f"measured: {shape} (penalty contact)")
     ax.set_xlabel("damping ratio zeta = b_c / (2 sqrt(k_c m))")
     ax.set_ylabel("restitution e = v_out / v_in")
     ax.grid(True, alpha=0.3)

@@ -32,11 +32,9 @@ double hashUniform(std::uint64_t i) {
   return double(z >> 11) * 0x1.0p-52 - 1.0;
 }
 
-// The trial runs' initial displacement (see the header): random, 0 at frozen DOFs, strain energy equal to
-// the compliance energy (or 1 without a load).
-PVec roughDisplacement(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen,
-                       LinearSolverKind solver) {
-  PVec x = system.createVector(), w = system.createVector();
+} // namespace
+
+void roughField(Vec x, const std::vector<PetscInt> &frozen) {
   PetscInt lo, hi;
   BEAM_PETSC(VecGetOwnershipRange(x, &lo, &hi));
   PetscScalar *v;
@@ -45,6 +43,16 @@ PVec roughDisplacement(const SecondOrderSystem &system, const std::vector<PetscI
   for (PetscInt d : frozen)
     if (d >= lo && d < hi) v[d - lo] = 0;
   BEAM_PETSC(VecRestoreArray(x, &v));
+}
+
+namespace {
+
+// The trial runs' initial displacement (see the header): random, 0 at frozen DOFs, strain energy equal to
+// the compliance energy (or 1 without a load).
+PVec roughDisplacement(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen,
+                       LinearSolverKind solver) {
+  PVec x = system.createVector(), w = system.createVector();
+  roughField(x, frozen);
   PetscScalar strain;
   BEAM_PETSC(MatMult(system.stiffness, x, w));
   BEAM_PETSC(VecDot(x, w, &strain));
@@ -58,24 +66,32 @@ PVec roughDisplacement(const SecondOrderSystem &system, const std::vector<PetscI
 
 MeasuredStep measureCriticalStep(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen,
                                  const std::string &scheme, double guess, const CriticalStepSearch &search) {
-  if (!(guess > 0) || !std::isfinite(guess))
-    throw inputError("critical step guess: must be a finite real > 0");
   const PVec x0 = roughDisplacement(system, frozen, search.solver);
   PVec x = system.createVector(), y = system.createVector();
+  return bisectStableStep(
+      [&](double dt) {
+        const auto stepper = makeScheme(scheme);
+        RunSettings run;
+        run.dt = dt;
+        run.T = double(search.steps) * dt;
+        run.divergence_factor = search.growth;
+        run.solver = search.solver;
+        BEAM_PETSC(VecCopy(x0, x));
+        BEAM_PETSC(VecSet(y, 0.0));
+        return !integrate(*stepper, system, x, y, run, {}).diverged;
+      },
+      guess, search);
+}
+
+MeasuredStep bisectStableStep(const std::function<bool(double)> &is_stable, double guess,
+                              const CriticalStepSearch &search) {
+  if (!(guess > 0) || !std::isfinite(guess))
+    throw inputError("critical step guess: must be a finite real > 0");
   MeasuredStep m;
   auto stable = [&](double dt) {
-    const auto stepper = makeScheme(scheme);
-    RunSettings run;
-    run.dt = dt;
-    run.T = double(search.steps) * dt;
-    run.divergence_factor = search.growth;
-    run.solver = search.solver;
-    BEAM_PETSC(VecCopy(x0, x));
-    BEAM_PETSC(VecSet(y, 0.0));
     ++m.runs;
-    return !integrate(*stepper, system, x, y, run, {}).diverged;
+    return is_stable(dt);
   };
-
   double lo = 0.9 * guess, hi = 1.1 * guess;
   int moves = 0;
   while (!stable(lo)) { // the whole bracket is unstable: move it down

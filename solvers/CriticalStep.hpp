@@ -6,6 +6,7 @@
 // (Amplification.hpp), omega_max from S phi = omega^2 M phi on the free DOFs (FreeVibration.hpp).
 // Practice: bisection on dt over short runs of the real system (measureCriticalStep below).
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,15 @@ struct MeasuredStep {
 // true one.
 MeasuredStep measureCriticalStep(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen,
                                  const std::string &scheme, double guess, const CriticalStepSearch &search = {});
+
+// The bisection of measureCriticalStep for any trial: `stable(dt)` runs one trial and says whether it
+// stayed bounded. Models other than a linear system (the mass-spring stability lab) bring their own.
+MeasuredStep bisectStableStep(const std::function<bool(double)> &stable, double guess,
+                              const CriticalStepSearch &search = {});
+
+// x = a pseudo-random field in [-1, 1) (a fixed hash of the global index: the same on any rank count),
+// 0 at the `frozen` indices: the trial runs' rough initial state.
+void roughField(Vec x, const std::vector<PetscInt> &frozen);
 
 // Prints on rank 0's stdout, with the lab's other console lines (stderr stays for the one error line a
 // failing lab prints)

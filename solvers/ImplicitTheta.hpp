@@ -15,11 +15,11 @@
 //     it is the lab's midpoint scheme) is conserved to the solver's tolerance; with nonlinear springs
 //     the energy error stays bounded and oscillates, without drift.
 //
-// Nonlinear models: Newton with line search by PETSc SNES (the report's fsolve becomes SNES), the exact
+// Nonlinear models: Newton with the secant (l2) line search by PETSc SNES (the report's fsolve becomes SNES), the exact
 // Jacobian assembled sparse, a KSP inside; options under SchemeSettings::newton_prefix
 // (-ms_snes_monitor, -ms_ksp_type, -ms_pc_type gamg). Defaults: residual 1e-10 of the residual at
-// dv = 0 (or the Newton update stalling at round-off, 1e-12 of dv), at most 50 iterations, KSP
-// relative tolerance 1e-8. The previous step's dv is the initial guess (kept in checkpoints). A failed solve is a run
+// dv = 0 (or the Newton update stalling at round-off, 1e-12 of dv), at most 500 iterations; a direct
+// LU up to kDirectNewtonLimit unknowns, above it PETSc's KSP with relative tolerance 1e-8. The previous step's dv is the initial guess (kept in checkpoints). A failed solve is a run
 // error naming the time, the residual and the hint (a smaller -dt).
 // Linear models: the residual is linear in dv with the constant matrix M + theta dt C + theta^2 dt^2 S,
 // so one solve with it (prefix `shifted_`, factored once per run) is the exact Newton solution.
@@ -43,6 +43,16 @@ public:
   std::vector<double> residualHistory() const;
   std::vector<Vec> history() override { return {dv_.get()}; }
 
+  // Newton's linear solves are a direct LU up to this many unknowns (options override it).
+  static constexpr PetscInt kDirectNewtonLimit = 20000;
+
+  // The state of Newton's stopping rule in one solve (ImplicitTheta.cpp, convergenceTest).
+  struct NewtonStop {
+    double reference = 0; // |R(0)| of the step being solved
+    double best = 0;      // the residual the stall count compares with
+    int stalled = 0;      // iterations without halving it
+  };
+
 private:
   // R(dv) and its Jacobian at the current step's (t, x_n, v_n).
   void residual(Vec dv, Vec R);
@@ -60,7 +70,7 @@ private:
   double t_ = 0;
   Vec xn_ = nullptr, vn_ = nullptr;
   PVec dv_, xt_, vt_, work_, rhs_, zero_;
-  double reference_norm_ = 0; // |R(0)| of the step being solved
+  NewtonStop stop_;
   PetscReal history_[64] = {};  // SNES's residual history of the last solve
   PMat J_;
   using PSNES = Handle<SNES, SNESDestroy>;

@@ -35,9 +35,9 @@ std::string readSchemeOption(MPI_Comm comm, const std::string &default_scheme) {
   return names[size_t(index)];
 }
 
-std::vector<std::string> readSchemeListOption(MPI_Comm comm) {
+std::vector<std::string> readSchemeListOption(MPI_Comm comm, const std::vector<std::string> &defaults) {
   std::string all;
-  for (const auto &n : schemeNames()) all += (all.empty() ? "" : ",") + n;
+  for (const auto &n : defaults) all += (all.empty() ? "" : ",") + n;
   std::vector<std::string> schemes;
   readOptions(comm, "Time schemes", "", [&](OptionReader &r) {
     schemes = r.names("-schemes", "Comma-separated schemes to run", all);

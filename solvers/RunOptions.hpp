@@ -36,8 +36,8 @@ void readLinearSolverOption(MPI_Comm comm, RunSettings &run);
 
 // -scheme NAME (one of schemeNames()).
 std::string readSchemeOption(MPI_Comm comm, const std::string &default_scheme);
-// -schemes a,b,... (default: every registered scheme); unknown names and empty items are refused.
-std::vector<std::string> readSchemeListOption(MPI_Comm comm);
+// -schemes a,b,... (default: `defaults`); unknown names and empty items are refused.
+std::vector<std::string> readSchemeListOption(MPI_Comm comm, const std::vector<std::string> &defaults = schemeNames());
 
 struct OutputOptions {
   std::string dir;         // -output_dir (the lab's default, usually out/<lab>); never empty

@@ -1,0 +1,236 @@
+// Lab "mass-spring stability" (reference 004, observations 2.4 and 3.2 made measurable): "if dt is too
+// large the object explodes" (explicit integration) and "with implicit Euler neither the time step nor
+// the stiffness affects the stability".
+// 1. omega_max of the network linearized at rest (solvers/Linearization.hpp: M and S = -dF/dx at the
+//    initial state, fixed particles removed; SLEPc, options -omega_max_eps_*).
+// 2. For each scheme (-schemes, default every scheme that serves a nonlinear model): the theoretical
+//    limit Omega_crit / omega_max (Omega_crit from the scheme's amplification matrix: 2 for the
+//    symplectic Euler and Verlet, 2.83 for RK4, 0 for forward Euler, inf for implicit Euler and
+//    midpoint) and the largest stable dt measured by bisection on the nonlinear network itself: trial
+//    runs of -measure_steps steps from the initial state plus a small random displacement (elastic
+//    energy -perturbation x the energy scale, so it excites the highest modes and stays in the linear
+//    range), unstable when |E - E0| exceeds -measure_growth (100) times E0. The trials switch gravity
+//    and planes off: a chain released horizontally swings, stretches and measures 3-5 % below 2 /
+//    omega_max, a disk hits its plane; 100, not 1e6 as on the linear beam, because an unstable mode of
+//    a nonlinear network can saturate (RK4 above its limit levels off at 1e2-1e5 x E0, which 1e6 would
+//    call stable: 5-17 % above 2.83 / omega_max on the built-in networks).
+// 3. A stiffness sweep at the fixed -dt over -T: every spring's stiffness times each -stiffness_factors
+//    value, omega_max recomputed, every scheme run from the same kind of state; the explicit schemes
+//    fail once omega_max dt passes their Omega_crit, the claim is that implicit Euler never does.
+// Expect on the default network, the report's disk (65 particles, k = 2000, total mass 1): omega_max =
+// 1115 at rest; symplectic Euler and Verlet measured within 1e-3 of 2 / omega_max, RK4 within 1.1 % of
+// 2.83 / omega_max; in the sweep at dt = 0.01 (omega_max dt = 11 to 1115) every explicit scheme fails
+// within 5 steps, implicit Euler never does (it loses 70 % of the energy, the bounce included), and
+// implicit midpoint, unconditionally stable on linear springs, gains energy and fails from factor 100
+// on: on nonlinear springs at large omega dt it conserves no energy (Simo and Tarnow 1992).
+// Writes <output_dir>/critical_steps.csv, stiffness_sweep.csv and mass_spring_stability.png.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "MassSpring/MassSpringModel.hpp"
+#include "common/Exact.hpp"
+#include "common/Options.hpp"
+#include "common/Slepc.hpp"
+#include "labs/MassSpringLabOptions.hpp"
+#include "labs/ModalLab.hpp"
+#include "output/FileUtil.hpp"
+#include "output/PlotScript.hpp"
+#include "solvers/Amplification.hpp"
+#include "solvers/Energy.hpp"
+#include "solvers/Linearization.hpp"
+#include "solvers/TimeLoop.hpp"
+
+static const char help[] = "Largest stable time step of every scheme on a mass-spring network (reference 004), "
+                           "in theory (2/omega_max, SLEPc) and measured, and a stiffness sweep.\n";
+
+namespace {
+
+struct Settings {
+  beam::Network network;
+  std::vector<std::string> schemes;
+  beam::RunSettings sweep_run;  // -dt, -T of the stiffness sweep
+  std::vector<double> factors = {1, 100, 10000};
+  double perturbation = 1e-3;   // elastic energy of the trial displacement / the energy scale
+  beam::CriticalStepSearch search{1000, 100};
+  std::string dir = "out/mass_spring_stability";
+};
+
+Settings readSettings(MPI_Comm comm) {
+  Settings s;
+  s.sweep_run.newton_prefix = "ms_";
+  s.sweep_run.T = 1;
+  beam::OutputOptions out;
+  out.dir = s.dir;
+  beam::agreeOnOutcome(comm, [&] {
+    s.network = beam::readNetworkOptions(comm, "disk");
+    s.schemes = beam::readSchemeListOption(comm, beam::generalSchemeNames());
+    beam::readRunOptions(comm, s.sweep_run);
+    beam::readOutputOptions(comm, out, {nullptr, 0, false});
+    beam::readOptions(comm, "Stability measurement", "", [&](beam::OptionReader &r) {
+      const std::vector<double> f = r.reals("-stiffness_factors", "Sweep: factors on every spring's stiffness (default 1,100,10000)");
+      if (r.given("-stiffness_factors")) s.factors = f;
+      for (double v : s.factors)
+        if (!(v > 0)) r.fail("-stiffness_factors: " + beam::exactDecimal(v) + " is out of range; accepted: reals > 0");
+      s.search.steps = r.integer("-measure_steps", "Steps of each trial run of the bisection (0 = do not measure)",
+                                 s.search.steps, 0, 100000000);
+      s.search.growth = r.real("-measure_growth", "A trial run is unstable when |E - E0| exceeds this many times its initial energy",
+                               s.search.growth, beam::Bounds::above(1));
+      s.perturbation = r.real("-perturbation", "Elastic energy of the trials' random displacement, in energy scales",
+                              s.perturbation, beam::Bounds::above(0));
+    });
+  });
+  s.dir = out.dir;
+  return s;
+}
+
+// One network with every spring's stiffness scaled, its linearization at rest, omega_max, and the trial
+// state: the initial state plus the random displacement. `free` is the same network without gravity and
+// planes, whose small motions about rest are exactly what omega_max describes: the bisection runs it.
+struct Case {
+  Case(const beam::Network &net, double factor, double perturbation)
+      : network(scaled(net, factor)), free_network(withoutEnvironment(network)), model(network, PETSC_COMM_WORLD),
+        free(free_network, PETSC_COMM_WORLD) {
+    x0 = model.createVector();
+    v0 = model.createVector();
+    model.initialState(x0, v0);
+    beam::PVec rest = model.createVector();
+    BEAM_PETSC(VecSet(rest, 0.0));
+    system = beam::linearization(model, 0, x0, rest);
+    problem = std::make_unique<beam::FreeVibration>(system, model.fixedDofs());
+    // The displacement: a rough field scaled to `perturbation` energy scales of elastic energy 1/2 d'S d.
+    std::vector<double> parts;
+    model.storedEnergy(0, x0, v0, parts);
+    double e0 = 0;
+    for (double p : parts) e0 += p;
+    const double scale = beam::driftScale(e0, model.referenceEnergy());
+    beam::PVec d = model.createVector(), Sd = model.createVector();
+    beam::roughField(d, model.fixedDofs());
+    PetscScalar strain;
+    BEAM_PETSC(MatMult(system.stiffness, d, Sd));
+    BEAM_PETSC(VecDot(d, Sd, &strain));
+    if (PetscRealPart(strain) > 0) BEAM_PETSC(VecAXPY(x0, std::sqrt(perturbation * scale / (0.5 * PetscRealPart(strain))), d));
+  }
+  static beam::Network scaled(beam::Network net, double factor) {
+    for (auto &s : net.springs) s.stiffness *= factor;
+    return net;
+  }
+  static beam::Network withoutEnvironment(beam::Network net) {
+    net.gravity = {0, 0, 0};
+    net.planes.clear();
+    return net;
+  }
+  // Runs `scheme` at dt for `steps` steps from the trial state on `on` (model or free); the result says
+  // whether it stayed bounded.
+  beam::RunResult trial(const beam::MassSpringModel &on, const std::string &scheme, double dt, PetscInt steps,
+                        double growth) const {
+    const auto stepper = beam::makeScheme(scheme);
+    beam::RunSettings run;
+    run.dt = dt;
+    run.T = double(steps) * dt;
+    run.divergence_factor = growth;
+    run.newton_prefix = "ms_";
+    beam::TimeLoop loop(*stepper, on, run);
+    beam::PVec x = on.createVector(), v = on.createVector();
+    BEAM_PETSC(VecCopy(x0, x));
+    BEAM_PETSC(VecCopy(v0, v));
+    return loop.run(x, v, {});
+  }
+
+  beam::Network network, free_network;
+  beam::MassSpringModel model, free;
+  beam::PVec x0, v0;
+  beam::SecondOrderSystem system;
+  std::unique_ptr<beam::FreeVibration> problem;
+};
+
+std::string cell(double v) { return std::isinf(v) ? "inf" : beam::exactDecimal(v); }
+
+} // namespace
+
+int main(int argc, char **argv) {
+  beam::SlepcSession session(&argc, &argv, help);
+  return beam::runMain(session, "mass_spring_stability", [&] {
+    const Settings s = readSettings(PETSC_COMM_WORLD);
+    const Case base(s.network, 1, s.perturbation);
+    beam::ModalSolver highest(*base.problem, {beam::SpectrumEnd::Largest, 1, 1e-10, 0, "omega_max_"});
+    // Every scheme and its Newton solver read their options now; a linear-only scheme refuses the network.
+    for (const auto &name : s.schemes) {
+      const auto stepper = beam::makeScheme(name);
+      beam::TimeLoop probe(*stepper, base.model, s.sweep_run);
+    }
+    if (beam::finishOptions(PETSC_COMM_WORLD)) return 0;
+    beam::prepareOutputDirectory(s.dir);
+
+    highest.solve();
+    const double omega_max = highest.omegas().front();
+    BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD,
+                           "mass_spring_stability: %s, %lld particles, %lld springs\nomega_max at rest = %.10g "
+                           "(2 / omega_max = %.6g)\n\n%-20s %10s %14s %14s %10s\n",
+                           s.network.source.c_str(), (long long)base.model.particleCount(),
+                           (long long)base.model.springCount(), omega_max, 2 / omega_max, "scheme", "Omega_crit",
+                           "dt theory", "dt measured", "ratio"));
+    std::string csv = "scheme,omega_crit,dt_theory,dt_measured,dt_unstable,runs\n";
+    for (const auto &name : s.schemes) {
+      const double omega_crit = beam::criticalOmega(name), dt_theory = beam::criticalStep(omega_crit, omega_max);
+      beam::MeasuredStep m;
+      if (s.search.steps > 0 && dt_theory > 0 && std::isfinite(dt_theory))
+        m = beam::bisectStableStep(
+            [&](double dt) { return !base.trial(base.free, name, dt, s.search.steps, s.search.growth).diverged; }, dt_theory,
+            s.search);
+      char measured[64] = "-", ratio[32] = "-";
+      if (m.found) {
+        std::snprintf(measured, sizeof measured, "%.6g", m.dt);
+        std::snprintf(ratio, sizeof ratio, "%.4f", m.dt / dt_theory);
+      } else if (!m.why.empty()) {
+        std::snprintf(measured, sizeof measured, "(%s)", m.why.c_str());
+      }
+      BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%-20s %10.4g %14.6g %14s %10s\n", name.c_str(), omega_crit, dt_theory,
+                             measured, ratio));
+      csv += name + "," + cell(omega_crit) + "," + cell(dt_theory) + "," + (m.found ? cell(m.dt) : "") + "," +
+             (m.found ? cell(m.unstable_dt) : "") + "," + std::to_string(m.runs) + "\n";
+    }
+
+    const PetscInt steps = beam::stepCount(s.sweep_run.T, s.sweep_run.dt);
+    BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "\nstiffness sweep at dt = %g, %lld steps: max |E - E0| / scale, or the step "
+                                             "where the run failed\n%10s %12s %12s",
+                           s.sweep_run.dt, (long long)steps, "factor", "omega_max", "omega_max dt"));
+    for (const auto &name : s.schemes) BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, " %18s", name.c_str()));
+    BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "\n"));
+    std::string sweep_csv = "factor,omega_max,omega_max_dt,scheme,stable,steps_done,max_drift\n";
+    std::vector<std::string> always_stable = s.schemes;
+    std::string notes; // why the unconditionally stable schemes failed, when they did
+    for (double factor : s.factors) {
+      const Case c(s.network, factor, s.perturbation);
+      const double w = beam::largestOmega(*c.problem, "omega_max_", 1e-10);
+      BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%10g %12.5g %12.5g", factor, w, w * s.sweep_run.dt));
+      for (const auto &name : s.schemes) {
+        const beam::RunResult r = c.trial(c.model, name, s.sweep_run.dt, steps, s.sweep_run.divergence_factor);
+        char text[64];
+        if (r.diverged) std::snprintf(text, sizeof text, "fails at %lld", (long long)r.steps_done + 1);
+        else std::snprintf(text, sizeof text, "%.3g", r.max_abs_drift);
+        BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, " %18s", text));
+        if (r.diverged && std::isinf(beam::criticalOmega(name)))
+          notes += "  " + name + " at factor " + beam::exactDecimal(factor) + ": " + r.divergence + "\n";
+        if (r.diverged) always_stable.erase(std::remove(always_stable.begin(), always_stable.end(), name), always_stable.end());
+        sweep_csv += beam::exactDecimal(factor) + "," + beam::exactDecimal(w) + "," +
+                     beam::exactDecimal(w * s.sweep_run.dt) + "," + name + "," + (r.diverged ? "0" : "1") + "," +
+                     std::to_string(r.steps_done) + "," + beam::exactDecimal(r.max_abs_drift) + "\n";
+      }
+      BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "\n"));
+    }
+    std::string names;
+    for (const auto &n : always_stable) names += (names.empty() ? "" : ", ") + n;
+    BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "stable at every stiffness tried: %s\n%s%s", names.empty() ? "none" : names.c_str(),
+                           notes.empty() ? "" : "failures of the schemes without a step limit:\n", notes.c_str()));
+
+    int rank = 0;
+    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+    if (rank == 0) {
+      beam::writeFileAtomically(s.dir + "/critical_steps.csv", csv);
+      beam::writeFileAtomically(s.dir + "/stiffness_sweep.csv", sweep_csv);
+      beam::runPlotScript("plot_mass_spring_stability.py", std::vector<std::string>{s.dir});
+    }
+    return 0;
+  });
+}
