@@ -127,6 +127,14 @@ Eigen::VectorXd MultibodyModel::forces(const Vector &q, const Vector &qd) const 
     F.segment<4>(7 * b + 3) = -rotationalVelocityTerm(q.segment<4>(7 * b + 3), qd.segment<4>(7 * b + 3), body.inertia);
   }
   springForces(view(q, qd), F.data());
+  return F + torqueForces(q);
+}
+
+Eigen::VectorXd MultibodyModel::torqueForces(const Vector &q) const {
+  // Virtual power tau . omega = tau . 2 Gw(p) pdot.
+  Vector F = Vector::Zero(q.size());
+  for (const Torque &t : d_.torques)
+    F.segment<4>(7 * t.body + 3) += 2 * worldPhi(q.segment<4>(7 * t.body + 3)).transpose() * t.torque;
   return F;
 }
 
@@ -264,6 +272,10 @@ void MultibodyModel::force(double /*t*/, Vec x, Vec v, Vec F) const {
 
 void MultibodyModel::acceleration(double t, Vec x, Vec v, Vec a) const {
   if (rank_ == 0) fromEigen(accelerations(t, toEigen(x), toEigen(v)), a);
+}
+
+void MultibodyModel::externalForce(double /*t*/, Vec x, Vec f) const {
+  if (rank_ == 0) fromEigen(torqueForces(toEigen(x)), f);
 }
 
 void MultibodyModel::massMult(Vec x, Vec v, Vec Mv) const {

@@ -40,6 +40,9 @@ public:
   std::vector<std::string> energyNames() const override { return {"kinetic", "potential"}; }
   void storedEnergy(double t, Vec x, Vec v, std::vector<double> &parts) const override;
   double dissipationRate(double t, Vec x, Vec v) const override;
+  // The torques' generalized forces: their work is logged as external work (no potential in 3D).
+  bool hasExternalWork() const override { return !d_.torques.empty(); }
+  void externalForce(double t, Vec x, Vec f) const override;
   // The work gravity can do across the mechanism's extent (bodies' centres and joint points at t = 0,
   // at least 1 m): sum |m_k g| L, plus the initial kinetic energy. The drift scale when E0 is near 0
   // (the pendulum released at the height of its pivot).
@@ -70,6 +73,8 @@ public:
   Vector initialRates() const; // before projection
   Vector accelerations(double t, const Vector &q, const Vector &qd) const;
   Vector forces(const Vector &q, const Vector &qd) const; // F - J
+  // Generalized forces of the torques alone: 2 Gw(p)^T tau on each quaternion (power tau . omega).
+  Vector torqueForces(const Vector &q) const;
   Eigen::MatrixXd massMatrix(const Vector &q) const;
   double kinetic(const Vector &q, const Vector &qd) const;
   double potential(const Vector &q) const;
