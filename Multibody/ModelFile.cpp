@@ -20,7 +20,7 @@ namespace {
 
 using nlohmann::json;
 
-const char *const kBuiltIn[] = {"pendulum", "n_four_bar", "double_pendulum", "slider_crank",
+const char *const kBuiltIn[] = {"pendulum", "n_four_bar", "andrews", "double_pendulum", "slider_crank",
                                 "heavy_top", "free_body", "chain"};
 
 // Every message names the model and the entry: "model m.json: bodies[2] (\"link\"): mass must be > 0".

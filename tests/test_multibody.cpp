@@ -359,7 +359,7 @@ TEST(ModelFile, NearlyUnitQuaternionIsNormalized) {
 }
 
 TEST(ModelFile, EveryBuiltInModelLoads) {
-  for (const char *name : {"pendulum", "n_four_bar", "double_pendulum", "slider_crank", "heavy_top", "free_body", "chain"}) {
+  for (const char *name : {"pendulum", "n_four_bar", "andrews", "double_pendulum", "slider_crank", "heavy_top", "free_body", "chain"}) {
     const MultibodyModel model(loadModel(name, 5), PETSC_COMM_SELF);
     const auto c = model.constraints(model.initialCoordinates(), model.initialRates());
     EXPECT_LT(c.g.lpNorm<Eigen::Infinity>(), 1e-9) << name; // joints hold at t = 0 (the files' digits)
