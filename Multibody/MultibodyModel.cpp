@@ -264,6 +264,17 @@ Vec3 MultibodyModel::angularVelocity(const Vector &q, const Vector &qd, int b) c
   return 2 * worldPhi(q.segment<4>(7 * b + 3)) * qd.segment<4>(7 * b + 3);
 }
 
+Vec3 MultibodyModel::angularMomentum(const Vector &q, const Vector &qd) const {
+  Vec3 L = Vec3::Zero();
+  for (int b = 0; b < bodyCount(); ++b) {
+    const Quat p = q.segment<4>(7 * b + 3);
+    const Vec3 Omega = 2 * Phi(p) * qd.segment<4>(7 * b + 3); // body axes
+    L += d_.bodies[b].mass * Vec3(q.segment<3>(7 * b)).cross(Vec3(qd.segment<3>(7 * b))) +
+         rotation(p) * d_.bodies[b].inertia * Omega;
+  }
+  return L;
+}
+
 // --- the Model interface ------------------------------------------------------------------------
 
 void MultibodyModel::force(double /*t*/, Vec x, Vec v, Vec F) const {

@@ -88,6 +88,8 @@ public:
   void project(Vector &q, Vector &qd) const;
   // World angular velocity of body b.
   Vec3 angularVelocity(const Vector &q, const Vector &qd, int b) const;
+  // Angular momentum of the system about the world origin: sum of m x cross xdot + R(p) I Omega.
+  Vec3 angularMomentum(const Vector &q, const Vector &qd) const;
 
 private:
   Vector solveAugmented(const Vector &q, const ConstraintValues &c, const Vector &top) const;

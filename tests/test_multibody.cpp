@@ -264,6 +264,8 @@ TEST(Multibody, HeavyTopInitialEnergy) {
   EXPECT_NEAR(model.kinetic(q, qd), 0.5 * 0.005 * 2500, 1e-12);
   EXPECT_NEAR(model.potential(q), 9.81 * 0.3 * std::cos(M_PI / 6), 1e-12);
   EXPECT_LT((model.angularVelocity(q, qd, 0) - 50 * Vec3(0, -0.5, std::cos(M_PI / 6))).norm(), 1e-12);
+  // Spinning about its axis through the fixed point, the centre is at rest: L = I3 * 50 along the axis.
+  EXPECT_LT((model.angularMomentum(q, qd) - 0.005 * 50 * Vec3(0, -0.5, std::cos(M_PI / 6))).norm(), 1e-12);
 }
 
 TEST(Multibody, VecInterfaceMatchesTheArrays) {
