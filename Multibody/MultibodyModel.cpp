@@ -14,8 +14,6 @@
 namespace beam::multibody {
 namespace {
 
-constexpr int kDenseLimit = 150; // augmented systems up to this size are solved dense
-
 // The whole state is on rank 0: a copy of the array there, an empty vector elsewhere.
 Eigen::VectorXd toEigen(Vec x) {
   PetscInt n = 0;
@@ -185,7 +183,7 @@ Eigen::VectorXd MultibodyModel::solveAugmented(const Vector &q, const Constraint
   Eigen::SparseMatrix<double> K(N, N);
   K.setFromTriplets(t.begin(), t.end());
   Vector solution;
-  if (N <= kDenseLimit) {
+  if (solvesDense(N)) {
     // Rank-revealing: redundant joints (planar loops built from 3D revolute joints) make G singular;
     // the least-squares solution still has the unique accelerations, only the multipliers are not.
     Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;

@@ -65,6 +65,9 @@ public:
   int bodyCount() const { return static_cast<int>(d_.bodies.size()); }
   int jointRowCount() const { return static_cast<int>(rows_.size()); }
   const Baumgarte &baumgarte() const { return baumgarte_; }
+  // Augmented systems up to this size are solved dense (rank-revealing), larger ones by sparse LU.
+  static constexpr int kDenseLimit = 150;
+  static bool solvesDense(long unknowns) { return unknowns <= kDenseLimit; }
   bool projection() const { return projection_; }
 
   // --- the physics on plain arrays (rank 0; used by the Vec interface and by the tests) --------
