@@ -1,5 +1,5 @@
-// A rigid multibody system as its model file describes it (issue 11's JSON schema): bodies, joints and
-// springs at t = 0, in world coordinates. Plain data; MultibodyModel turns it into constraints.
+// A rigid multibody system as its model file describes it (issue 11's JSON schema): bodies, joints,
+// springs and torques at t = 0, in world coordinates. Plain data; MultibodyModel turns it into constraints.
 #pragma once
 #include <string>
 #include <vector>
@@ -40,12 +40,20 @@ struct Spring {
   double stiffness = 0, damping = 0, rest_length = 0;
 };
 
+// A constant torque on one body, world axes (a motor driving a crank: IFToMM A03's mom on K1). Its work
+// is the model's external work (Model::externalForce); it has no potential in 3D.
+struct Torque {
+  int body = kGround;
+  Vec3 torque = Vec3::Zero();
+};
+
 struct Description {
   std::string source; // the -model argument: a built-in name or a file path
   Vec3 gravity = Vec3(0, 0, -9.81);
   std::vector<Body> bodies;
   std::vector<Joint> joints;
   std::vector<Spring> springs;
+  std::vector<Torque> torques;
 };
 
 const char *jointTypeName(Joint::Type type);

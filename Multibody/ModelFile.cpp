@@ -20,7 +20,7 @@ namespace {
 
 using nlohmann::json;
 
-const char *const kBuiltIn[] = {"pendulum", "n_four_bar", "double_pendulum", "slider_crank",
+const char *const kBuiltIn[] = {"pendulum", "n_four_bar", "andrews", "double_pendulum", "slider_crank",
                                 "heavy_top", "free_body", "chain"};
 
 // Every message names the model and the entry: "model m.json: bodies[2] (\"link\"): mass must be > 0".
@@ -183,6 +183,15 @@ Spring spring(const json &value, const Where &where, const std::vector<Body> &bo
   return s;
 }
 
+Torque torque(const json &value, const Where &where, const std::vector<Body> &bodies) {
+  checkKeys(value, where, {"body", "torque"});
+  Torque t;
+  t.body = bodyIndex(value, "body", where, bodies);
+  if (t.body == kGround) where.fail("body must be a body name (a torque on the ground does nothing)");
+  t.torque = vec3(value, "torque", where, Vec3::Zero(), true);
+  return t;
+}
+
 std::string readFile(const std::string &path) {
   checkInputFile("-model", path, std::uintmax_t(64) << 20,
                  "a JSON model file of at most 64 MiB, or a built-in model: " + multibodyModelNames());
@@ -245,7 +254,7 @@ Description parseModel(const std::string &json_text, const std::string &source) 
   Description d;
   d.source = source;
   const Where top{source, "top level"};
-  checkKeys(doc, top, {"gravity", "bodies", "joints", "springs"});
+  checkKeys(doc, top, {"gravity", "bodies", "joints", "springs", "torques"});
   d.gravity = vec3(doc, "gravity", top, Vec3(0, 0, -9.81), false);
   if (!doc.contains("bodies") || !doc["bodies"].is_array() || doc["bodies"].empty())
     top.fail("\"bodies\" must be a non-empty array");
@@ -257,14 +266,16 @@ Description parseModel(const std::string &json_text, const std::string &source) 
     if (!names.insert(d.bodies.back().name).second)
       Where{source, "bodies[" + std::to_string(i) + "]"}.fail("duplicate body name \"" + d.bodies.back().name + "\"");
   }
-  for (const char *list : {"joints", "springs"})
-    if (doc.contains(list) && !doc[list].is_array()) top.fail(std::string("\"") + list + "\" must be an array");
-  if (doc.contains("joints"))
-    for (std::size_t i = 0; i < doc["joints"].size(); ++i)
-      d.joints.push_back(joint(doc["joints"][i], Where{source, "joints[" + std::to_string(i) + "]"}, d.bodies));
-  if (doc.contains("springs"))
-    for (std::size_t i = 0; i < doc["springs"].size(); ++i)
-      d.springs.push_back(spring(doc["springs"][i], Where{source, "springs[" + std::to_string(i) + "]"}, d.bodies));
+  // Each entry of an optional list parsed by `parse`, which gets the entry and where it is.
+  auto entries = [&](const char *list, auto &out, auto parse) {
+    if (!doc.contains(list)) return;
+    if (!doc[list].is_array()) top.fail(std::string("\"") + list + "\" must be an array");
+    for (std::size_t i = 0; i < doc[list].size(); ++i)
+      out.push_back(parse(doc[list][i], Where{source, std::string(list) + "[" + std::to_string(i) + "]"}, d.bodies));
+  };
+  entries("joints", d.joints, joint);
+  entries("springs", d.springs, spring);
+  entries("torques", d.torques, torque);
   return d;
 }
 

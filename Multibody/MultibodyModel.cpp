@@ -14,8 +14,6 @@
 namespace beam::multibody {
 namespace {
 
-constexpr int kDenseLimit = 150; // augmented systems up to this size are solved dense
-
 // The whole state is on rank 0: a copy of the array there, an empty vector elsewhere.
 Eigen::VectorXd toEigen(Vec x) {
   PetscInt n = 0;
@@ -127,6 +125,14 @@ Eigen::VectorXd MultibodyModel::forces(const Vector &q, const Vector &qd) const 
     F.segment<4>(7 * b + 3) = -rotationalVelocityTerm(q.segment<4>(7 * b + 3), qd.segment<4>(7 * b + 3), body.inertia);
   }
   springForces(view(q, qd), F.data());
+  return F + torqueForces(q);
+}
+
+Eigen::VectorXd MultibodyModel::torqueForces(const Vector &q) const {
+  // Virtual power tau . omega = tau . 2 Gw(p) pdot.
+  Vector F = Vector::Zero(q.size());
+  for (const Torque &t : d_.torques)
+    F.segment<4>(7 * t.body + 3) += 2 * worldPhi(q.segment<4>(7 * t.body + 3)).transpose() * t.torque;
   return F;
 }
 
@@ -177,7 +183,7 @@ Eigen::VectorXd MultibodyModel::solveAugmented(const Vector &q, const Constraint
   Eigen::SparseMatrix<double> K(N, N);
   K.setFromTriplets(t.begin(), t.end());
   Vector solution;
-  if (N <= kDenseLimit) {
+  if (solvesDense(N)) {
     // Rank-revealing: redundant joints (planar loops built from 3D revolute joints) make G singular;
     // the least-squares solution still has the unique accelerations, only the multipliers are not.
     Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
@@ -256,6 +262,17 @@ Vec3 MultibodyModel::angularVelocity(const Vector &q, const Vector &qd, int b) c
   return 2 * worldPhi(q.segment<4>(7 * b + 3)) * qd.segment<4>(7 * b + 3);
 }
 
+Vec3 MultibodyModel::angularMomentum(const Vector &q, const Vector &qd) const {
+  Vec3 L = Vec3::Zero();
+  for (int b = 0; b < bodyCount(); ++b) {
+    const Quat p = q.segment<4>(7 * b + 3);
+    const Vec3 Omega = 2 * Phi(p) * qd.segment<4>(7 * b + 3); // body axes
+    L += d_.bodies[b].mass * Vec3(q.segment<3>(7 * b)).cross(Vec3(qd.segment<3>(7 * b))) +
+         rotation(p) * d_.bodies[b].inertia * Omega;
+  }
+  return L;
+}
+
 // --- the Model interface ------------------------------------------------------------------------
 
 void MultibodyModel::force(double /*t*/, Vec x, Vec v, Vec F) const {
@@ -264,6 +281,10 @@ void MultibodyModel::force(double /*t*/, Vec x, Vec v, Vec F) const {
 
 void MultibodyModel::acceleration(double t, Vec x, Vec v, Vec a) const {
   if (rank_ == 0) fromEigen(accelerations(t, toEigen(x), toEigen(v)), a);
+}
+
+void MultibodyModel::externalForce(double /*t*/, Vec x, Vec f) const {
+  if (rank_ == 0) fromEigen(torqueForces(toEigen(x)), f);
 }
 
 void MultibodyModel::massMult(Vec x, Vec v, Vec Mv) const {

@@ -40,6 +40,9 @@ public:
   std::vector<std::string> energyNames() const override { return {"kinetic", "potential"}; }
   void storedEnergy(double t, Vec x, Vec v, std::vector<double> &parts) const override;
   double dissipationRate(double t, Vec x, Vec v) const override;
+  // The torques' generalized forces: their work is logged as external work (no potential in 3D).
+  bool hasExternalWork() const override { return !d_.torques.empty(); }
+  void externalForce(double t, Vec x, Vec f) const override;
   // The work gravity can do across the mechanism's extent (bodies' centres and joint points at t = 0,
   // at least 1 m): sum |m_k g| L, plus the initial kinetic energy. The drift scale when E0 is near 0
   // (the pendulum released at the height of its pivot).
@@ -62,6 +65,9 @@ public:
   int bodyCount() const { return static_cast<int>(d_.bodies.size()); }
   int jointRowCount() const { return static_cast<int>(rows_.size()); }
   const Baumgarte &baumgarte() const { return baumgarte_; }
+  // Augmented systems up to this size are solved dense (rank-revealing), larger ones by sparse LU.
+  static constexpr int kDenseLimit = 150;
+  static bool solvesDense(long unknowns) { return unknowns <= kDenseLimit; }
   bool projection() const { return projection_; }
 
   // --- the physics on plain arrays (rank 0; used by the Vec interface and by the tests) --------
@@ -70,6 +76,8 @@ public:
   Vector initialRates() const; // before projection
   Vector accelerations(double t, const Vector &q, const Vector &qd) const;
   Vector forces(const Vector &q, const Vector &qd) const; // F - J
+  // Generalized forces of the torques alone: 2 Gw(p)^T tau on each quaternion (power tau . omega).
+  Vector torqueForces(const Vector &q) const;
   Eigen::MatrixXd massMatrix(const Vector &q) const;
   double kinetic(const Vector &q, const Vector &qd) const;
   double potential(const Vector &q) const;
@@ -83,6 +91,8 @@ public:
   void project(Vector &q, Vector &qd) const;
   // World angular velocity of body b.
   Vec3 angularVelocity(const Vector &q, const Vector &qd, int b) const;
+  // Angular momentum of the system about the world origin: sum of m x cross xdot + R(p) I Omega.
+  Vec3 angularMomentum(const Vector &q, const Vector &qd) const;
 
 private:
   Vector solveAugmented(const Vector &q, const ConstraintValues &c, const Vector &top) const;

@@ -36,6 +36,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/StepTimer.hpp"
 #include "bench/Stream.hpp"
 #include "bench/Traffic.hpp"
 #include "common/Options.hpp"
@@ -46,13 +47,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-// Records the wall time at which every step completes.
-class StepTimer final : public beam::Monitor {
-public:
-  void observe(const beam::StepState &) override { stamps.push_back(Clock::now()); }
-  std::vector<Clock::time_point> stamps;
-};
 
 double peakMemoryMiB() {
   rusage usage{};
@@ -134,7 +128,7 @@ int main(int argc, char **argv) {
       setup = since(t0);
       (void)beam::finishOptions(PETSC_COMM_WORLD);
 
-      StepTimer timer;
+      beam::bench::StepTimer timer;
       beam::PVec x = system.createVector(), y = system.createVector();
       BEAM_PETSC(VecSet(x, 0.0));
       BEAM_PETSC(VecSet(y, 0.0));
@@ -143,10 +137,7 @@ int main(int argc, char **argv) {
       BEAM_PETSC(PetscLogStagePop());
       if (result.diverged) throw beam::runError(result.divergence);
       drift = result.final_drift;
-      std::vector<double> per_step;
-      for (size_t i = 1; i < timer.stamps.size(); ++i)
-        per_step.push_back(std::chrono::duration<double>(timer.stamps[i] - timer.stamps[i - 1]).count());
-      std::sort(per_step.begin(), per_step.end());
+      const std::vector<double> per_step = timer.sortedSteps();
       median = per_step[per_step.size() / 2];
       fastest = per_step.front();
       // Rank 0's clock decides; the ranks step in lock-step anyway (every step has reductions).

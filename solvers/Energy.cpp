@@ -34,7 +34,7 @@ EnergyTerms EnergyMeter::resume(double t, Vec x, Vec y, double work, double diss
   dissipated_ = dissipated;
   total0_ = total0;
   if (model_.hasExternalWork()) {
-    model_.externalForce(t, f_prev_);
+    model_.externalForce(t, x, f_prev_);
     if (model_.constantExternalForce()) {
       PetscScalar v;
       BEAM_PETSC(VecDot(f_prev_, x, &v));
@@ -58,7 +58,7 @@ EnergyTerms EnergyMeter::advance(double t, Vec x, Vec y) {
     work_ += PetscRealPart(v) - fx_prev_;
     fx_prev_ = PetscRealPart(v);
   } else if (model_.hasExternalWork()) {
-    model_.externalForce(t, f_);
+    model_.externalForce(t, x, f_);
     BEAM_PETSC(VecAYPX(x_prev_, -1.0, x)); // x_prev_ := x_{n+1} - x_n
     BEAM_PETSC(VecAXPY(f_prev_, 1.0, f_)); // f_prev_ := f_n + f_{n+1}
     BEAM_PETSC(VecDot(f_prev_, x_prev_, &v));

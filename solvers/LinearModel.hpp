@@ -45,7 +45,7 @@ public:
   void storedEnergy(double t, Vec x, Vec v, std::vector<double> &parts) const override;
   bool hasExternalWork() const override { return true; }
   bool constantExternalForce() const override { return system_->constantLoad(); }
-  void externalForce(double t, Vec f) const override { system_->force(t, f); }
+  void externalForce(double t, Vec /*x*/, Vec f) const override { system_->force(t, f); }
   double dissipationRate(double t, Vec x, Vec v) const override;
   double referenceEnergy() const override;
 

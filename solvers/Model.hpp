@@ -68,9 +68,10 @@ public:
   // that vary in time, plus the energy dissipated so far, is the conserved total.
   virtual std::vector<std::string> energyNames() const = 0;
   virtual void storedEnergy(double t, Vec x, Vec v, std::vector<double> &parts) const = 0;
-  // Loads whose work is integrated along the run (time-dependent loads not in the stored energy).
+  // Loads whose work is integrated along the run (time-dependent loads, or loads with no potential such
+  // as a torque on a body: not in the stored energy), as generalized forces at (t, x).
   virtual bool hasExternalWork() const { return false; }
-  virtual void externalForce(double /*t*/, Vec /*f*/) const {}
+  virtual void externalForce(double /*t*/, Vec /*x*/, Vec /*f*/) const {}
   // The external force does not change in time (its work is then f'(x - x0), one dot per step).
   virtual bool constantExternalForce() const { return false; }
   // Power dissipated at (x, v): v'C v for viscous damping, dashpots, contact damping.

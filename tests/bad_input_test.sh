@@ -311,12 +311,14 @@ printf '{"bodies": [{"name": "a", "mass": 1, "inertia": [1,-1,1], "position": [0
 printf '{"bodies": [{"name": "a", "mass": 1, "inertia": [1,1,1], "position": [1,0,0]}], "joints": [{"type": "revolute", "body1": "ground", "body2": "a", "point": [0,0,0], "axis": [0,0,0]}]}' > zero_axis.json
 printf '{"bodies": [{"name": "a", "mass": 1, "inertia": [1,1,1], "position": [0,0,0], "orientation": [2,0,0,0]}]}' > bad_quat.json
 printf '{"bodies": [' > malformed.json
+printf '{"bodies": [{"name": "a", "mass": 1, "inertia": [1,1,1], "position": [0,0,0]}], "torques": [{"body": "ground", "torque": [0,0,1]}]}' > ground_torque.json
 expect 2 "mass" "$mb" -model zero_mass.json -output_dir $out
 expect 2 'body2 "b" is not a body' "$mb" -model unknown_body.json -output_dir $out
 expect 2 "inertia" "$mb" -model bad_inertia.json -output_dir $out
 expect 2 "axis" "$mb" -model zero_axis.json -output_dir $out
 expect 2 "orientation" "$mb" -model bad_quat.json -output_dir $out
 expect 2 "malformed.json" "$mb" -model malformed.json -output_dir $out
+expect 2 "torques[0]: body must be a body name" "$mb" -model ground_torque.json -output_dir $out
 expect 2 "unknown" "$mb" -model nothing -output_dir $out
 expect 2 "-baumgarte_omega" "$mb" -baumgarte_omega -1 -output_dir $out
 expect 2 "-links" "$mb" -model chain -links 0 -output_dir $out

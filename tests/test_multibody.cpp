@@ -213,6 +213,26 @@ TEST(Multibody, SpringForceIsMinusTheGradientOfItsEnergy) {
   }
 }
 
+TEST(Multibody, TorqueDoesThePowerTorqueDotOmega) {
+  // A world torque tau on a body supplies the power tau . omega; omega from finite differences of R.
+  const MultibodyModel model(parseModel(R"({"gravity": [0, 0, 0], "bodies": [{"name": "b", "mass": 1,
+      "inertia": [1, 2, 3], "position": [0, 0, 0]}], "torques": [{"body": "b", "torque": [0.3, -1, 2]}]})", "torque"),
+                             PETSC_COMM_SELF);
+  for (int trial = 0; trial < 10; ++trial) {
+    Vector q = Vector::Zero(7), qd = Vector::Zero(7);
+    const Quat p = randomUnit();
+    Quat pd(uniform(), uniform(), uniform(), uniform());
+    pd -= p.dot(pd) * p;
+    q.tail<4>() = p;
+    qd.tail<4>() = pd;
+    const Mat3 Rdot = (rotation(p + kH * pd) - rotation(p - kH * pd)) / (2 * kH);
+    const Vec3 omega = vee(Rdot * rotation(p).transpose());
+    const double power = Vec3(0.3, -1, 2).dot(omega);
+    EXPECT_NEAR(model.torqueForces(q).dot(qd), power, 1e-8 * (1 + std::abs(power)));
+    EXPECT_LT((model.forces(q, Vector::Zero(7)) - model.torqueForces(q)).norm(), 1e-15); // no gravity, at rest
+  }
+}
+
 TEST(Multibody, ProjectionRestoresTheConstraints) {
   const MultibodyModel model(parseModel(kAllJoints, "all_joints"), PETSC_COMM_SELF);
   const int n = 7 * model.bodyCount();
@@ -244,6 +264,8 @@ TEST(Multibody, HeavyTopInitialEnergy) {
   EXPECT_NEAR(model.kinetic(q, qd), 0.5 * 0.005 * 2500, 1e-12);
   EXPECT_NEAR(model.potential(q), 9.81 * 0.3 * std::cos(M_PI / 6), 1e-12);
   EXPECT_LT((model.angularVelocity(q, qd, 0) - 50 * Vec3(0, -0.5, std::cos(M_PI / 6))).norm(), 1e-12);
+  // Spinning about its axis through the fixed point, the centre is at rest: L = I3 * 50 along the axis.
+  EXPECT_LT((model.angularMomentum(q, qd) - 0.005 * 50 * Vec3(0, -0.5, std::cos(M_PI / 6))).norm(), 1e-12);
 }
 
 TEST(Multibody, VecInterfaceMatchesTheArrays) {
@@ -315,6 +337,13 @@ TEST(ModelFile, BadInputIsOneLineNamingTheProblem) {
   expectRejected(R"({"bodies": []})", "non-empty");
   expectRejected(oneBody(R"({"name": "b", "mass": 1, "inertia": [1, 1, 1]})"), "missing \"position\"");
   expectRejected(oneBody(R"({"name": "b", "mass": 1, "inertia": [1, 1, 1], "position": [0, "x", 0]})"), "must be a number");
+  const std::string torques = R"({"bodies": [)" + kGood + R"(], "torques": )";
+  expectRejected(torques + R"([{"body": "ground", "torque": [0, 0, 1]}]})", "torques[0]: body must be a body name");
+  expectRejected(torques + R"([{"body": "c", "torque": [0, 0, 1]}]})", "body \"c\" is not a body");
+  expectRejected(torques + R"([{"body": "b", "torque": [0, 1]}]})", "torque must be an array of 3 numbers");
+  expectRejected(torques + R"([{"body": "b"}]})", "missing \"torque\"");
+  expectRejected(torques + R"([{"body": "b", "torque": [0, 0, 1], "frame": "body"}]})", "unknown key \"frame\"");
+  expectRejected(torques + R"({"body": "b", "torque": [0, 0, 1]}})", "\"torques\" must be an array");
   try {
     loadModel("no_such_model");
     ADD_FAILURE();
@@ -332,7 +361,7 @@ TEST(ModelFile, NearlyUnitQuaternionIsNormalized) {
 }
 
 TEST(ModelFile, EveryBuiltInModelLoads) {
-  for (const char *name : {"pendulum", "n_four_bar", "double_pendulum", "slider_crank", "heavy_top", "free_body", "chain"}) {
+  for (const char *name : {"pendulum", "n_four_bar", "andrews", "double_pendulum", "slider_crank", "heavy_top", "free_body", "chain"}) {
     const MultibodyModel model(loadModel(name, 5), PETSC_COMM_SELF);
     const auto c = model.constraints(model.initialCoordinates(), model.initialRates());
     EXPECT_LT(c.g.lpNorm<Eigen::Infinity>(), 1e-9) << name; // joints hold at t = 0 (the files' digits)
