@@ -65,8 +65,8 @@ void roughField(Vec x, const std::vector<PetscInt> &frozen);
 //   warning: dt = <dt> exceeds the critical step <dt_crit> of <scheme> (omega_max = <w>)
 // when dt > Omega_crit(scheme) / omega_max; silent for unconditionally stable schemes. Cheap: omega_max
 // by SLEPc to a loose tolerance (options prefix `stability_check_`), the undamped Omega_crit by the
-// amplification scan. Starts SLEPc for its own scope when the program has not. Assembled systems only:
-// a matrix-free system (system.combine set) is skipped without a word.
+// amplification scan. Starts SLEPc for its own scope when the program has not. A matrix-free system
+// (system.combine set: the beam's default path) gets omega_max from its operators (largestOmegaMatrixFree).
 void warnIfUnstable(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen,
                     const std::string &scheme, double dt);
 

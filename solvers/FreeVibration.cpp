@@ -144,6 +144,68 @@ PVec ModalSolver::shape(PetscInt i) const {
   return full;
 }
 
+namespace {
+
+// x -> P M^{-1} S P x, P zeroing the frozen DOFs (so they give eigenvalue 0, not the spurious 1 of their
+// identity rows): self-adjoint in the M inner product, its largest eigenvalue is omega_max^2.
+struct MassInverseStiffness {
+  const SecondOrderSystem *system;
+  LinearSolver mass;
+  PVec mask, work;
+  static PetscErrorCode mult(Mat A, Vec x, Vec y) {
+    PetscFunctionBeginUser;
+    MassInverseStiffness *op = nullptr;
+    PetscCall(MatShellGetContext(A, &op));
+    try {
+      PetscCall(VecPointwiseMult(op->work, op->mask, x));
+      PetscCall(MatMult(op->system->stiffness, op->work, y));
+      PetscCall(VecSet(op->work, 0.0));
+      op->mass.solve(y, op->work);
+      PetscCall(VecPointwiseMult(y, op->mask, op->work));
+    } catch (const Error &e) {
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "%s", e.what());
+    }
+    PetscFunctionReturn(0);
+  }
+};
+
+} // namespace
+
+double largestOmegaMatrixFree(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen,
+                              const std::string &prefix, double tol) {
+  MassInverseStiffness op{&system, system.massSolver(prefix + "mass_", LinearSolverKind::CG), system.createVector(),
+                          system.createVector()};
+  BEAM_PETSC(VecSet(op.mask, 1.0));
+  PetscInt lo, hi, n, N;
+  BEAM_PETSC(VecGetOwnershipRange(op.mask, &lo, &hi));
+  for (PetscInt d : frozen)
+    if (d >= lo && d < hi) BEAM_PETSC(VecSetValue(op.mask, d, 0.0, INSERT_VALUES));
+  BEAM_PETSC(VecAssemblyBegin(op.mask));
+  BEAM_PETSC(VecAssemblyEnd(op.mask));
+  BEAM_PETSC(VecGetLocalSize(op.mask, &n));
+  BEAM_PETSC(VecGetSize(op.mask, &N));
+  const MPI_Comm comm = system.comm();
+  PMat A;
+  BEAM_PETSC(MatCreateShell(comm, n, n, N, N, &op, A.out()));
+  BEAM_PETSC(MatShellSetOperation(A, MATOP_MULT, (void (*)(void))MassInverseStiffness::mult));
+  Handle<EPS, EPSDestroy> eps;
+  BEAM_PETSC(EPSCreate(comm, eps.out()));
+  BEAM_PETSC(EPSSetOptionsPrefix(eps, prefix.c_str()));
+  BEAM_PETSC(EPSSetOperators(eps, A, nullptr));
+  BEAM_PETSC(EPSSetProblemType(eps, EPS_NHEP)); // self-adjoint in the M inner product only
+  BEAM_PETSC(EPSSetWhichEigenpairs(eps, EPS_LARGEST_MAGNITUDE));
+  BEAM_PETSC(EPSSetDimensions(eps, 1, PETSC_DEFAULT, PETSC_DEFAULT));
+  BEAM_PETSC(EPSSetTolerances(eps, tol, PETSC_DEFAULT));
+  BEAM_PETSC(EPSSetFromOptions(eps));
+  BEAM_PETSC(EPSSolve(eps));
+  PetscInt converged = 0;
+  BEAM_PETSC(EPSGetConverged(eps, &converged));
+  if (converged < 1) throw runError("eigensolver '" + prefix + "' did not converge on the matrix-free operator");
+  PetscScalar kr, ki;
+  BEAM_PETSC(EPSGetEigenvalue(eps, 0, &kr, &ki));
+  return std::sqrt(std::max(0.0, double(PetscRealPart(kr))));
+}
+
 double largestOmega(const FreeVibration &problem, const std::string &prefix, double tol) {
   ModalSolver solver(problem, {SpectrumEnd::Largest, 1, tol, 0, prefix});
   solver.solve();
