@@ -92,9 +92,9 @@ private:
 
 // omega_max of the free DOFs (one Largest solve with the given prefix and tolerance).
 double largestOmega(const FreeVibration &problem, const std::string &prefix, double tol);
-// The same for a matrix-free system (no assembled M and S to restrict): Krylov-Schur on
-// P M^{-1} S P, P zeroing the `frozen` DOFs, M^{-1} by the system's mass solver (the Kronecker inverse
-// on the beam's default path; CG under `<prefix>mass_` otherwise).
+// The same for a matrix-free system (no assembled M and S to restrict): Krylov-Schur on the pencil
+// (P S P, M), P zeroing the `frozen` DOFs, solves with M by the system's mass solver (the Kronecker
+// inverse on the beam's default path; CG under `<prefix>mass_` otherwise).
 double largestOmegaMatrixFree(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen,
                               const std::string &prefix, double tol);
 

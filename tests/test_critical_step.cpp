@@ -11,6 +11,7 @@
 #include <ctime>
 
 #include "MesLib/Beam.hpp"
+#include "MesLib/BeamSystem.hpp"
 #include "SlepcEnvironment.hpp"
 #include "solvers/Amplification.hpp"
 #include "solvers/CriticalStep.hpp"
@@ -92,4 +93,24 @@ TEST(CriticalStep, WarningAboveTheLimitOnly) {
   if (size == 1) { // oversubscribed MPI ranks spin while they wait: time the serial run only
     EXPECT_LT(seconds, 0.1);
   }
+}
+
+// The matrix-free default path's omega_max (Krylov-Schur on P M^-1 S P with the Kronecker mass inverse)
+// against the assembled pencil restricted to the free DOFs: the same eigenvalue, to the 1e-3 relative
+// residual asked for (|lambda - theta| <= |r| for a self-adjoint pencil: omega within 5e-4).
+TEST(CriticalStep, MatrixFreeOmegaMaxMatchesTheAssembledPencil) {
+  BeamSpec spec;
+  spec.mx = 40;
+  spec.my = 6;
+  const Beam beam(spec, PETSC_COMM_WORLD);
+  const SecondOrderSystem assembled = beamSystem(beam, OperatorKind::Assembled);
+  const double exact = largestOmega(FreeVibration(assembled, beam.frozenDofs()), "test_exact_", 1e-12);
+  SolverPath path;
+  path.operator_kind = OperatorKind::MatrixFree;
+  path.solver = LinearSolverKind::CG;
+  path.kronecker_mass = true;
+  SecondOrderSystem free_system = beamSystem(beam, OperatorKind::MatrixFree);
+  attachSolverPath(beam, path, free_system);
+  const double mf = largestOmegaMatrixFree(free_system, beam.frozenDofs(), "test_mf_", 1e-3);
+  EXPECT_NEAR(mf / exact, 1.0, 5e-4) << "matrix-free " << mf << ", assembled " << exact;
 }
