@@ -72,6 +72,14 @@ d="$labs/discrete_system"
 "$d" -restart dpart -save_final dpart.mtx > /dev/null
 check "discrete_system restart identical" 'cmp -s dfull/energy.csv dpart/energy.csv && cmp -s dfull/trajectory.csv dpart/trajectory.csv && cmp -s dfull.mtx dpart.mtx'
 
+# 4b. fully_implicit on the default path of a beam above 10000 DOFs (mf_kron: CG started from the
+#     extrapolated y_n + (y_n - y_{n-1})): y_{n-1} is in the checkpoint, so the continued run is identical.
+fi="$labs/fully_implicit"
+"$fi" -mx 200 -my 30 -T 2 -quiet -output_dir fifull -save_final fifull.mtx > /dev/null
+"$fi" -mx 200 -my 30 -T 1 -quiet -output_dir fipart > /dev/null
+"$fi" -mx 200 -my 30 -T 2 -quiet -restart fipart -save_final fipart.mtx > /dev/null
+check "fully_implicit (mf_kron) restart identical" 'cmp -s fifull/energy.csv fipart/energy.csv && cmp -s fifull.mtx fipart.mtx'
+
 # 5. A restart that does not match the checkpoint is refused (exit 2).
 "$labs/semi_implicit" "${args[@]}" -restart full > /dev/null 2> err.txt
 check "restart with another scheme refused" '[ $? = 2 ] && grep -q "lab was midpoint, now semi_implicit" err.txt'
