@@ -33,6 +33,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <future>
 #include <sstream>
 
 #include "common/Agree.hpp"
@@ -106,6 +107,13 @@ struct VtkSnapshots::Writer {
   vtkSmartPointer<vtkXMLWriter> writer;
 };
 
+// A snapshot being written by the background thread (one rank only).
+struct VtkSnapshots::Pending {
+  std::future<std::string> error; // the write's outcome
+  double time;
+  std::string file;
+};
+
 VtkSnapshots::VtkSnapshots(const Model &model, std::string dir, int every, std::string name)
     : model_(model), dir_(std::move(dir)), name_(std::move(name)), every_(every), writer_(std::make_unique<Writer>()) {
   if (every < 1)
@@ -124,7 +132,18 @@ VtkSnapshots::VtkSnapshots(const Model &model, std::string dir, int every, std::
   w.on_error->SetClientData(&w.error);
 }
 
-VtkSnapshots::~VtkSnapshots() = default;
+// A run that ends by an exception leaves a snapshot possibly being written: wait for it and list it if it
+// is complete (one rank: nothing collective), never throw.
+VtkSnapshots::~VtkSnapshots() {
+  if (!pending_) return;
+  try {
+    if (pending_->error.get().empty()) {
+      series_.emplace_back(pending_->time, pending_->file);
+      writePvd();
+    }
+  } catch (...) {
+  }
+}
 
 std::string VtkSnapshots::fileName(PetscInt step, int rank, const std::string &ext) const {
   char buf[64];
@@ -185,7 +204,7 @@ vtkSmartPointer<vtkDataSet> dataSet(const Drawing &d, double time, PetscInt step
 
 } // namespace
 
-vtkSmartPointer<vtkXMLWriter> VtkSnapshots::makeWriter(bool grid) const {
+vtkSmartPointer<vtkXMLWriter> VtkSnapshots::makeWriter(bool grid, vtkCommand *on_error) const {
   vtkSmartPointer<vtkXMLWriter> writer;
   if (size_ > 1) {
     vtkSmartPointer<vtkXMLPDataWriter> p;
@@ -207,36 +226,77 @@ vtkSmartPointer<vtkXMLWriter> VtkSnapshots::makeWriter(bool grid) const {
   writer->EncodeAppendedDataOff(); // raw binary: smallest and fastest to write and read
   writer->SetCompressorTypeToNone();
   writer->SetHeaderTypeToUInt64();
-  writer->AddObserver(vtkCommand::ErrorEvent, writer_->on_error);
-  writer->GetExecutive()->AddObserver(vtkCommand::ErrorEvent, writer_->on_error); // "algorithm failed" echo
+  writer->AddObserver(vtkCommand::ErrorEvent, on_error);
+  writer->GetExecutive()->AddObserver(vtkCommand::ErrorEvent, on_error); // "algorithm failed" echo
   return writer;
 }
 
+namespace {
+
+// Writes `data` with `writer` into `path`; the error ("" on success). VTK 9.1's Write() returns 1 even
+// when the file could not be opened: the error code and the captured ErrorEvent are checked too.
+std::string writeDataSet(vtkXMLWriter *writer, vtkDataSet *data, const std::string &path, const std::string &captured_error) {
+  writer->SetInputDataObject(data);
+  writer->SetFileName(path.c_str());
+  const int written = writer->Write();
+  if (written == 0 || writer->GetErrorCode() != vtkErrorCode::NoError || !captured_error.empty())
+    return "cannot write '" + path + "': " +
+           (!captured_error.empty() ? captured_error : vtkErrorCode::GetStringFromErrorCode(int(writer->GetErrorCode())));
+  return "";
+}
+
+} // namespace
+
 void VtkSnapshots::write(const StepState &state) {
+  finishPending(); // the previous snapshot first: the series stays in step order
   model_.draw(state.x, state.y, drawing_); // collective
   const bool grid = drawing_.kind == Drawing::Kind::UnstructuredGrid;
   const std::string ext = grid ? "vtu" : "vtp";
   const std::string file = fileName(state.step, -1, size_ > 1 ? "p" + ext : ext);
   const std::string path = dir_ + "/" + file;
+  vtkSmartPointer<vtkDataSet> data = dataSet(drawing_, state.time, state.step);
+  if (size_ == 1) {
+    // One rank: the file is written by a background thread while the time loop goes on (its data set is
+    // this step's copy); the series lists it once written (finishPending). The last snapshot of a run,
+    // and one before a checkpoint (flush), are waited for.
+    auto on_error = vtkSmartPointer<vtkCallbackCommand>::New();
+    auto message = std::make_shared<std::string>();
+    on_error->SetCallback(captureVtkError);
+    on_error->SetClientData(message.get());
+    vtkSmartPointer<vtkXMLWriter> writer = makeWriter(grid, on_error);
+    pending_ = std::make_unique<Pending>();
+    pending_->time = state.time;
+    pending_->file = file;
+    pending_->error = std::async(std::launch::async, [writer, data, path, on_error, message] {
+      return writeDataSet(writer, data, path, *message);
+    });
+    if (state.last()) finishPending();
+    return;
+  }
+  // Several ranks: VTK's parallel writer is collective (it gathers which pieces were written), so it
+  // runs here, in the time loop.
   Writer &w = *writer_;
-  w.writer = makeWriter(grid);
-  w.writer->SetInputDataObject(dataSet(drawing_, state.time, state.step));
-  w.writer->SetFileName(path.c_str());
+  w.writer = makeWriter(grid, w.on_error);
   w.error.clear();
-  // VTK 9.1's Write() returns 1 even when the file could not be opened: check the error code too. The
-  // parallel writer's inner piece writers print their errors themselves: silence them, the error code
-  // of the outer writer says the same.
+  // The parallel writer's inner piece writers print their errors themselves: silence them, the error
+  // code of the outer writer says the same.
   const int display = vtkObject::GetGlobalWarningDisplay();
-  if (size_ > 1) vtkObject::GlobalWarningDisplayOff();
-  const int written = w.writer->Write();
+  vtkObject::GlobalWarningDisplayOff();
+  const std::string error = writeDataSet(w.writer, data, path, w.error);
   vtkObject::SetGlobalWarningDisplay(display);
-  std::string error;
-  if (written == 0 || w.writer->GetErrorCode() != vtkErrorCode::NoError || !w.error.empty())
-    error = "cannot write '" + path + "': " +
-            (!w.error.empty() ? w.error : vtkErrorCode::GetStringFromErrorCode(int(w.writer->GetErrorCode())));
-  // Only when every piece is in place does rank 0 extend the series (.pvd).
+  addToSeries(error, state.time, file);
+}
+
+void VtkSnapshots::finishPending() {
+  if (!pending_) return;
+  const std::unique_ptr<Pending> p = std::move(pending_);
+  addToSeries(p->error.get(), p->time, p->file);
+}
+
+// Only when every piece is in place does rank 0 extend the series (.pvd).
+void VtkSnapshots::addToSeries(std::string error, double time, const std::string &file) {
   agreeOnFailure(model_.comm(), error, kExitRunFailed);
-  series_.emplace_back(state.time, file);
+  series_.emplace_back(time, file);
   if (rank_ == 0) {
     try {
       writePvd();
@@ -251,6 +311,10 @@ void VtkSnapshots::write(const StepState &state) {
     throw;
   }
 }
+
+void VtkSnapshots::flush() { finishPending(); }
+
+void VtkSnapshots::finish(const RunResult &) { finishPending(); }
 
 void VtkSnapshots::writePvd() const {
   std::ostringstream s;

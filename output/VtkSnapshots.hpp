@@ -10,12 +10,16 @@
 // are all in place, so a run that stops at any point leaves a series ParaView opens. A restarted run
 // reads the .pvd back with VTK's XML parser and keeps the snapshots up to its checkpoint.
 // The writer computes nothing: fields (stresses, spring forces) come from the model's draw().
+// On one rank the file is written by a background thread while the time loop continues (the snapshot
+// is listed in the .pvd once complete: at the next snapshot, before a checkpoint, at the end of the
+// run); on several ranks VTK's parallel writer is collective and runs in the loop.
 #pragma once
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include <vtkCommand.h>
 #include <vtkSmartPointer.h>
 #include <vtkXMLWriter.h>
 
@@ -34,16 +38,25 @@ public:
   void observe(const StepState &state) override;
   void checkResume(const StepState &state) const override;
   void resume(const StepState &state) override;
+  // The snapshot being written in the background is complete and listed in the .pvd.
+  void flush() override;
+  void finish(const RunResult &result) override;
 
   // Files of the series written so far (relative to dir), with their times.
   const std::vector<std::pair<double, std::string>> &series() const { return series_; }
 
 private:
   struct Writer; // the VTK objects, kept out of this header
+  struct Pending; // a snapshot the background thread is writing
 
   void write(const StepState &state);
-  // A serial writer on one rank, VTK's parallel one (this rank's piece, rank 0 the summary) on several.
-  vtkSmartPointer<vtkXMLWriter> makeWriter(bool grid) const;
+  // Waits for the pending snapshot, then lists it (addToSeries).
+  void finishPending();
+  // Agrees on `error` across ranks, then appends the snapshot to the series and rewrites the .pvd.
+  void addToSeries(std::string error, double time, const std::string &file);
+  // A serial writer on one rank, VTK's parallel one (this rank's piece, rank 0 the summary) on several;
+  // VTK errors go to `on_error`.
+  vtkSmartPointer<vtkXMLWriter> makeWriter(bool grid, vtkCommand *on_error) const;
   void writePvd() const;
   // The series of the .pvd up to `step` (empty when there is no .pvd); throws an input error when the
   // file is not a readable series.
@@ -58,6 +71,7 @@ private:
   Drawing drawing_;
   std::vector<std::pair<double, std::string>> series_;
   std::unique_ptr<Writer> writer_;
+  std::unique_ptr<Pending> pending_;
 };
 
 } // namespace beam

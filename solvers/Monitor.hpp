@@ -47,6 +47,9 @@ public:
   virtual void resume(const StepState &) {}
   // Called once when the run ends, normally or by divergence.
   virtual void finish(const RunResult &) {}
+  // Called before a checkpoint is written: whatever the monitor still writes in the background must
+  // be complete, so a restart from that checkpoint finds it.
+  virtual void flush() {}
 };
 
 } // namespace beam

@@ -172,8 +172,10 @@ RunResult TimeLoop::run(Vec x, Vec y, const std::vector<Monitor *> &monitors) {
     p.result.interrupted_by = checkpoints && n < steps_ ? stopRequested(model_.comm()) : 0;
     p.state.stopping = p.result.interrupted_by != 0;
     for (Monitor *m : monitors) m->observe(p.state);
-    if (checkpoints && (p.state.last() || (settings_.checkpoint_every > 0 && n % settings_.checkpoint_every == 0)))
+    if (checkpoints && (p.state.last() || (settings_.checkpoint_every > 0 && n % settings_.checkpoint_every == 0))) {
+      for (Monitor *m : monitors) m->flush();
       checkpoint(p);
+    }
     if (p.state.stopping) break;
   }
   for (Monitor *m : monitors) m->finish(p.result);
