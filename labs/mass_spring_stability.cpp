@@ -70,8 +70,14 @@ Settings readSettings(MPI_Comm comm) {
     beam::readOptions(comm, "Stability measurement", "", [&](beam::OptionReader &r) {
       const std::vector<double> f = r.reals("-stiffness_factors", "Sweep: factors on every spring's stiffness (default 1,100,10000)");
       if (r.given("-stiffness_factors")) s.factors = f;
+      double k_max = 0;
+      for (const auto &spring : s.network.springs) k_max = std::max(k_max, spring.stiffness);
       for (double v : s.factors)
-        if (!(v > 0)) r.fail("-stiffness_factors: " + beam::exactDecimal(v) + " is out of range; accepted: reals > 0");
+        if (!(v > 0) || !std::isfinite(v * k_max))
+          r.fail("-stiffness_factors: " + beam::exactDecimal(v) + " is out of range; accepted: reals > 0 that keep every "
+                 "stiffness finite (the largest is " + beam::exactDecimal(k_max) + ")");
+      if (std::none_of(s.network.particles.begin(), s.network.particles.end(), [](const beam::Particle &p) { return !p.fixed; }))
+        r.fail("the network has no free particle; accepted: a network with at least one particle whose fixed is 0");
       s.search.steps = r.integer("-measure_steps", "Steps of each trial run of the bisection (0 = do not measure)",
                                  s.search.steps, 0, 100000000);
       s.search.growth = r.real("-measure_growth", "A trial run is unstable when |E - E0| exceeds this many times its initial energy",

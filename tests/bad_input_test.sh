@@ -288,6 +288,9 @@ grep -q "warning: option -mx_ksp_converged_reason was never used" out.txt || fai
 mss="$labs/mass_spring_stability"
 expect 2 "-stiffness_factors: 0 is out of range" "$mss" -stiffness_factors 1,0 -output_dir $out
 expect 2 "-perturbation" "$mss" -perturbation -1 -output_dir $out
+expect 2 "keep every stiffness finite" "$mss" -stiffness_factors 1e308 -output_dir $out
+printf 'x,y,z,mass,fixed\n0,0,1,0.1,1\n0,0,0,0.1,1\n' > particles_allfixed.csv
+expect 2 "no free particle" "$mss" -particles particles_allfixed.csv -springs springs.csv -output_dir $out
 expect 2 "-measure_steps" "$mss" -measure_steps -5 -output_dir $out
 expect 2 "written for linear systems" "$mss" -schemes verlet,newmark -output_dir $out
 expect 2 "-schemes" "$mss" -schemes verlet, -output_dir $out
