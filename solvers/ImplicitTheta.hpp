@@ -39,6 +39,7 @@ public:
   void step(double t, Vec x, Vec v) override;
   std::string name() const override { return name_; }
   PetscInt newtonIterations() const override { return iterations_; }
+  PetscInt linearIterations() const override { return linear_iterations_; }
   // Residual norms of the last step's Newton iterations (nonlinear models), for convergence studies.
   std::vector<double> residualHistory() const;
   std::vector<Vec> history() override { return {dv_.get()}; }
@@ -56,6 +57,7 @@ private:
   const Model *model_ = nullptr;
   double dt_ = 0;
   PetscInt iterations_ = 0;
+  PetscInt linear_iterations_ = -1; // nonlinear models: Krylov iterations of the last step
   // The step being solved.
   double t_ = 0;
   Vec xn_ = nullptr, vn_ = nullptr;
