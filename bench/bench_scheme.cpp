@@ -27,8 +27,6 @@
 // 2e5. The scale only normalizes the reported drift; the time loop is unaffected.
 // -export_system DIR writes the assembled M, K, f of the same beam (labs/BeamLab.hpp exportSystem) after
 // the measurements, so an outside script (bench/scipy_midpoint.py) runs the identical problem.
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -37,6 +35,7 @@
 #include <vector>
 
 #include "bench/Stream.hpp"
+#include "bench/Timing.hpp"
 #include "bench/Traffic.hpp"
 #include "common/Options.hpp"
 #include "labs/BeamLab.hpp"
@@ -44,21 +43,8 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-// Records the wall time at which every step completes.
-class StepTimer final : public beam::Monitor {
-public:
-  void observe(const beam::StepState &) override { stamps.push_back(Clock::now()); }
-  std::vector<Clock::time_point> stamps;
-};
-
-double peakMemoryMiB() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return double(usage.ru_maxrss) / 1024.0; // kB on Linux
-}
+using beam::bench::Clock;
+using beam::bench::since;
 
 // Sets an option unless the command line gave it.
 void defaultOption(const char *name, const char *value) {
@@ -134,7 +120,7 @@ int main(int argc, char **argv) {
       setup = since(t0);
       (void)beam::finishOptions(PETSC_COMM_WORLD);
 
-      StepTimer timer;
+      beam::bench::StepTimer timer;
       beam::PVec x = system.createVector(), y = system.createVector();
       BEAM_PETSC(VecSet(x, 0.0));
       BEAM_PETSC(VecSet(y, 0.0));
@@ -143,12 +129,9 @@ int main(int argc, char **argv) {
       BEAM_PETSC(PetscLogStagePop());
       if (result.diverged) throw beam::runError(result.divergence);
       drift = result.final_drift;
-      std::vector<double> per_step;
-      for (size_t i = 1; i < timer.stamps.size(); ++i)
-        per_step.push_back(std::chrono::duration<double>(timer.stamps[i] - timer.stamps[i - 1]).count());
-      std::sort(per_step.begin(), per_step.end());
-      median = per_step[per_step.size() / 2];
-      fastest = per_step.front();
+      const std::vector<double> per_step = timer.stepSeconds();
+      median = beam::bench::median(per_step);
+      fastest = *std::min_element(per_step.begin(), per_step.end());
       // Rank 0's clock decides; the ranks step in lock-step anyway (every step has reductions).
       MPI_Bcast(&median, 1, MPI_DOUBLE, 0, PETSC_COMM_WORLD);
       MPI_Bcast(&fastest, 1, MPI_DOUBLE, 0, PETSC_COMM_WORLD);
@@ -157,7 +140,7 @@ int main(int argc, char **argv) {
       BEAM_PETSC(VecGetLocalSize(system.load, &n_local));
       counts = beam::bench::stageCounts(loop_stage, n_local);
       traffic = beam::bench::estimateTraffic(beam, system, kind, counts);
-      const double peak = peakMemoryMiB();
+      const double peak = beam::bench::peakMemoryMiB();
       MPI_Allreduce(&peak, &peak_total, 1, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD);
 
       if (!export_dir.empty()) {
