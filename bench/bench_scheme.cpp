@@ -46,13 +46,6 @@ namespace {
 using beam::bench::Clock;
 using beam::bench::since;
 
-// Sets an option unless the command line gave it.
-void defaultOption(const char *name, const char *value) {
-  PetscBool set = PETSC_FALSE;
-  BEAM_PETSC(PetscOptionsHasName(nullptr, nullptr, name, &set));
-  if (!set) BEAM_PETSC(PetscOptionsSetValue(nullptr, name, value));
-}
-
 } // namespace
 
 static const char help[] = "Benchmark: seconds per step, memory and bytes per step of one scheme on one beam.\n";
@@ -105,8 +98,8 @@ int main(int argc, char **argv) {
       kind = solver_path.operator_kind;
       run.solver = solver_path.solver;
       if (run.solver == beam::LinearSolverKind::CG) {
-        defaultOption("-static_ksp_max_it", "100");
-        defaultOption("-static_ksp_converged_maxits", "true");
+        beam::setDefaultOption("-static_ksp_max_it", "100");
+        beam::setDefaultOption("-static_ksp_converged_maxits", "true");
       }
       beam::SecondOrderSystem system = beam::beamSystem(beam, kind);
       beam::attachSolverPath(beam, solver_path, system);

@@ -254,6 +254,32 @@ bool finishOptions(MPI_Comm comm) {
   return help;
 }
 
+void acceptSolveTimeOptions(const std::string &prefix) {
+  PetscInt n = 0;
+  char **names = nullptr, **values = nullptr;
+  BEAM_PETSC(PetscOptionsLeftGet(nullptr, &n, &names, &values));
+  std::vector<std::string> solve_time;
+  for (PetscInt i = 0; i < n; ++i) {
+    const std::string name = names[i];
+    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string rest = name.substr(prefix.size());
+    if (rest.compare(0, 3, "mg_") == 0 || rest == "ksp_converged_reason" || rest == "snes_converged_reason" ||
+        rest == "ksp_view" || rest == "snes_view")
+      solve_time.push_back("-" + name);
+  }
+  BEAM_PETSC(PetscOptionsLeftRestore(nullptr, &n, &names, &values));
+  for (const auto &name : solve_time) { // a query marks an option as read
+    PetscBool set = PETSC_FALSE;
+    BEAM_PETSC(PetscOptionsHasName(nullptr, nullptr, name.c_str(), &set));
+  }
+}
+
+void setDefaultOption(const std::string &name, const std::string &value) {
+  PetscBool set = PETSC_FALSE;
+  BEAM_PETSC(PetscOptionsHasName(nullptr, nullptr, name.c_str(), &set));
+  if (!set) BEAM_PETSC(PetscOptionsSetValue(nullptr, name.c_str(), value.c_str()));
+}
+
 double parseReal(const std::string &option, const std::string &text) {
   const char *s = text.c_str();
   char *end = nullptr;

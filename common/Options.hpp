@@ -89,6 +89,18 @@ bool helpRequested();
 // Returns true when -help was given (the caller then stops without running).
 bool finishOptions(MPI_Comm comm);
 
+// Options PETSc reads only when a solver under `prefix` is first set up or has solved: the multigrid
+// levels' smoothers and coarse solver (-<prefix>mg_levels_*, -<prefix>mg_coarse_*, read when PCGAMG has
+// built its levels) and the reports -<prefix>ksp_converged_reason, -<prefix>snes_converged_reason,
+// -<prefix>ksp_view, -<prefix>snes_view. A solver whose first setup waits for the first step (a Newton
+// solver's KSP needs a Jacobian) calls this after its *SetFromOptions, so finishOptions takes them as
+// read; PETSc reads them, and rejects a bad value, when it gets there.
+void acceptSolveTimeOptions(const std::string &prefix);
+
+// Puts `-name value` in the options database unless the command line (or an options file) gave the
+// option: a default for an option PETSc reads only from the database (a multigrid level's smoother).
+void setDefaultOption(const std::string &name, const std::string &value);
+
 // Strict text parsers for values PETSc has no typed call for (lists, numbers in files): the whole text
 // must be one finite real (a NUL byte inside is not part of a number), fields of a list are separated
 // by commas and none may be empty.
