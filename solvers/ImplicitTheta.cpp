@@ -3,6 +3,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "common/Options.hpp"
+
 namespace beam {
 
 namespace {
@@ -67,10 +69,23 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   BEAM_PETSC(SNESSetTolerances(snes_, 1e-50, 1e-10, 0.0, 50, -1));
   BEAM_PETSC(SNESSetConvergenceTest(snes_, convergenceTest, &reference_norm_, nullptr));
   BEAM_PETSC(SNESSetConvergenceHistory(snes_, history_, nullptr, 64, PETSC_TRUE));
+  // The linear solver every Newton iteration uses unless options say otherwise (see the header):
+  // GMRES, since the exact Jacobian of buckling springs is indefinite, preconditioned by smoothed-
+  // aggregation multigrid, whose cost per unknown does not grow with the network; one SOR sweep per
+  // level instead of GAMG's Chebyshev-Jacobi smoother, which diverges on an indefinite matrix.
   KSP ksp;
+  PC pc;
   BEAM_PETSC(SNESGetKSP(snes_, &ksp));
-  BEAM_PETSC(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+  BEAM_PETSC(KSPSetType(ksp, KSPGMRES));
+  BEAM_PETSC(KSPSetTolerances(ksp, 1e-5, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+  BEAM_PETSC(KSPGetPC(ksp, &pc));
+  BEAM_PETSC(PCSetType(pc, PCGAMG));
+  for (const auto &[name, value] : {std::pair{"mg_levels_ksp_type", "richardson"}, std::pair{"mg_levels_pc_type", "sor"},
+                                    std::pair{"mg_levels_ksp_max_it", "1"}})
+    setDefaultOption("-" + newton_prefix_ + name, value);
+  BEAM_PETSC(SNESSetLagPreconditioner(snes_, 2)); // GAMG's setup every other Newton iteration
   BEAM_PETSC(SNESSetFromOptions(snes_));
+  acceptSolveTimeOptions(newton_prefix_); // the KSP and PC are set up at the first Newton iteration
 }
 
 std::vector<double> ImplicitTheta::residualHistory() const {
