@@ -261,40 +261,120 @@ std::vector<PetscInt> MassSpringModel::fixedDofs() const {
   return dofs;
 }
 
+// J's diagonal and off-diagonal parts (one rank: the matrix itself and no second part), their row
+// starts, columns and values, open for writing while this lives.
+struct MassSpringModel::JacobianArrays {
+  struct Part {
+    Mat matrix = nullptr;
+    PetscInt rows = 0;
+    const PetscInt *row_start = nullptr, *column = nullptr;
+    PetscScalar *values = nullptr;
+    Part() = default;
+    Part(const Part &) = delete;
+    Part &operator=(const Part &) = delete;
+    void open(Mat m) {
+      matrix = m;
+      PetscBool done = PETSC_FALSE;
+      BEAM_PETSC(MatGetRowIJ(m, 0, PETSC_FALSE, PETSC_FALSE, &rows, &row_start, &column, &done));
+      if (!done) throw runError("mass-spring Jacobian: the matrix gives no row structure");
+      BEAM_PETSC(MatSeqAIJGetArray(m, &values));
+    }
+    ~Part() { // closing cannot fail once opening succeeded
+      if (values) (void)MatSeqAIJRestoreArray(matrix, &values);
+      if (row_start) (void)MatRestoreRowIJ(matrix, 0, PETSC_FALSE, PETSC_FALSE, &rows, &row_start, &column, nullptr);
+    }
+    PetscInt nnz() const { return row_start ? row_start[rows] : 0; }
+  };
+  Part part[2];                          // 0: owned columns, 1: ghost columns
+  const PetscInt *ghost_columns = nullptr; // global index of each column of part 1, ascending
+  PetscInt ghost_column_count = 0;
+
+  explicit JacobianArrays(Mat J) {
+    PetscBool seq = PETSC_FALSE, mpi = PETSC_FALSE;
+    BEAM_PETSC(PetscObjectBaseTypeCompare(reinterpret_cast<PetscObject>(J), MATSEQAIJ, &seq));
+    BEAM_PETSC(PetscObjectBaseTypeCompare(reinterpret_cast<PetscObject>(J), MATMPIAIJ, &mpi));
+    if (seq) {
+      part[0].open(J);
+      return;
+    }
+    if (!mpi) throw runError("mass-spring Jacobian: accepted: the AIJ matrix of createJacobian");
+    Mat diagonal = nullptr, off_diagonal = nullptr;
+    BEAM_PETSC(MatMPIAIJGetSeqAIJ(J, &diagonal, &off_diagonal, &ghost_columns));
+    BEAM_PETSC(MatGetSize(off_diagonal, nullptr, &ghost_column_count));
+    part[0].open(diagonal);
+    part[1].open(off_diagonal);
+  }
+};
+
+void MassSpringModel::locateBlocks(const JacobianArrays &m) const {
+  // The slot of block (p, q), p owned; both must be in createJacobian's pattern.
+  auto slot = [&](PetscInt p, PetscInt q) {
+    const JacobianArrays::Part &part = m.part[owns(q) ? 0 : 1];
+    PetscInt column = 3 * q;
+    if (!owns(q)) // the off-diagonal part numbers its columns by their rank among the ghost columns
+      column = PetscInt(std::lower_bound(m.ghost_columns, m.ghost_columns + m.ghost_column_count, 3 * globalIndex(q)) -
+                        m.ghost_columns);
+    const PetscInt *first = part.column + part.row_start[3 * p], *last = part.column + part.row_start[3 * p + 1];
+    const PetscInt *at = std::lower_bound(first, last, column);
+    if (at == last || *at != column) throw runError("mass-spring Jacobian: a block outside the pattern of createJacobian");
+    return PetscInt(at - part.column);
+  };
+  slots_.diagonal.resize(size_t(owned_));
+  for (PetscInt l = 0; l < owned_; ++l) slots_.diagonal[size_t(l)] = slot(l, l);
+  slots_.spring.assign(springs_.size(), {-1, -1});
+  for (size_t k = 0; k < springs_.size(); ++k) {
+    const PetscInt pa = springs_[k].spring.i, pb = springs_[k].spring.j;
+    if (fixed_[size_t(pa)] || fixed_[size_t(pb)]) continue; // no coupling block
+    if (owns(pa)) slots_.spring[k][0] = slot(pa, pb);
+    if (owns(pb)) slots_.spring[k][1] = slot(pb, pa);
+  }
+  slots_.diagonal_nnz = m.part[0].nnz();
+  slots_.off_diagonal_nnz = m.part[1].nnz();
+}
+
 void MassSpringModel::shiftedJacobian(double /*t*/, Vec x, Vec v, double a, double b, double c, Mat J) const {
   gather(x, v);
-  BEAM_PETSC(MatZeroEntries(J));
-  auto addBlock = [&](PetscInt row_local, PetscInt col_local, const Mat3 &block) {
-    const PetscInt row = globalIndex(row_local), col = globalIndex(col_local);
-    BEAM_PETSC(MatSetValuesBlocked(J, 1, &row, 1, &col, block.data(), ADD_VALUES));
-  };
-  for (PetscInt l = 0; l < owned_; ++l) {
-    Mat3 block{};
-    for (int d = 0; d < 3; ++d) block[size_t(4 * d)] = a * mass_[size_t(l)];
-    if (!fixed_[size_t(l)])
-      for (const auto &pl : planes_) {
-        const ContactEval e = evalContact(pl, kc_, bc_, no_pull_, localX(l), localV(l));
-        if (!e.pushing) continue;
-        const Vec3 &n = pl.normal;
-        for (int r = 0; r < 3; ++r)
-          for (int q = 0; q < 3; ++q) block[size_t(3 * r + q)] += (b * bc_ + c * kc_) * n[size_t(r)] * n[size_t(q)];
+  {
+    const JacobianArrays m(J);
+    if (m.part[0].nnz() != slots_.diagonal_nnz || m.part[1].nnz() != slots_.off_diagonal_nnz) locateBlocks(m);
+    for (const auto &part : m.part) std::fill(part.values, part.values + part.nnz(), 0.0);
+    // J(p, q) += s B, row particle p owned.
+    auto addBlock = [&](PetscInt p, PetscInt q, PetscInt slot, double s, const Mat3 &B) {
+      const JacobianArrays::Part &part = m.part[owns(q) ? 0 : 1];
+      for (int r = 0; r < 3; ++r) {
+        PetscScalar *row = part.values + slot + (part.row_start[3 * p + r] - part.row_start[3 * p]);
+        for (int k = 0; k < 3; ++k) row[k] += s * B[size_t(3 * r + k)];
       }
-    addBlock(l, l, block);
-  }
-  // Spring: row of its end A gets +H at (A, A) and -H at (A, B), H = b C + c G; the same for B.
-  for (const auto &ls : springs_) {
-    const PetscInt pa = ls.spring.i, pb = ls.spring.j;
-    const bool free_a = !fixed_[size_t(pa)], free_b = !fixed_[size_t(pb)];
-    if (!(owns(pa) && free_a) && !(owns(pb) && free_b)) continue;
-    Mat3 G, C, H{}, minusH{};
-    springJacobian(ls.spring, localX(pa), localX(pb), localV(pa), localV(pb), G, C);
-    addScaled(b, C, H);
-    addScaled(c, G, H);
-    addScaled(-1, H, minusH);
-    for (const auto &[p, q, free_p, free_q] : {std::tuple{pa, pb, free_a, free_b}, std::tuple{pb, pa, free_b, free_a}}) {
-      if (!owns(p) || !free_p) continue;
-      addBlock(p, p, H);
-      if (free_q) addBlock(p, q, minusH);
+    };
+    for (PetscInt l = 0; l < owned_; ++l) {
+      Mat3 block{};
+      for (int d = 0; d < 3; ++d) block[size_t(4 * d)] = a * mass_[size_t(l)];
+      if (!fixed_[size_t(l)])
+        for (const auto &pl : planes_) {
+          const ContactEval e = evalContact(pl, kc_, bc_, no_pull_, localX(l), localV(l));
+          if (!e.pushing) continue;
+          const Vec3 &n = pl.normal;
+          for (int r = 0; r < 3; ++r)
+            for (int q = 0; q < 3; ++q) block[size_t(3 * r + q)] += (b * bc_ + c * kc_) * n[size_t(r)] * n[size_t(q)];
+        }
+      addBlock(l, l, slots_.diagonal[size_t(l)], 1, block);
+    }
+    // Spring: row of its end A gets +H at (A, A) and -H at (A, B), H = b C + c G; the same for B.
+    for (size_t k = 0; k < springs_.size(); ++k) {
+      const Spring &spring = springs_[k].spring;
+      const PetscInt pa = spring.i, pb = spring.j;
+      const bool free_a = !fixed_[size_t(pa)], free_b = !fixed_[size_t(pb)];
+      if (!(owns(pa) && free_a) && !(owns(pb) && free_b)) continue;
+      Mat3 G, C, H{};
+      springJacobian(spring, localX(pa), localX(pb), localV(pa), localV(pb), G, C);
+      addScaled(b, C, H);
+      addScaled(c, G, H);
+      for (const auto &[p, q, free_p, free_q, end] :
+           {std::tuple{pa, pb, free_a, free_b, 0}, std::tuple{pb, pa, free_b, free_a, 1}}) {
+        if (!owns(p) || !free_p) continue;
+        addBlock(p, p, slots_.diagonal[size_t(p)], 1, H);
+        if (free_q) addBlock(p, q, slots_.spring[k][size_t(end)], -1, H);
+      }
     }
   }
   BEAM_PETSC(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));

@@ -13,6 +13,7 @@
 // partition. Energies, dissipation and drawing count a spring once, on the rank owning its first
 // particle i.
 #pragma once
+#include <array>
 #include <string>
 #include <utility>
 #include <vector>
@@ -68,6 +69,21 @@ private:
     Spring spring;   // spring.i, spring.j: local indices (owned first, then ghosts)
     bool owned;      // counted here for energies and drawing (its first particle is this rank's)
   };
+  // Where the Jacobian's 3x3 blocks live in its value arrays, so that shiftedJacobian writes them in
+  // place: with MatSetValuesBlocked every block cost a search of three rows, and the assembly of a
+  // million-particle cloth took longer than the linear solve it feeds. Every matrix createJacobian
+  // makes has the same layout (AIJ, block size 3, exact preallocation: a block (P, Q) is the three rows
+  // 3P..3P+2, each holding the columns 3Q..3Q+2 side by side, in the diagonal part of the rank's rows
+  // when Q is owned, in the off-diagonal part otherwise), so the slots are found once.
+  // A slot is the index, in its part's value array, of the block's entry (3P, 3Q); row r of the block
+  // starts row_start[3P + r] - row_start[3P] further on.
+  struct JacobianSlots {
+    PetscInt diagonal_nnz = -1, off_diagonal_nnz = -1; // the layout the slots were found in
+    std::vector<PetscInt> diagonal;                    // owned particle p: its block (p, p)
+    std::vector<std::array<PetscInt, 2>> spring;       // springs_[s]: blocks (i, j) and (j, i), -1 if not a row here
+  };
+  struct JacobianArrays; // J's value arrays and row starts while it is filled (MassSpringModel.cpp)
+  void locateBlocks(const JacobianArrays &arrays) const;
   // Positions and velocities of the local particles (owned, then ghosts) from x and v.
   void gather(Vec x, Vec v) const;
   Vec3 localX(PetscInt l) const { return {xl_array_[3 * l], xl_array_[3 * l + 1], xl_array_[3 * l + 2]}; }
@@ -93,6 +109,7 @@ private:
   PScatter scatter_;            // global -> local (owned + ghosts)
   PVec xl_, vl_;                // local sequential copies
   mutable std::vector<double> xl_array_, vl_array_;
+  mutable JacobianSlots slots_;
 };
 
 } // namespace beam

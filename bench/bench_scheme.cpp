@@ -27,8 +27,6 @@
 // 2e5. The scale only normalizes the reported drift; the time loop is unaffected.
 // -export_system DIR writes the assembled M, K, f of the same beam (labs/BeamLab.hpp exportSystem) after
 // the measurements, so an outside script (bench/scipy_midpoint.py) runs the identical problem.
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -36,8 +34,8 @@
 #include <string>
 #include <vector>
 
-#include "bench/StepTimer.hpp"
 #include "bench/Stream.hpp"
+#include "bench/Timing.hpp"
 #include "bench/Traffic.hpp"
 #include "common/Options.hpp"
 #include "labs/BeamLab.hpp"
@@ -45,21 +43,8 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-double peakMemoryMiB() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return double(usage.ru_maxrss) / 1024.0; // kB on Linux
-}
-
-// Sets an option unless the command line gave it.
-void defaultOption(const char *name, const char *value) {
-  PetscBool set = PETSC_FALSE;
-  BEAM_PETSC(PetscOptionsHasName(nullptr, nullptr, name, &set));
-  if (!set) BEAM_PETSC(PetscOptionsSetValue(nullptr, name, value));
-}
+using beam::bench::Clock;
+using beam::bench::since;
 
 } // namespace
 
@@ -113,8 +98,8 @@ int main(int argc, char **argv) {
       kind = solver_path.operator_kind;
       run.solver = solver_path.solver;
       if (run.solver == beam::LinearSolverKind::CG) {
-        defaultOption("-static_ksp_max_it", "100");
-        defaultOption("-static_ksp_converged_maxits", "true");
+        beam::setDefaultOption("-static_ksp_max_it", "100");
+        beam::setDefaultOption("-static_ksp_converged_maxits", "true");
       }
       beam::SecondOrderSystem system = beam::beamSystem(beam, kind);
       beam::attachSolverPath(beam, solver_path, system);
@@ -137,9 +122,9 @@ int main(int argc, char **argv) {
       BEAM_PETSC(PetscLogStagePop());
       if (result.diverged) throw beam::runError(result.divergence);
       drift = result.final_drift;
-      const std::vector<double> per_step = timer.sortedSteps();
-      median = per_step[per_step.size() / 2];
-      fastest = per_step.front();
+      const std::vector<double> per_step = timer.stepSeconds();
+      median = beam::bench::median(per_step);
+      fastest = *std::min_element(per_step.begin(), per_step.end());
       // Rank 0's clock decides; the ranks step in lock-step anyway (every step has reductions).
       MPI_Bcast(&median, 1, MPI_DOUBLE, 0, PETSC_COMM_WORLD);
       MPI_Bcast(&fastest, 1, MPI_DOUBLE, 0, PETSC_COMM_WORLD);
@@ -148,7 +133,7 @@ int main(int argc, char **argv) {
       BEAM_PETSC(VecGetLocalSize(system.load, &n_local));
       counts = beam::bench::stageCounts(loop_stage, n_local);
       traffic = beam::bench::estimateTraffic(beam, system, kind, counts);
-      const double peak = peakMemoryMiB();
+      const double peak = beam::bench::peakMemoryMiB();
       MPI_Allreduce(&peak, &peak_total, 1, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD);
 
       if (!export_dir.empty()) {

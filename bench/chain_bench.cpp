@@ -17,7 +17,7 @@
 #include <string>
 
 #include "Multibody/MultibodyModel.hpp"
-#include "bench/StepTimer.hpp"
+#include "bench/Timing.hpp"
 #include "common/Options.hpp"
 #include "solvers/TimeLoop.hpp"
 
@@ -39,7 +39,7 @@ int main(int argc, char **argv) {
       scheme_name = names[size_t(r.choice("-scheme", "Time scheme", names, rk4, "scheme"))];
       header = r.flag("-header", "Print the CSV header first", header);
     });
-    using Clock = beam::bench::StepTimer::Clock;
+    using beam::bench::Clock;
     const auto t0 = Clock::now();
     const beam::multibody::MultibodyModel model(beam::multibody::loadModel("chain", int(links)), PETSC_COMM_WORLD);
     beam::RunSettings run;
@@ -50,20 +50,21 @@ int main(int argc, char **argv) {
     if (beam::finishOptions(PETSC_COMM_WORLD)) return 0;
     beam::PVec x = model.createVector(), v = model.createVector();
     model.initialState(x, v);
-    const double setup = std::chrono::duration<double>(Clock::now() - t0).count();
+    const double setup = beam::bench::since(t0);
 
     beam::bench::StepTimer timer;
     const beam::RunResult result = loop.run(x, v, {&timer});
     if (result.diverged) throw beam::runError(result.divergence);
-    const std::vector<double> per_step = timer.sortedSteps();
-    const double median = per_step[per_step.size() / 2];
+    const std::vector<double> per_step = timer.stepSeconds();
+    const double median = beam::bench::median(per_step);
+    const double fastest = *std::min_element(per_step.begin(), per_step.end());
     const long unknowns = 7L * model.bodyCount() + model.jointRowCount() + model.bodyCount();
     if (header)
       BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD,
                              "links,unknowns,solve,scheme,dt,steps,setup_s,median_step_s,min_step_s,body_step_us\n"));
     BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%lld,%ld,%s,%s,%g,%lld,%.4f,%.6e,%.6e,%.2f\n", (long long)links,
                            unknowns, beam::multibody::MultibodyModel::solvesDense(unknowns) ? "dense" : "sparse",
-                           scheme_name.c_str(), dt, (long long)steps, setup, median, per_step.front(),
+                           scheme_name.c_str(), dt, (long long)steps, setup, median, fastest,
                            median / double(links) * 1e6));
     return 0;
   });

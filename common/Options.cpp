@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <regex>
 #include <sstream>
 
 #include "common/Petsc.hpp"
@@ -239,44 +238,46 @@ bool helpRequested() {
   return help;
 }
 
-namespace {
-
-// Options PETSc reads only when a solver runs or a matrix is assembled (KSPSolve's -ksp_converged_reason
-// and -ksp_view, SNESSolve's, EPSSolve's, MatAssemblyEnd's -mat_view): nobody has read them yet when
-// finishOptions runs, so they pass there and are checked once the run is over (warnUnusedOptions).
-bool readAtSolveTime(const std::string &name) {
-  static const std::regex lazy("(^|.*_)((ksp|snes|eps|st|pc|mat)_view(_[a-z_]+)?|(ksp|snes|eps)_converged_(reason|rate))");
-  return std::regex_match(name, lazy);
-}
-
-// The options still unused, solve-time ones included or not.
-std::vector<std::string> unusedOptions() {
-  PetscInt n = 0;
-  char **names = nullptr, **values = nullptr;
-  if (PetscOptionsLeftGet(nullptr, &n, &names, &values)) throw runError("cannot query the options database");
-  std::vector<std::string> unused(names, names + n);
-  PetscOptionsLeftRestore(nullptr, &n, &names, &values);
-  return unused;
-}
-
-} // namespace
-
 bool finishOptions(MPI_Comm comm) {
   const bool help = helpRequested();
   agreeOnOutcome(comm, [&] {
     if (help) return; // -help lists options; it does not judge them
-    for (const std::string &name : unusedOptions())
-      if (!readAtSolveTime(name))
-        throw inputError("unknown option -" + name + "; run with -help for the accepted options");
+    PetscInt n = 0;
+    char **names = nullptr, **values = nullptr;
+    if (PetscOptionsLeftGet(nullptr, &n, &names, &values)) throw runError("cannot query the options database");
+    std::string unknown;
+    for (PetscInt i = 0; i < n && unknown.empty(); ++i) unknown = names[i];
+    PetscOptionsLeftRestore(nullptr, &n, &names, &values);
+    if (!unknown.empty())
+      throw inputError("unknown option -" + unknown + "; run with -help for the accepted options");
   });
   return help;
 }
 
-void warnUnusedOptions(MPI_Comm comm) {
-  for (const std::string &name : unusedOptions()) {
-    const std::string line = "warning: option -" + name + " was never used (no solver ran with that prefix)\n";
-    PetscPrintf(comm, "%s", line.c_str());
+void acceptSolveTimeOptions(const std::string &prefix) {
+  PetscInt n = 0;
+  char **names = nullptr, **values = nullptr;
+  BEAM_PETSC(PetscOptionsLeftGet(nullptr, &n, &names, &values));
+  std::vector<std::string> solve_time;
+  for (PetscInt i = 0; i < n; ++i) {
+    const std::string name = names[i];
+    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string rest = name.substr(prefix.size());
+    if (rest.compare(0, 3, "mg_") == 0 || rest == "ksp_converged_reason" || rest == "snes_converged_reason" ||
+        rest == "eps_converged_reason" || rest == "ksp_view" || rest == "snes_view" || rest == "eps_view")
+      solve_time.push_back("-" + name);
   }
+  BEAM_PETSC(PetscOptionsLeftRestore(nullptr, &n, &names, &values));
+  for (const auto &name : solve_time) { // a query marks an option as read
+    PetscBool set = PETSC_FALSE;
+    BEAM_PETSC(PetscOptionsHasName(nullptr, nullptr, name.c_str(), &set));
+  }
+}
+
+void setDefaultOption(const std::string &name, const std::string &value) {
+  PetscBool set = PETSC_FALSE;
+  BEAM_PETSC(PetscOptionsHasName(nullptr, nullptr, name.c_str(), &set));
+  if (!set) BEAM_PETSC(PetscOptionsSetValue(nullptr, name.c_str(), value.c_str()));
 }
 
 double parseReal(const std::string &option, const std::string &text) {

@@ -87,11 +87,21 @@ bool helpRequested();
 // The end of option reading, after every object has read its options (solvers included) and before
 // anything is written: refuses the first option nobody read ("unknown option -foo"), collectively.
 // Returns true when -help was given (the caller then stops without running). Options PETSc reads only
-// while solving (-<prefix>ksp_converged_reason, -<prefix>ksp_view, -<prefix>snes_view, ...) pass here;
-// warnUnusedOptions reports them after the run if no solver read them (a mistyped prefix).
+// while solving are taken as read by the solver that will read them (acceptSolveTimeOptions).
 bool finishOptions(MPI_Comm comm);
-// One warning line per option still unused (runMain calls it after a successful run).
-void warnUnusedOptions(MPI_Comm comm);
+
+// Options PETSc reads only when a solver under `prefix` is first set up or has solved: the multigrid
+// levels' smoothers and coarse solver (-<prefix>mg_levels_*, -<prefix>mg_coarse_*, read when PCGAMG has
+// built its levels) and the reports -<prefix>ksp_converged_reason, -<prefix>snes_converged_reason,
+// -<prefix>ksp_view, -<prefix>snes_view. A solver whose first setup waits for the first step (a Newton
+// solver's KSP needs a Jacobian) calls this after its *SetFromOptions, so finishOptions takes them as
+// read; PETSc reads them, and rejects a bad value, when it gets there. Every solver calls it for its
+// prefix (LinearSolver, the eigensolvers, Newton), so a mistyped prefix stays an unknown option.
+void acceptSolveTimeOptions(const std::string &prefix);
+
+// Puts `-name value` in the options database unless the command line (or an options file) gave the
+// option: a default for an option PETSc reads only from the database (a multigrid level's smoother).
+void setDefaultOption(const std::string &name, const std::string &value);
 
 // Strict text parsers for values PETSc has no typed call for (lists, numbers in files): the whole text
 // must be one finite real (a NUL byte inside is not part of a number), fields of a list are separated

@@ -1,7 +1,5 @@
 #include "common/Petsc.hpp"
 
-#include "common/Options.hpp"
-
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -186,7 +184,6 @@ int runMain(const PetscSession &session, const char *program, const std::functio
       if (!session.commandLineError().empty()) throw inputError(session.commandLineError());
     });
     code = body();
-    if (code == kExitOk) warnUnusedOptions(PETSC_COMM_WORLD);
   } catch (const Error &e) {
     code = e.exitCode();
     message = e.what();

@@ -106,6 +106,8 @@ MassSpringLabOptions readMassSpringLabOptions(MPI_Comm comm) {
         }
         o.track.push_back(PetscInt(i));
       }
+      o.write_network = r.path("-write_network",
+                               "Write the network as DIR/particles.csv and DIR/springs.csv (-particles/-springs) and stop");
     });
   });
   o.run.identity = {{"lab", "mass_spring"}};

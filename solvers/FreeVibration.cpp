@@ -2,6 +2,8 @@
 
 #include <slepceps.h>
 
+#include "common/Options.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -99,6 +101,7 @@ ModalSolver::ModalSolver(const FreeVibration &problem, const ModalSettings &sett
   } catch (const Error &e) { // e.g. -omega_max_eps_type nonsense
     throw inputError("options of the '" + settings.prefix + "' eigensolver: " + e.what());
   }
+  acceptSolveTimeOptions(settings.prefix); // -<prefix>eps_view, -<prefix>eps_converged_reason: read by EPSSolve
 }
 
 ModalSolver::~ModalSolver() = default;

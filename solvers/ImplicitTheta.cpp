@@ -3,24 +3,30 @@
 #include <cmath>
 #include <sstream>
 
+#include "common/Options.hpp"
+
 namespace beam {
 
 namespace {
 
 // Newton's stopping rule: |R| <= rtol * |R(0)|, with R(0) the residual at dv = 0 (not at the
-// predictor the solve starts from: a good predictor would make a relative test unreachable), or the
-// update stalling at round-off (|delta| <= 1e-12 |dv|: a state at rest in equilibrium has an R(0) of
-// round-off size that no relative reduction can beat), or the residual stalling at round-off: within
-// 1e4 of the target and no halving in 3 iterations (stiff springs, k = 1e5 in a disk falling at dt =
-// 2.5e-5: R = M dv - dt F sums spring forces far larger than the residual, whose round-off then sits just
-// above rtol |R(0)|, while a converging Newton halves the residual at every iteration), or PETSc's own
-// tests (atol, iteration limit). rtol and atol are SNES's (-<prefix>snes_rtol, -<prefix>snes_atol).
+// predictor the solve starts from: a good predictor would make a relative test unreachable), or a full
+// Newton step shorter than 1e-8 |dv| (|step| / lambda, whatever the line search took: SNES's default
+// stol; Newton converges quadratically, so what is left after it is of order its square), or the update
+// stalling at round-off (|delta| <= 1e-12 |dv|: a state at rest in equilibrium has an R(0) of round-off
+// size that no relative reduction can beat), or the residual stalling at round-off: within 1e4 of the
+// target and no halving in 3 iterations (stiff springs, k = 1e5 in a disk falling at dt = 2.5e-5), or
+// PETSc's own tests (atol, iteration limit). The step test is what ends most solves of large networks:
+// the residual's round-off floor grows with the number of springs while R(0) shrinks with the particles'
+// masses (R(0) is dt m g on a network at rest), so on a 1024 x 1024 cloth the floor lies above
+// 1e-10 |R(0)| and the residual test alone is never met; dividing by lambda keeps a step cut short by the
+// line search from passing for convergence. rtol and atol are SNES's (-<prefix>snes_rtol, -<prefix>snes_atol).
 PetscErrorCode convergenceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscReal snorm, PetscReal fnorm,
                                SNESConvergedReason *reason, void *ctx) {
   PetscFunctionBeginUser;
   PetscCall(SNESConvergedDefault(snes, it, xnorm, snorm, fnorm, reason, nullptr));
   if (*reason != SNES_CONVERGED_ITERATING) PetscFunctionReturn(0);
-  PetscReal atol, rtol, stol;
+  PetscReal atol, rtol, stol, lambda = 0;
   PetscInt maxit, maxf;
   PetscCall(SNESGetTolerances(snes, &atol, &rtol, &stol, &maxit, &maxf));
   auto &stop = *static_cast<ImplicitTheta::NewtonStop *>(ctx);
@@ -30,7 +36,11 @@ PetscErrorCode convergenceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscRea
   } else {
     ++stop.stalled;
   }
+  SNESLineSearch linesearch;
+  PetscCall(SNESGetLineSearch(snes, &linesearch));
+  PetscCall(SNESLineSearchGetLambda(linesearch, &lambda));
   if (fnorm <= rtol * stop.reference) *reason = SNES_CONVERGED_FNORM_RELATIVE;
+  else if (it > 0 && lambda > 0 && snorm <= 1e-8 * lambda * xnorm) *reason = SNES_CONVERGED_SNORM_RELATIVE;
   else if (it > 0 && snorm <= 1e-12 * xnorm) *reason = SNES_CONVERGED_SNORM_RELATIVE;
   else if (stop.stalled >= 3 && fnorm <= 1e4 * rtol * stop.reference) *reason = SNES_CONVERGED_SNORM_RELATIVE;
   PetscFunctionReturn(0);
@@ -74,24 +84,36 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   BEAM_PETSC(SNESSetTolerances(snes_, 1e-50, 1e-10, 0.0, 500, -1));
   BEAM_PETSC(SNESSetConvergenceTest(snes_, convergenceTest, &stop_, nullptr));
   BEAM_PETSC(SNESSetConvergenceHistory(snes_, history_, nullptr, 64, PETSC_TRUE));
+  // The linear solver every Newton iteration uses unless options say otherwise (see the header): above
+  // kDirectNewtonLimit unknowns GMRES, since the exact Jacobian of buckling springs is indefinite,
+  // preconditioned by smoothed-aggregation multigrid, whose cost per unknown does not grow with the
+  // network; one SOR sweep per level instead of GAMG's Chebyshev-Jacobi smoother, which diverges on an
+  // indefinite matrix.
   KSP ksp;
+  PC pc;
   BEAM_PETSC(SNESGetKSP(snes_, &ksp));
-  BEAM_PETSC(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
-  // Small systems: a direct LU inside Newton (MUMPS on several ranks). PETSc's default, GMRES(30) with
-  // ILU(0), stagnates on stiff networks at large dt (a 20x20 cloth at omega_max dt = 60 hit its 10000
-  // iterations), where J = M + dt^2 K is far from M and may be indefinite (compressed springs).
+  BEAM_PETSC(KSPGetPC(ksp, &pc));
   PetscInt unknowns = 0;
   BEAM_PETSC(MatGetSize(J_, &unknowns, nullptr));
   if (unknowns <= kDirectNewtonLimit) {
-    PC pc;
+    // Small systems: a direct LU (MUMPS on several ranks). GMRES(30) with ILU(0) stagnated on stiff
+    // networks at large dt (a 20x20 cloth at omega_max dt = 60 hit its 10000 iterations).
     BEAM_PETSC(KSPSetType(ksp, KSPPREONLY));
-    BEAM_PETSC(KSPGetPC(ksp, &pc));
     BEAM_PETSC(PCSetType(pc, PCLU));
     PetscMPIInt size = 1;
     MPI_Comm_size(model.comm(), &size);
     if (size > 1) BEAM_PETSC(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+  } else {
+    BEAM_PETSC(KSPSetType(ksp, KSPGMRES));
+    BEAM_PETSC(KSPSetTolerances(ksp, 1e-5, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+    BEAM_PETSC(PCSetType(pc, PCGAMG));
+    for (const auto &[name, value] : {std::pair{"mg_levels_ksp_type", "richardson"}, std::pair{"mg_levels_pc_type", "sor"},
+                                      std::pair{"mg_levels_ksp_max_it", "1"}})
+      setDefaultOption("-" + newton_prefix_ + name, value);
+    BEAM_PETSC(SNESSetLagPreconditioner(snes_, 2)); // GAMG's setup every other Newton iteration
   }
   BEAM_PETSC(SNESSetFromOptions(snes_));
+  acceptSolveTimeOptions(newton_prefix_); // the KSP and PC are set up at the first Newton iteration
 }
 
 std::vector<double> ImplicitTheta::residualHistory() const {
@@ -158,6 +180,17 @@ void ImplicitTheta::step(double t, Vec x, Vec v) {
     SNESConvergedReason reason;
     BEAM_PETSC(SNESGetConvergedReason(snes_, &reason));
     BEAM_PETSC(SNESGetIterationNumber(snes_, &iterations_));
+    if (reason <= 0) {
+      // Once more from dv = 0: the previous step's dv is a good guess for smooth motion, a bad one where
+      // the motion turns (a contact starts or ends), and Newton from it can wander off.
+      const PetscInt first = iterations_;
+      BEAM_PETSC(VecSet(dv_, 0.0));
+      BEAM_PETSC(SNESSolve(snes_, nullptr, dv_));
+      BEAM_PETSC(SNESGetConvergedReason(snes_, &reason));
+      BEAM_PETSC(SNESGetIterationNumber(snes_, &iterations_));
+      iterations_ += first;
+    }
+    BEAM_PETSC(SNESGetLinearSolveIterations(snes_, &linear_iterations_));
     if (reason <= 0) {
       PetscReal fnorm = 0;
       BEAM_PETSC(SNESGetFunctionNorm(snes_, &fnorm));

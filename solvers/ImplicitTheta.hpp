@@ -15,12 +15,14 @@
 //     it is the lab's midpoint scheme) is conserved to the solver's tolerance; with nonlinear springs
 //     the energy error stays bounded and oscillates, without drift.
 //
-// Nonlinear models: Newton with the secant (l2) line search by PETSc SNES (the report's fsolve becomes SNES), the exact
-// Jacobian assembled sparse, a KSP inside; options under SchemeSettings::newton_prefix
-// (-ms_snes_monitor, -ms_ksp_type, -ms_pc_type gamg). Defaults: residual 1e-10 of the residual at
-// dv = 0 (or the Newton update stalling at round-off, 1e-12 of dv), at most 500 iterations; a direct
-// LU up to kDirectNewtonLimit unknowns, above it PETSc's KSP with relative tolerance 1e-8. The previous step's dv is the initial guess (kept in checkpoints). A failed solve is a run
-// error naming the time, the residual and the hint (a smaller -dt).
+// Nonlinear models: Newton with the secant (l2) line search by PETSc SNES (the report's fsolve becomes
+// SNES), the exact Jacobian assembled sparse, a KSP inside; options under SchemeSettings::newton_prefix
+// (-ms_snes_monitor, -ms_ksp_type, -ms_pc_type). Defaults: the stopping rule of ImplicitTheta.cpp
+// (residual 1e-10 of the residual at dv = 0, a full Newton step below 1e-8 |dv|, or round-off stalls), at
+// most 500 iterations; linear solves by a direct LU up to kDirectNewtonLimit unknowns (MUMPS on several
+// ranks), above it GMRES to 1e-5 preconditioned by GAMG (one SOR sweep per level, rebuilt every other
+// Newton iteration). The previous step's dv is the initial guess (kept in checkpoints). A failed solve is
+// a run error naming the time, the residual and the hint (a smaller -dt).
 // Linear models: the residual is linear in dv with the constant matrix M + theta dt C + theta^2 dt^2 S,
 // so one solve with it (prefix `shifted_`, factored once per run) is the exact Newton solution.
 #pragma once
@@ -39,6 +41,7 @@ public:
   void step(double t, Vec x, Vec v) override;
   std::string name() const override { return name_; }
   PetscInt newtonIterations() const override { return iterations_; }
+  PetscInt linearIterations() const override { return linear_iterations_; }
   // Residual norms of the last step's Newton iterations (nonlinear models), for convergence studies.
   std::vector<double> residualHistory() const;
   std::vector<Vec> history() override { return {dv_.get()}; }
@@ -66,6 +69,7 @@ private:
   const Model *model_ = nullptr;
   double dt_ = 0;
   PetscInt iterations_ = 0;
+  PetscInt linear_iterations_ = -1; // nonlinear models: Krylov iterations of the last step
   // The step being solved.
   double t_ = 0;
   Vec xn_ = nullptr, vn_ = nullptr;

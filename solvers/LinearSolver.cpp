@@ -1,5 +1,7 @@
 #include "solvers/LinearSolver.hpp"
 
+#include "common/Options.hpp"
+
 namespace beam {
 
 const char *linearSolverName(LinearSolverKind k) {
@@ -76,6 +78,7 @@ void LinearSolver::finish(Mat A, const std::string &prefix) {
   } catch (const Error &e) { // e.g. -mass_ksp_type nonsense
     throw inputError("options of the '" + prefix + "' solver: " + e.what());
   }
+  acceptSolveTimeOptions(prefix); // -<prefix>ksp_view, -<prefix>ksp_converged_reason: read by KSPSolve
   // The natural norm is CG's; another -<prefix>ksp_type (gmres, ...) gets its own default norm.
   // (Set, not read first: reading the norm type checks it against the type and fails.)
   PetscBool cg = PETSC_FALSE, preonly = PETSC_FALSE;

@@ -46,6 +46,9 @@ public:
 
   // Newton iterations of the last step, or -1 for schemes that solve no nonlinear system.
   virtual PetscInt newtonIterations() const { return -1; }
+  // Krylov iterations of the last step's linear solves (over all its Newton iterations), or -1 for
+  // schemes that do not count them.
+  virtual PetscInt linearIterations() const { return -1; }
 
   // Checkpoints: the state a scheme keeps beyond (x, y) (e.g. the acceleration, x_{n-1}, the initial
   // guess of an iterative solve); empty for one-step schemes. Valid after setup(). A restart loads

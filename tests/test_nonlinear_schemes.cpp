@@ -165,7 +165,10 @@ TEST(NonlinearSchemes, FreeNetworkKeepsMomentumAndEnergy) {
   for (const char *name : {"explicit_euler", "forward_euler", "verlet", "rk4", "implicit_euler", "implicit_midpoint"}) {
     const Trajectory t = integrate(model, name, 1e-3, 400, [&](Vec x, Vec v) { model.initialState(x, v); });
     const Vec3 p0 = momentum(t.v.front()), p1 = momentum(t.v.back());
-    for (int d = 0; d < 3; ++d) EXPECT_NEAR(p1[size_t(d)], p0[size_t(d)], 1e-11) << name;
+    // Exact up to round-off for the explicit schemes; the implicit ones keep it up to what Newton leaves
+    // in the residual (it stops on a full step below 1e-8 |dv|, ImplicitTheta): 2e-11 after 400 steps.
+    const bool newton = std::string(name).rfind("implicit", 0) == 0;
+    for (int d = 0; d < 3; ++d) EXPECT_NEAR(p1[size_t(d)], p0[size_t(d)], newton ? 1e-10 : 1e-11) << name;
   }
   // Energy: second-order symplectic schemes keep it to O(dt^2) (here well below 1e-4 relative).
   for (const char *name : {"verlet", "implicit_midpoint"}) {

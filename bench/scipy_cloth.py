@@ -1,0 +1,201 @@
+#!/usr/bin/python3
+"""The cloth benchmark's reference (issue 10): implicit Euler on a mass-spring network read from the CSV
+files the mass_spring lab reads (-particles/-springs; `mass_spring -model cloth -write_network DIR` writes
+them), Newton with a vectorized sparse Jacobian, in NumPy/SciPy.
+
+The step is the lab's (solvers/ImplicitTheta.hpp with theta = 1, forces as MassSpring/Physics.hpp):
+    R(dv) = M dv - dt F(x_n + dt (v_n + dv)),   J = M - dt^2 dF/dx,
+    x_{n+1} = x_n + dt (v_n + dv),  v_{n+1} = v_n + dv,
+    spring A-B: f_A = k (l - l0) u = -f_B;  df_A/dx_B = k [(1 - l0/l)(I - u u^T) + u u^T] = -df_A/dx_A,
+    gravity m g on free particles; a fixed particle has no force and the rows and columns m I in J.
+Newton as the lab's: from the previous step's dv, a backtracking line search on |R| (full step when
+|R| decreases by the sufficient-decrease factor 1 - 1e-4 lambda, else halve lambda), stopping when
+|R| <= 1e-10 |R(0)| (R(0) the residual at dv = 0), or a full step shorter than 1e-8 |dv|, or any step
+shorter than 1e-12 |dv|; at most 50 iterations.
+Per Newton iteration the linear solve J delta = -R is
+    --solver splu   SuperLU (scipy.sparse.linalg.splu, default options), factored at every iteration;
+    --solver cg     scipy.sparse.linalg.cg with a Jacobi preconditioner, relative tolerance 1e-8
+                    (J is symmetric; CG stops with an error when it does not converge).
+bench/cloth.sh runs both and takes the better one. Springs with dashpots are refused (the benchmark's
+cloth has none; the lab handles them).
+
+Prints one CSV row with bench_cloth's columns (bench/bench_cloth.cpp): impl "scipy", path the solver;
+median_step_s is the upper median as there; peak_rss_mib is this process's peak resident memory
+(getrusage), reading included.
+
+    /usr/bin/python3 bench/scipy_cloth.py DIR [--steps 3] [--dt 0.01] [--solver splu|cg] [--header]
+        [--save_final FILE]
+"""
+import argparse
+import resource
+import sys
+import time
+
+import numpy as np
+import scipy.sparse
+import scipy.sparse.linalg
+
+COLUMNS = ("impl,path,particles,springs,ranks,steps,read_s,setup_s,median_step_s,mean_step_s,min_step_s,"
+           "max_step_s,newton_per_step,krylov_per_step,peak_rss_mib")
+GRAVITY = np.array([0.0, 0.0, -9.81])
+
+
+def read_csv(path, required):
+    with open(path) as f:
+        header = f.readline().strip().lstrip("\ufeff").split(",")
+    missing = [c for c in required if c not in header]
+    if missing:
+        sys.exit(f"scipy_cloth: {path}: missing column '{missing[0]}'")
+    data = np.loadtxt(path, delimiter=",", skiprows=1, comments="#", ndmin=2)
+    return {name: data[:, k] for k, name in enumerate(header)}
+
+
+class Cloth:
+    """The network: positions, masses, fixed flags, springs (i, j, k, l0)."""
+
+    def __init__(self, folder):
+        p = read_csv(f"{folder}/particles.csv", ("x", "y", "z", "mass", "fixed"))
+        s = read_csv(f"{folder}/springs.csv", ("i", "j", "stiffness"))
+        self.n = p["x"].size
+        self.x0 = np.column_stack([p["x"], p["y"], p["z"]])
+        self.v0 = np.column_stack([p.get(c, np.zeros(self.n)) for c in ("vx", "vy", "vz")])
+        self.mass = p["mass"]
+        self.fixed = p["fixed"] == 1
+        self.v0[self.fixed] = 0.0
+        self.i = s["i"].astype(np.int64)
+        self.j = s["j"].astype(np.int64)
+        self.k = s["stiffness"]
+        if np.any(s.get("damping", np.zeros(1)) != 0):
+            sys.exit("scipy_cloth: springs with dashpots: accepted: damping 0 (the benchmark's cloth)")
+        d = self.x0[self.j] - self.x0[self.i]
+        self.l0 = s["rest_length"] if "rest_length" in s else np.sqrt((d * d).sum(axis=1))
+        self.free = ~self.fixed
+        # J's sparsity, built once: the diagonal blocks and, for springs between free particles, the
+        # four blocks (i,i), (j,j), (i,j), (j,i); entry order matches values() below.
+        r3 = np.arange(3)
+        rows_block = lambda a: (3 * a[:, None, None] + r3[None, :, None]).repeat(3, axis=2)
+        cols_block = lambda b: (3 * b[:, None, None] + r3[None, None, :]).repeat(3, axis=1)
+        both = self.free[self.i] & self.free[self.j]
+        self.coupled = both
+        ii, jj = self.i[both], self.j[both]
+        diag = np.arange(self.n)
+        rows = [rows_block(diag), rows_block(ii), rows_block(jj), rows_block(ii), rows_block(jj)]
+        cols = [cols_block(diag), cols_block(ii), cols_block(jj), cols_block(jj), cols_block(ii)]
+        # springs to a fixed particle still stiffen their free end's diagonal block
+        self.half_i = self.free[self.i] & ~both
+        self.half_j = self.free[self.j] & ~both
+        rows += [rows_block(self.i[self.half_i]), rows_block(self.j[self.half_j])]
+        cols += [cols_block(self.i[self.half_i]), cols_block(self.j[self.half_j])]
+        self.rows = np.concatenate([r.ravel() for r in rows])
+        self.cols = np.concatenate([c.ravel() for c in cols])
+
+    def force(self, x):
+        d = x[self.j] - x[self.i]
+        length = np.sqrt((d * d).sum(axis=1))
+        f = (self.k * (length - self.l0) / length)[:, None] * d  # on i
+        F = self.mass[:, None] * GRAVITY[None, :]
+        for c in range(3):
+            F[:, c] += np.bincount(self.i, weights=f[:, c], minlength=self.n)
+            F[:, c] -= np.bincount(self.j, weights=f[:, c], minlength=self.n)
+        F[self.fixed] = 0.0
+        return F
+
+    def jacobian(self, x, c):
+        """M - c dF/dx as CSR (c = dt^2)."""
+        d = x[self.j] - x[self.i]
+        length = np.sqrt((d * d).sum(axis=1))
+        u = d / length[:, None]
+        uu = u[:, :, None] * u[:, None, :]
+        P = np.eye(3)[None] - uu
+        H = (c * self.k)[:, None, None] * ((1 - self.l0 / length)[:, None, None] * P + uu)
+        D = self.mass[:, None, None] * np.eye(3)[None]
+        Hc = H[self.coupled]
+        values = np.concatenate([D.ravel(), Hc.ravel(), Hc.ravel(), -Hc.ravel(), -Hc.ravel(),
+                                 H[self.half_i].ravel(), H[self.half_j].ravel()])
+        N = 3 * self.n
+        return scipy.sparse.csr_matrix((values, (self.rows, self.cols)), shape=(N, N))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("dir", help="directory with particles.csv and springs.csv")
+    p.add_argument("--steps", type=int, default=3)
+    p.add_argument("--dt", type=float, default=0.01)
+    p.add_argument("--solver", default="splu", choices=("splu", "cg"))
+    p.add_argument("--header", action="store_true")
+    p.add_argument("--save_final", default="", help="CSV particle,x,y,z,vx,vy,vz as the lab's -save_final")
+    a = p.parse_args()
+    if a.steps < 1:
+        sys.exit("scipy_cloth: --steps: accepted: an integer >= 1")
+
+    t0 = time.perf_counter()
+    cloth = Cloth(a.dir)
+    read = time.perf_counter() - t0
+    dt, c = a.dt, a.dt * a.dt
+    m3 = np.repeat(cloth.mass, 3)
+    x = cloth.x0.copy()
+    v = cloth.v0.copy()
+    dv = np.zeros(3 * cloth.n)
+
+    def residual(dv):
+        return m3 * dv - dt * cloth.force(x + dt * (v + dv.reshape(-1, 3))).ravel()
+
+    def solve(J, rhs):
+        if a.solver == "splu":
+            return scipy.sparse.linalg.splu(J.tocsc()).solve(rhs), 1
+        count = [0]
+        jacobi = scipy.sparse.diags(1.0 / J.diagonal())
+        sol, info = scipy.sparse.linalg.cg(J, rhs, tol=1e-8, atol=0.0, M=jacobi, maxiter=100000,
+                                           callback=lambda _: count.__setitem__(0, count[0] + 1))
+        if info != 0:
+            sys.exit(f"scipy_cloth: CG did not converge (info {info})")
+        return sol, count[0]
+
+    seconds, newton, krylov = [], [], []
+    for step in range(a.steps):
+        t = time.perf_counter()
+        R = residual(np.zeros_like(dv))
+        reference = np.linalg.norm(R)
+        R = residual(dv)
+        fnorm = np.linalg.norm(R)
+        its = lits = 0
+        while fnorm > 1e-10 * reference:
+            if its == 50:
+                sys.exit(f"scipy_cloth: Newton did not converge in step {step + 1} (residual {fnorm:.3e})")
+            J = cloth.jacobian(x + dt * (v + dv.reshape(-1, 3)), c)
+            delta, n_lin = solve(J, -R)
+            lits += n_lin
+            lam = 1.0
+            while True:
+                trial = dv + lam * delta
+                R_trial = residual(trial)
+                f_trial = np.linalg.norm(R_trial)
+                if f_trial <= (1 - 1e-4 * lam) * fnorm or lam < 1e-4:
+                    break
+                lam /= 2
+            its += 1
+            snorm = lam * np.linalg.norm(delta)
+            dv, R, fnorm = trial, R_trial, f_trial
+            xnorm = np.linalg.norm(dv)
+            if (lam == 1 and snorm <= 1e-8 * xnorm) or snorm <= 1e-12 * xnorm:
+                break
+        v = v + dv.reshape(-1, 3)
+        x = x + dt * v
+        seconds.append(time.perf_counter() - t)
+        newton.append(its)
+        krylov.append(lits)
+
+    if a.save_final:
+        table = np.column_stack([np.arange(cloth.n), x, v])
+        np.savetxt(a.save_final, table, delimiter=",", header="particle,x,y,z,vx,vy,vz", comments="",
+                   fmt=["%d"] + ["%.17g"] * 6)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    if a.header:
+        print(COLUMNS)
+    print(f"scipy,{a.solver},{cloth.n},{cloth.i.size},1,{a.steps},{read:.3f},0.000,{sorted(seconds)[len(seconds) // 2]:.6f},"
+          f"{np.mean(seconds):.6f},{min(seconds):.6f},{max(seconds):.6f},{np.mean(newton):.2f},{np.mean(krylov):.1f},"
+          f"{peak:.1f}")
+
+
+if __name__ == "__main__":
+    main()
