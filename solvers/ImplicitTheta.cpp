@@ -71,16 +71,10 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   J_ = model.createJacobian();
   newton_prefix_ = settings.options_prefix + settings.newton_prefix;
   BEAM_PETSC(SNESCreate(model.comm(), snes_.out()));
-  SNESLineSearch line_search;
   BEAM_PETSC(SNESSetOptionsPrefix(snes_, (settings.options_prefix + settings.newton_prefix).c_str()));
   BEAM_PETSC(SNESSetFunction(snes_, work_, residualCallback, this));
   BEAM_PETSC(SNESSetJacobian(snes_, J_, J_, jacobianCallback, this));
   BEAM_PETSC(SNESSetType(snes_, SNESNEWTONLS));
-  // The secant (l2) line search, not PETSc's backtracking: on stiff networks at large dt (a 20x20 cloth
-  // with omega_max dt = 2000) backtracking creeps by tiny steps and stops at the iteration limit, the l2
-  // search converges (at most ~200 iterations there, as many as backtracking on the ordinary cases).
-  BEAM_PETSC(SNESGetLineSearch(snes_, &line_search));
-  BEAM_PETSC(SNESLineSearchSetType(line_search, SNESLINESEARCHL2));
   BEAM_PETSC(SNESSetTolerances(snes_, 1e-50, 1e-10, 0.0, 500, -1));
   BEAM_PETSC(SNESSetConvergenceTest(snes_, convergenceTest, &stop_, nullptr));
   BEAM_PETSC(SNESSetConvergenceHistory(snes_, history_, nullptr, 64, PETSC_TRUE));
@@ -181,13 +175,25 @@ void ImplicitTheta::step(double t, Vec x, Vec v) {
     BEAM_PETSC(SNESGetConvergedReason(snes_, &reason));
     BEAM_PETSC(SNESGetIterationNumber(snes_, &iterations_));
     if (reason <= 0) {
-      // Once more from dv = 0: the previous step's dv is a good guess for smooth motion, a bad one where
-      // the motion turns (a contact starts or ends), and Newton from it can wander off.
+      // Once more from dv = 0, with the secant (l2) line search unless the options chose one. The
+      // previous step's dv is a good guess for smooth motion, a bad one where the motion turns (a contact
+      // starts or ends); PETSc's backtracking, the cheaper search every step uses (the l2 search costs
+      // 2x on the 128x128 cloth), creeps by tiny steps on stiff networks at large dt (a 20x20 cloth at
+      // omega_max dt = 2000) where l2 converges.
       const PetscInt first = iterations_;
+      SNESLineSearch line_search;
+      SNESLineSearchType type;
+      PetscBool chosen = PETSC_FALSE;
+      BEAM_PETSC(SNESGetLineSearch(snes_, &line_search));
+      BEAM_PETSC(SNESLineSearchGetType(line_search, &type));
+      const std::string every_step = type;
+      BEAM_PETSC(PetscOptionsHasName(nullptr, newton_prefix_.c_str(), "-snes_linesearch_type", &chosen));
+      if (!chosen) BEAM_PETSC(SNESLineSearchSetType(line_search, SNESLINESEARCHL2));
       BEAM_PETSC(VecSet(dv_, 0.0));
       BEAM_PETSC(SNESSolve(snes_, nullptr, dv_));
       BEAM_PETSC(SNESGetConvergedReason(snes_, &reason));
       BEAM_PETSC(SNESGetIterationNumber(snes_, &iterations_));
+      if (!chosen) BEAM_PETSC(SNESLineSearchSetType(line_search, every_step.c_str()));
       iterations_ += first;
     }
     BEAM_PETSC(SNESGetLinearSolveIterations(snes_, &linear_iterations_));
