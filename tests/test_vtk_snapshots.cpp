@@ -352,11 +352,17 @@ TEST(VtkSnapshots, RankWithoutElementsWritesNoPiece) {
   EXPECT_EQ(pvd[0].first, 0.25);
 }
 
-TEST(VtkSnapshots, EveryLargerThanTheRunGivesFirstAndLast) {
-  const Beam beam(smallSpec(), PETSC_COMM_WORLD);
+// The small beam at rest as a model, with a fresh directory: the snapshot tests' common setup.
+struct SmallBeamRun {
+  const Beam beam{smallSpec(), PETSC_COMM_WORLD};
   TempDir dir;
   PVec x = beam.createVector(), y = beam.createVector();
-  const BeamModel model(beam, beamSystem(beam), LinearSolverKind::Direct);
+  const BeamModel model{beam, beamSystem(beam), LinearSolverKind::Direct};
+};
+
+TEST(VtkSnapshots, EveryLargerThanTheRunGivesFirstAndLast) {
+  SmallBeamRun r;
+  auto &[beam, dir, x, y, model] = r;
   VtkSnapshots snaps(model, dir.path(), 10, "beam");
   for (PetscInt n = 0; n <= 3; ++n) snaps.observe(stateAt(n, 3, 0.5 * n, x, y));
   ASSERT_EQ(snaps.series().size(), 2u);
@@ -427,10 +433,8 @@ TEST(VtkSnapshots, WriteFailureIsARunErrorNamingTheFile) {
 // being written (a run ended by an exception) waits for it and lists it, so the .pvd on disk names every
 // complete file. On several ranks the writes are synchronous and the same holds trivially.
 TEST(VtkSnapshots, BackgroundWritesAreListedOnceComplete) {
-  const Beam beam(smallSpec(), PETSC_COMM_WORLD);
-  TempDir dir;
-  PVec x = beam.createVector(), y = beam.createVector();
-  const BeamModel model(beam, beamSystem(beam), LinearSolverKind::Direct);
+  SmallBeamRun r;
+  auto &[beam, dir, x, y, model] = r;
   {
     VtkSnapshots snaps(model, dir.path(), 1, "beam");
     snaps.observe(stateAt(0, 10, 0.0, x, y));
