@@ -17,10 +17,14 @@
 //
 // Nonlinear models: Newton with line search by PETSc SNES (the report's fsolve becomes SNES), the exact
 // Jacobian assembled sparse, a KSP inside; options under SchemeSettings::newton_prefix
-// (-ms_snes_monitor, -ms_ksp_type, -ms_pc_type gamg). Defaults: residual 1e-10 of the residual at
-// dv = 0 (or the Newton update stalling at round-off, 1e-12 of dv), at most 50 iterations, KSP
-// relative tolerance 1e-8. The previous step's dv is the initial guess (kept in checkpoints). A failed solve is a run
-// error naming the time, the residual and the hint (a smaller -dt).
+// (-ms_snes_monitor, -ms_ksp_type, -ms_pc_type ilu, -ms_mg_levels_pc_type jacobi). Defaults: residual
+// 1e-10 of the residual at dv = 0, or a full Newton step below 1e-8 of dv, or the update stalling at
+// round-off (1e-12 of dv); at most 50 iterations; the linear solver GMRES with relative tolerance 1e-5,
+// preconditioned by GAMG (smoothed aggregation; one SOR sweep as smoother on every level), rebuilt
+// every other Newton iteration (-ms_snes_lag_preconditioner 2): the cloth benchmark's choice
+// (README, the cloth benchmark), where ILU(0) needed about 200 GMRES iterations per solve on a
+// 128 x 128 cloth. The previous step's dv is the initial guess (kept in checkpoints). A failed solve
+// is a run error naming the time, the residual and the hint (a smaller -dt).
 // Linear models: the residual is linear in dv with the constant matrix M + theta dt C + theta^2 dt^2 S,
 // so one solve with it (prefix `shifted_`, factored once per run) is the exact Newton solution.
 #pragma once
