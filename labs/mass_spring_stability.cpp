@@ -152,6 +152,70 @@ struct Case {
 
 std::string cell(double v) { return std::isinf(v) ? "inf" : beam::exactDecimal(v); }
 
+// Part 2: each scheme's theoretical and measured limit, printed; the rows of critical_steps.csv.
+std::string measuredLimits(const Settings &s, const Case &base, double omega_max) {
+  std::string csv = "scheme,omega_crit,dt_theory,dt_measured,dt_unstable,runs\n";
+  for (const auto &name : s.schemes) {
+    const double omega_crit = beam::criticalOmega(name), dt_theory = beam::criticalStep(omega_crit, omega_max);
+    beam::MeasuredStep m;
+    if (s.search.steps > 0 && dt_theory > 0 && std::isfinite(dt_theory))
+      m = beam::bisectStableStep(
+          [&](double dt) { return !base.trial(base.free, name, dt, s.search.steps, s.search.growth).diverged; }, dt_theory,
+          s.search);
+    char measured[64] = "-", ratio[32] = "-";
+    if (m.found) {
+      std::snprintf(measured, sizeof measured, "%.6g", m.dt);
+      std::snprintf(ratio, sizeof ratio, "%.4f", m.dt / dt_theory);
+    } else if (!m.why.empty()) {
+      std::snprintf(measured, sizeof measured, "(%s)", m.why.c_str());
+    }
+    BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%-20s %10.4g %14.6g %14s %10s\n", name.c_str(), omega_crit, dt_theory,
+                           measured, ratio));
+    csv += name + "," + cell(omega_crit) + "," + cell(dt_theory) + "," + (m.found ? cell(m.dt) : "") + "," +
+           (m.found ? cell(m.unstable_dt) : "") + "," + std::to_string(m.runs) + "\n";
+  }
+
+  return csv;
+}
+
+// Part 3: the stiffness sweep, printed; the rows of stiffness_sweep.csv.
+std::string stiffnessSweep(const Settings &s) {
+  const PetscInt steps = beam::stepCount(s.sweep_run.T, s.sweep_run.dt);
+  BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "\nstiffness sweep at dt = %g, %lld steps: max |E - E0| / scale, or the step "
+                                           "where the run failed\n%10s %12s %12s",
+                         s.sweep_run.dt, (long long)steps, "factor", "omega_max", "omega_max dt"));
+  for (const auto &name : s.schemes) BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, " %18s", name.c_str()));
+  BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "\n"));
+  std::string sweep_csv = "factor,omega_max,omega_max_dt,scheme,stable,steps_done,max_drift\n";
+  std::vector<std::string> always_stable = s.schemes;
+  std::string notes; // why the unconditionally stable schemes failed, when they did
+  for (double factor : s.factors) {
+    const Case c(s.network, factor, s.perturbation);
+    const double w = beam::largestOmega(*c.problem, "omega_max_", 1e-10);
+    BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%10g %12.5g %12.5g", factor, w, w * s.sweep_run.dt));
+    for (const auto &name : s.schemes) {
+      const beam::RunResult r = c.trial(c.model, name, s.sweep_run.dt, steps, s.sweep_run.divergence_factor);
+      char text[64];
+      if (r.diverged) std::snprintf(text, sizeof text, "fails at %lld", (long long)r.steps_done + 1);
+      else std::snprintf(text, sizeof text, "%.3g", r.max_abs_drift);
+      BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, " %18s", text));
+      if (r.diverged && std::isinf(beam::criticalOmega(name)))
+        notes += "  " + name + " at factor " + beam::exactDecimal(factor) + ": " + r.divergence + "\n";
+      if (r.diverged) always_stable.erase(std::remove(always_stable.begin(), always_stable.end(), name), always_stable.end());
+      sweep_csv += beam::exactDecimal(factor) + "," + beam::exactDecimal(w) + "," +
+                   beam::exactDecimal(w * s.sweep_run.dt) + "," + name + "," + (r.diverged ? "0" : "1") + "," +
+                   std::to_string(r.steps_done) + "," + beam::exactDecimal(r.max_abs_drift) + "\n";
+    }
+    BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "\n"));
+  }
+  std::string names;
+  for (const auto &n : always_stable) names += (names.empty() ? "" : ", ") + n;
+  BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "stable at every stiffness tried: %s\n%s%s", names.empty() ? "none" : names.c_str(),
+                         notes.empty() ? "" : "failures of the schemes without a step limit:\n", notes.c_str()));
+
+  return sweep_csv;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -176,59 +240,8 @@ int main(int argc, char **argv) {
                            s.network.source.c_str(), (long long)base.model.particleCount(),
                            (long long)base.model.springCount(), omega_max, 2 / omega_max, "scheme", "Omega_crit",
                            "dt theory", "dt measured", "ratio"));
-    std::string csv = "scheme,omega_crit,dt_theory,dt_measured,dt_unstable,runs\n";
-    for (const auto &name : s.schemes) {
-      const double omega_crit = beam::criticalOmega(name), dt_theory = beam::criticalStep(omega_crit, omega_max);
-      beam::MeasuredStep m;
-      if (s.search.steps > 0 && dt_theory > 0 && std::isfinite(dt_theory))
-        m = beam::bisectStableStep(
-            [&](double dt) { return !base.trial(base.free, name, dt, s.search.steps, s.search.growth).diverged; }, dt_theory,
-            s.search);
-      char measured[64] = "-", ratio[32] = "-";
-      if (m.found) {
-        std::snprintf(measured, sizeof measured, "%.6g", m.dt);
-        std::snprintf(ratio, sizeof ratio, "%.4f", m.dt / dt_theory);
-      } else if (!m.why.empty()) {
-        std::snprintf(measured, sizeof measured, "(%s)", m.why.c_str());
-      }
-      BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%-20s %10.4g %14.6g %14s %10s\n", name.c_str(), omega_crit, dt_theory,
-                             measured, ratio));
-      csv += name + "," + cell(omega_crit) + "," + cell(dt_theory) + "," + (m.found ? cell(m.dt) : "") + "," +
-             (m.found ? cell(m.unstable_dt) : "") + "," + std::to_string(m.runs) + "\n";
-    }
-
-    const PetscInt steps = beam::stepCount(s.sweep_run.T, s.sweep_run.dt);
-    BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "\nstiffness sweep at dt = %g, %lld steps: max |E - E0| / scale, or the step "
-                                             "where the run failed\n%10s %12s %12s",
-                           s.sweep_run.dt, (long long)steps, "factor", "omega_max", "omega_max dt"));
-    for (const auto &name : s.schemes) BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, " %18s", name.c_str()));
-    BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "\n"));
-    std::string sweep_csv = "factor,omega_max,omega_max_dt,scheme,stable,steps_done,max_drift\n";
-    std::vector<std::string> always_stable = s.schemes;
-    std::string notes; // why the unconditionally stable schemes failed, when they did
-    for (double factor : s.factors) {
-      const Case c(s.network, factor, s.perturbation);
-      const double w = beam::largestOmega(*c.problem, "omega_max_", 1e-10);
-      BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%10g %12.5g %12.5g", factor, w, w * s.sweep_run.dt));
-      for (const auto &name : s.schemes) {
-        const beam::RunResult r = c.trial(c.model, name, s.sweep_run.dt, steps, s.sweep_run.divergence_factor);
-        char text[64];
-        if (r.diverged) std::snprintf(text, sizeof text, "fails at %lld", (long long)r.steps_done + 1);
-        else std::snprintf(text, sizeof text, "%.3g", r.max_abs_drift);
-        BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, " %18s", text));
-        if (r.diverged && std::isinf(beam::criticalOmega(name)))
-          notes += "  " + name + " at factor " + beam::exactDecimal(factor) + ": " + r.divergence + "\n";
-        if (r.diverged) always_stable.erase(std::remove(always_stable.begin(), always_stable.end(), name), always_stable.end());
-        sweep_csv += beam::exactDecimal(factor) + "," + beam::exactDecimal(w) + "," +
-                     beam::exactDecimal(w * s.sweep_run.dt) + "," + name + "," + (r.diverged ? "0" : "1") + "," +
-                     std::to_string(r.steps_done) + "," + beam::exactDecimal(r.max_abs_drift) + "\n";
-      }
-      BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "\n"));
-    }
-    std::string names;
-    for (const auto &n : always_stable) names += (names.empty() ? "" : ", ") + n;
-    BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "stable at every stiffness tried: %s\n%s%s", names.empty() ? "none" : names.c_str(),
-                           notes.empty() ? "" : "failures of the schemes without a step limit:\n", notes.c_str()));
+    const std::string csv = measuredLimits(s, base, omega_max);
+    const std::string sweep_csv = stiffnessSweep(s);
 
     int rank = 0;
     MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
