@@ -11,9 +11,6 @@
 #include <vtkFieldData.h>
 #include <vtkIdTypeArray.h>
 #include <vtkIntArray.h>
-#include <vtkMPI.h>
-#include <vtkMPICommunicator.h>
-#include <vtkMPIController.h>
 #include <vtkNew.h>
 #include <vtkPointData.h>
 #include <vtkPoints.h>
@@ -22,8 +19,6 @@
 #include <vtkUnsignedCharArray.h>
 #include <vtkUnstructuredGrid.h>
 #include <vtkXMLDataElement.h>
-#include <vtkXMLPPolyDataWriter.h>
-#include <vtkXMLPUnstructuredGridWriter.h>
 #include <vtkXMLPolyDataWriter.h>
 #include <vtkXMLUnstructuredGridWriter.h>
 #include <vtkXMLUtilities.h>
@@ -99,45 +94,36 @@ vtkSmartPointer<vtkCellArray> cellsOf(const Drawing &d, int lo, int hi) {
 
 } // namespace
 
-// One dataset and writer per kind; the controller wraps the model's communicator for the parallel writers.
-struct VtkSnapshots::Writer {
-  vtkNew<vtkMPIController> controller;
-  vtkNew<vtkCallbackCommand> on_error;
-  std::string error; // filled by on_error during a write
-  vtkSmartPointer<vtkXMLWriter> writer;
-};
-
-// A snapshot being written by the background thread (one rank only).
+// A snapshot being written by the background thread: this rank's file (the whole snapshot on one
+// rank, its piece under MPI).
 struct VtkSnapshots::Pending {
-  std::future<std::string> error; // the write's outcome
+  std::future<std::string> error; // the write's outcome (no future: this rank writes no piece)
+  std::string summary_error;      // rank 0 under MPI: writing the .pvtu/.pvtp failed
   double time;
-  std::string file;
+  std::string file;               // as listed in the .pvd
+  std::string outcome() {
+    std::string e = error.valid() ? error.get() : "";
+    return summary_error.empty() ? e : summary_error;
+  }
 };
 
 VtkSnapshots::VtkSnapshots(const Model &model, std::string dir, int every, std::string name)
-    : model_(model), dir_(std::move(dir)), name_(std::move(name)), every_(every), writer_(std::make_unique<Writer>()) {
+    : model_(model), dir_(std::move(dir)), name_(std::move(name)), every_(every) {
   if (every < 1)
     throw inputError("-snapshot_every: " + std::to_string(every) + " is not valid; accepted: an integer >= 1");
   MPI_Comm comm = model.comm();
   MPI_Comm_rank(comm, &rank_);
   MPI_Comm_size(comm, &size_);
-  Writer &w = *writer_;
-  if (size_ > 1) {
-    vtkMPICommunicatorOpaqueComm opaque(&comm);
-    vtkNew<vtkMPICommunicator> communicator;
-    communicator->InitializeExternal(&opaque);
-    w.controller->SetCommunicator(communicator);
-  }
-  w.on_error->SetCallback(captureVtkError);
-  w.on_error->SetClientData(&w.error);
 }
 
-// A run that ends by an exception leaves a snapshot possibly being written: wait for it and list it if it
-// is complete (one rank: nothing collective), never throw.
+// A run that ends by an exception leaves a snapshot possibly being written: wait for it and, on one rank,
+// list it if it is complete; never throw.
 VtkSnapshots::~VtkSnapshots() {
   if (!pending_) return;
   try {
-    if (pending_->error.get().empty()) {
+    // Under MPI the other ranks' pieces cannot be known here (nothing collective in a destructor): the
+    // snapshot is waited for and left out of the series.
+    if (pending_->outcome().empty() && size_ == 1) {
       series_.emplace_back(pending_->time, pending_->file);
       writePvd();
     }
@@ -206,22 +192,10 @@ vtkSmartPointer<vtkDataSet> dataSet(const Drawing &d, double time, PetscInt step
 
 vtkSmartPointer<vtkXMLWriter> VtkSnapshots::makeWriter(bool grid, vtkCommand *on_error) const {
   vtkSmartPointer<vtkXMLWriter> writer;
-  if (size_ > 1) {
-    vtkSmartPointer<vtkXMLPDataWriter> p;
-    if (grid)
-      p = vtkSmartPointer<vtkXMLPUnstructuredGridWriter>::New();
-    else
-      p = vtkSmartPointer<vtkXMLPPolyDataWriter>::New();
-    p->SetController(writer_->controller);
-    p->SetNumberOfPieces(size_);
-    p->SetStartPiece(rank_);
-    p->SetEndPiece(rank_);
-    writer = p;
-  } else if (grid) {
+  if (grid)
     writer = vtkSmartPointer<vtkXMLUnstructuredGridWriter>::New();
-  } else {
+  else
     writer = vtkSmartPointer<vtkXMLPolyDataWriter>::New();
-  }
   writer->SetDataModeToAppended();
   writer->EncodeAppendedDataOff(); // raw binary: smallest and fastest to write and read
   writer->SetCompressorTypeToNone();
@@ -253,44 +227,53 @@ void VtkSnapshots::write(const StepState &state) {
   const bool grid = drawing_.kind == Drawing::Kind::UnstructuredGrid;
   const std::string ext = grid ? "vtu" : "vtp";
   const std::string file = fileName(state.step, -1, size_ > 1 ? "p" + ext : ext);
-  const std::string path = dir_ + "/" + file;
-  vtkSmartPointer<vtkDataSet> data = dataSet(drawing_, state.time, state.step);
-  if (size_ == 1) {
-    // One rank: the file is written by a background thread while the time loop goes on (its data set is
-    // this step's copy); the series lists it once written (finishPending). The last snapshot of a run,
-    // and one before a checkpoint (flush), are waited for.
+  pending_ = std::make_unique<Pending>();
+  pending_->time = state.time;
+  pending_->file = file;
+  bool has_piece = true;
+  std::string piece = file;
+  if (size_ > 1) {
+    // Under MPI each rank writes its piece with the serial writer and rank 0 the summary listing them,
+    // as VTK's parallel writer would (same files), but nothing collective is left for the background
+    // thread: the ranks only tell rank 0 which of them have a piece (a rank with no cell writes none).
+    const int mine = drawing_.cell_types.empty() ? 0 : 1;
+    std::vector<int> pieces(rank_ == 0 ? size_t(size_) : 0);
+    MPI_Gather(&mine, 1, MPI_INT, pieces.data(), 1, MPI_INT, 0, model_.comm());
+    has_piece = mine != 0;
+    piece = fileName(state.step, rank_, ext);
+    if (rank_ == 0) {
+      std::vector<std::string> sources;
+      for (int r = 0; r < size_; ++r)
+        if (pieces[size_t(r)]) sources.push_back(fileName(state.step, r, ext));
+      try {
+        writeFileAtomically(dir_ + "/" + file, parallelSummary(drawing_, sources));
+      } catch (const Error &e) {
+        pending_->summary_error = e.what();
+      }
+    }
+  }
+  if (has_piece) {
+    // The piece is written by a background thread while the time loop goes on (its data set is this
+    // step's copy); the series lists the snapshot once every piece is written (finishPending: at the
+    // next snapshot, before a checkpoint (flush), at the end of the run). The thread calls no MPI.
+    vtkSmartPointer<vtkDataSet> data = dataSet(drawing_, state.time, state.step);
     auto on_error = vtkSmartPointer<vtkCallbackCommand>::New();
     auto message = std::make_shared<std::string>();
     on_error->SetCallback(captureVtkError);
     on_error->SetClientData(message.get());
     vtkSmartPointer<vtkXMLWriter> writer = makeWriter(grid, on_error);
-    pending_ = std::make_unique<Pending>();
-    pending_->time = state.time;
-    pending_->file = file;
+    const std::string path = dir_ + "/" + piece;
     pending_->error = std::async(std::launch::async, [writer, data, path, on_error, message] {
       return writeDataSet(writer, data, path, *message);
     });
-    if (state.last()) finishPending();
-    return;
   }
-  // Several ranks: VTK's parallel writer is collective (it gathers which pieces were written), so it
-  // runs here, in the time loop.
-  Writer &w = *writer_;
-  w.writer = makeWriter(grid, w.on_error);
-  w.error.clear();
-  // The parallel writer's inner piece writers print their errors themselves: silence them, the error
-  // code of the outer writer says the same.
-  const int display = vtkObject::GetGlobalWarningDisplay();
-  vtkObject::GlobalWarningDisplayOff();
-  const std::string error = writeDataSet(w.writer, data, path, w.error);
-  vtkObject::SetGlobalWarningDisplay(display);
-  addToSeries(error, state.time, file);
+  if (state.last()) finishPending();
 }
 
 void VtkSnapshots::finishPending() {
   if (!pending_) return;
   const std::unique_ptr<Pending> p = std::move(pending_);
-  addToSeries(p->error.get(), p->time, p->file);
+  addToSeries(p->outcome(), p->time, p->file);
 }
 
 // Only when every piece is in place does rank 0 extend the series (.pvd).
@@ -315,6 +298,31 @@ void VtkSnapshots::addToSeries(std::string error, double time, const std::string
 void VtkSnapshots::flush() { finishPending(); }
 
 void VtkSnapshots::finish(const RunResult &) { finishPending(); }
+
+// The .pvtu/.pvtp of a snapshot written in pieces: the arrays' names and sizes (every piece has the
+// same) and the pieces' files, in VTK's parallel XML format.
+std::string VtkSnapshots::parallelSummary(const Drawing &d, const std::vector<std::string> &sources) {
+  const std::string type = d.kind == Drawing::Kind::UnstructuredGrid ? "PUnstructuredGrid" : "PPolyData";
+  std::ostringstream s;
+  auto arrays = [&](const char *tag, const std::vector<DrawingArray> &list, const char *active, bool vectors) {
+    s << "    <" << tag;
+    if (!list.empty() && (!vectors || list[0].components == 3)) s << " " << active << "=\"" << xmlAttribute(list[0].name) << "\"";
+    s << ">\n";
+    for (const auto &a : list)
+      s << "      <PDataArray type=\"Float64\" Name=\"" << xmlAttribute(a.name) << "\" NumberOfComponents=\""
+        << a.components << "\"/>\n";
+    s << "    </" << tag << ">\n";
+  };
+  s << "<?xml version=\"1.0\"?>\n"
+    << "<VTKFile type=\"" << type << "\" version=\"1.0\" byte_order=\"" << kByteOrder << "\" header_type=\"UInt64\">\n"
+    << "  <" << type << " GhostLevel=\"0\">\n";
+  arrays("PPointData", d.point_data, "Vectors", true);
+  arrays("PCellData", d.cell_data, "Scalars", false);
+  s << "    <PPoints>\n      <PDataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\"/>\n    </PPoints>\n";
+  for (const auto &f : sources) s << "    <Piece Source=\"" << xmlAttribute(f) << "\"/>\n";
+  s << "  </" << type << ">\n</VTKFile>\n";
+  return s.str();
+}
 
 void VtkSnapshots::writePvd() const {
   std::ostringstream s;

@@ -10,9 +10,11 @@
 // are all in place, so a run that stops at any point leaves a series ParaView opens. A restarted run
 // reads the .pvd back with VTK's XML parser and keeps the snapshots up to its checkpoint.
 // The writer computes nothing: fields (stresses, spring forces) come from the model's draw().
-// On one rank the file is written by a background thread while the time loop continues (the snapshot
-// is listed in the .pvd once complete: at the next snapshot, before a checkpoint, at the end of the
-// run); on several ranks VTK's parallel writer is collective and runs in the loop.
+// Files are written by a background thread while the time loop continues: on one rank the snapshot,
+// under MPI each rank's piece (VTK's serial writer; rank 0 writes the .pvtu/.pvtp summary itself, in
+// VTK's format, since VTK's parallel writer is collective and would hold the loop). The snapshot is
+// listed in the .pvd once every piece is complete: at the next snapshot, before a checkpoint, at the end
+// of the run.
 #pragma once
 #include <memory>
 #include <string>
@@ -46,7 +48,6 @@ public:
   const std::vector<std::pair<double, std::string>> &series() const { return series_; }
 
 private:
-  struct Writer; // the VTK objects, kept out of this header
   struct Pending; // a snapshot the background thread is writing
 
   void write(const StepState &state);
@@ -54,9 +55,9 @@ private:
   void finishPending();
   // Agrees on `error` across ranks, then appends the snapshot to the series and rewrites the .pvd.
   void addToSeries(std::string error, double time, const std::string &file);
-  // A serial writer on one rank, VTK's parallel one (this rank's piece, rank 0 the summary) on several;
-  // VTK errors go to `on_error`.
+  // VTK's serial XML writer of a grid or poly data; VTK errors go to `on_error`.
   vtkSmartPointer<vtkXMLWriter> makeWriter(bool grid, vtkCommand *on_error) const;
+  static std::string parallelSummary(const Drawing &drawing, const std::vector<std::string> &sources);
   void writePvd() const;
   // The series of the .pvd up to `step` (empty when there is no .pvd); throws an input error when the
   // file is not a readable series.
@@ -70,7 +71,6 @@ private:
   int rank_ = 0, size_ = 1;
   Drawing drawing_;
   std::vector<std::pair<double, std::string>> series_;
-  std::unique_ptr<Writer> writer_;
   std::unique_ptr<Pending> pending_;
 };
 
