@@ -7,17 +7,8 @@
 # OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1). Separate from lab_cli_test.sh, which
 # checks the documented messages, divergence and a sample run of the scheme labs.
 set -u
-labs=$(cd "$1" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-failures=0
-passed=0
-
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
+# shellcheck source=harness.sh
+source "$(dirname "$0")/harness.sh"
 
 expect() { # expect <rc> <fragment> <cmd...>
   local rc=$1 fragment=$2

@@ -9,14 +9,8 @@
 # run with exit 3 and the hint. The same run with -ms_ksp_pc_side left shows the trap is still there.
 # Usage: cloth_newton_test.sh <build>/labs
 set -u
-labs=$(cd "$1" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
+# shellcheck source=harness.sh
+source "$(dirname "$0")/harness.sh"
 # run <dir> <options...>: the cloth to t = 0.17; prints the exit code
 run() {
   local dir=$1

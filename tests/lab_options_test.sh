@@ -3,16 +3,8 @@
 # solver prefixes and the scheme parameters, and nothing of the sets it does not take; -help writes
 # nothing and exits 0. The stability lab on the discrete systems. Usage: lab_options_test.sh <build>/labs
 set -u
-labs=$(cd "$1" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-failures=0
-passed=0
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
+# shellcheck source=harness.sh
+source "$(dirname "$0")/harness.sh"
 
 # help <lab> <listed options...> -- <options that must not be listed...>
 help() {
