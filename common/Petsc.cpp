@@ -118,7 +118,11 @@ void throwPetscError(PetscErrorCode code, const char *expr, const char *file, in
   (void)expr;
   (void)file;
   (void)line;
-  // Errors from PETSc calls are failures of the run unless a caller reclassifies them.
+  // A bad value in the options database (-ms_ksp_type nope: an unknown type; -ms_ksp_pc_side nope: an
+  // unknown enum value, which PETSc reports as PETSC_ERR_USER; PETSc's message names the option and,
+  // for enums, the accepted values) is bad input, exit 2, like every other refused option. Other errors
+  // from PETSc calls are failures of the run unless a caller reclassifies them.
+  if (code == PETSC_ERR_ARG_UNKNOWN_TYPE || code == PETSC_ERR_USER) throw inputError(msg);
   throw runError(msg);
 }
 

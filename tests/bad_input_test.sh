@@ -375,6 +375,14 @@ done
 expect 2 "-mx: 0 is out of range" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" -mx 0 -output_dir $out
 expect 2 "unknown option -bogus" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" -bogus 1 -output_dir $out
 expect 2 "unknown option -shifted_ksp_bogus" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" -shifted_ksp_bogus 1 -output_dir $out
+# A bad value of a PETSc solver option (an unknown type, an unknown enum value) is bad input too (exit 2,
+# PETSc's line), also on one rank only.
+expect 2 "Unable to find requested KSP type nope" "$labs/mass_spring" -scheme implicit_euler -T 0.01 -ms_ksp_type nope -output_dir $out
+expect 2 "Unknown option nope for -ms_ksp_pc_side" "$labs/mass_spring" -scheme implicit_euler -T 0.01 -ms_ksp_type gmres \
+  -ms_ksp_pc_side nope -output_dir $out
+expect 2 "Unable to find requested PC type nope" "$m" -shifted_pc_type nope -output_dir $out
+expect 2 "Unable to find requested KSP type nope" "${one[@]}" "$labs/mass_spring" -scheme implicit_euler -T 0.01 -output_dir $out : \
+  -n 1 "$labs/mass_spring" -scheme implicit_euler -T 0.01 -ms_ksp_type nope -output_dir $out
 expect 2 "stray argument 'leftover'" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" leftover -output_dir $out
 expect 2 "-options_file: cannot open" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" -options_file /nonexistent -output_dir $out
 expect 2 "thickness_word.txt:2: 'x'" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" -thickness_file thickness_word.txt -output_dir $out
