@@ -115,9 +115,13 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   // of a folding cloth's Jacobian (128x128, dt = 0.01, step 15) the preconditioner's output reached
   // 1e99: GMRES "converged" in one iteration on a useless direction, the line search kept the old
   // iterate, and the stopping rule took the unchanged iterate for convergence (steps accepted unsolved).
+  // The option is read here as an enum, not only looked for, so a bad value is refused on every path
+  // (the direct one's KSP, preonly, never reads it).
   PetscBool gmres = PETSC_FALSE, side_chosen = PETSC_FALSE;
+  PCSide side = PC_LEFT;
   BEAM_PETSC(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(ksp), KSPGMRES, &gmres));
-  BEAM_PETSC(PetscOptionsHasName(nullptr, newton_prefix_.c_str(), "-ksp_pc_side", &side_chosen));
+  BEAM_PETSC(PetscOptionsGetEnum(nullptr, newton_prefix_.c_str(), "-ksp_pc_side", PCSides,
+                                 reinterpret_cast<PetscEnum *>(&side), &side_chosen));
   if (gmres && !side_chosen) BEAM_PETSC(KSPSetPCSide(ksp, PC_RIGHT));
   acceptSolveTimeOptions(newton_prefix_); // the KSP and PC are set up at the first Newton iteration
 }

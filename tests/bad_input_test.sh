@@ -274,6 +274,12 @@ expect 0 "" "$ms" -scheme implicit_euler -model chain -T 0.01 -quiet -ms_ksp_con
 grep -q "Linear ms_ solve converged" out.txt || fail "-ms_ksp_converged_reason had no effect"
 expect 2 "unknown option -mx_ksp_converged_reason" "$ms" -scheme implicit_euler -model chain -T 0.01 -quiet -mx_ksp_converged_reason -output_dir ms_lazy
 expect 0 "" "$labs/midpoint" -T 0.05 -quiet -shifted_ksp_converged_reason -output_dir mid_lazy
+# The multigrid cycle's options (-ms_pc_mg_*) too: GAMG reads them at its setup, on Newton's GAMG path
+# (an 82x82 cloth: 20172 unknowns, above the direct limit); a bad value is bad input.
+cloth82=("$ms" -model cloth -cloth_nx 82 -cloth_ny 82 -scheme implicit_euler -T 0.01 -quiet -snapshot_every 0)
+expect 0 "" "${cloth82[@]}" -ms_pc_mg_cycle_type w -ms_snes_view -output_dir ms_mg
+grep -q "cycles=w" out.txt || fail "-ms_pc_mg_cycle_type w had no effect"
+expect 2 "-ms_pc_mg_cycle_type" "${cloth82[@]}" -ms_pc_mg_cycle_type z -output_dir ms_mg
 
 # mass_spring_stability: the network set, -schemes, the sweep's -dt/-T, its own set.
 mss="$labs/mass_spring_stability"
@@ -380,6 +386,7 @@ expect 2 "unknown option -shifted_ksp_bogus" "${one[@]}" "$m" -output_dir $out :
 expect 2 "Unable to find requested KSP type nope" "$labs/mass_spring" -scheme implicit_euler -T 0.01 -ms_ksp_type nope -output_dir $out
 expect 2 "Unknown option nope for -ms_ksp_pc_side" "$labs/mass_spring" -scheme implicit_euler -T 0.01 -ms_ksp_type gmres \
   -ms_ksp_pc_side nope -output_dir $out
+expect 2 "-ms_ksp_pc_side" "$labs/mass_spring" -scheme implicit_euler -T 0.01 -ms_ksp_pc_side nope -output_dir $out # direct path
 expect 2 "Unable to find requested PC type nope" "$m" -shifted_pc_type nope -output_dir $out
 expect 2 "Unable to find requested KSP type nope" "${one[@]}" "$labs/mass_spring" -scheme implicit_euler -T 0.01 -output_dir $out : \
   -n 1 "$labs/mass_spring" -scheme implicit_euler -T 0.01 -ms_ksp_type nope -output_dir $out
