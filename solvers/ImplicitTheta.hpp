@@ -20,7 +20,7 @@
 // (-ms_snes_monitor, -ms_ksp_type, -ms_pc_type). Defaults: the stopping rule of ImplicitTheta.cpp
 // (residual 1e-10 of the residual at dv = 0, a full Newton step below 1e-8 |dv|, or round-off stalls), at
 // most 500 iterations; linear solves by a direct LU up to kDirectNewtonLimit unknowns (MUMPS on several
-// ranks), above it GMRES to 1e-5 (at most 500 iterations) preconditioned from the right, so that it tests
+// ranks), above it GMRES to 1e-3 (at most 500 iterations) preconditioned from the right, so that it tests
 // the true residual, by GAMG (one SOR sweep per level, rebuilt every other Newton iteration). The previous step's dv is the initial guess (kept in checkpoints). A failed solve is
 // a run error naming the time, the residual and the hint (a smaller -dt).
 // Linear models: the residual is linear in dv with the constant matrix M + theta dt C + theta^2 dt^2 S,
