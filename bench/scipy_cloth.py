@@ -129,8 +129,11 @@ def main():
     p.add_argument("--header", action="store_true")
     p.add_argument("--save_final", default="", help="CSV particle,x,y,z,vx,vy,vz as the lab's -save_final")
     a = p.parse_args()
-    if a.steps < 1:
-        sys.exit("scipy_cloth: --steps: accepted: an integer >= 1")
+    bad = ("--steps: accepted: an integer >= 1" if a.steps < 1 else
+           f"--cg_rtol {a.cg_rtol}: accepted: a real number in (0, 1)" if not 0 < a.cg_rtol < 1 else "")
+    if bad:  # bad options: one line, exit 2, as the labs
+        print(f"scipy_cloth: {bad}", file=sys.stderr)
+        sys.exit(2)
 
     t0 = time.perf_counter()
     cloth = Cloth(a.dir)

@@ -263,8 +263,8 @@ void acceptSolveTimeOptions(const std::string &prefix) {
     const std::string name = names[i];
     if (name.compare(0, prefix.size(), prefix) != 0) continue;
     const std::string rest = name.substr(prefix.size());
-    if (rest.compare(0, 3, "mg_") == 0 || rest.compare(0, 6, "pc_mg_") == 0 || rest == "ksp_converged_reason" || rest == "snes_converged_reason" ||
-        rest == "eps_converged_reason" || rest == "ksp_view" || rest == "snes_view" || rest == "eps_view")
+    if (rest.compare(0, 3, "mg_") == 0 || rest.compare(0, 6, "pc_mg_") == 0 || rest == "ksp_converged_reason" ||
+        rest == "snes_converged_reason" || rest == "eps_converged_reason" || rest == "ksp_view" || rest == "snes_view" || rest == "eps_view")
       solve_time.push_back("-" + name);
   }
   BEAM_PETSC(PetscOptionsLeftRestore(nullptr, &n, &names, &values));

@@ -93,8 +93,8 @@ bool finishOptions(MPI_Comm comm);
 // Options PETSc reads only when a solver under `prefix` is first set up or has solved: the multigrid
 // levels' smoothers and coarse solver (-<prefix>mg_levels_*, -<prefix>mg_coarse_*, read when PCGAMG has
 // built its levels), the multigrid cycle's own options (-<prefix>pc_mg_*, e.g. pc_mg_cycle_type,
-// pc_mg_distinct_smoothup: PCGAMG reads them at its setup, not in PCSetFromOptions) and the reports -<prefix>ksp_converged_reason, -<prefix>snes_converged_reason,
-// -<prefix>ksp_view, -<prefix>snes_view. A solver whose first setup waits for the first step (a Newton
+// pc_mg_distinct_smoothup: PCGAMG reads them at its setup, not in PCSetFromOptions) and the reports
+// -<prefix>ksp_converged_reason, -<prefix>snes_converged_reason, -<prefix>ksp_view, -<prefix>snes_view. A solver whose first setup waits for the first step (a Newton
 // solver's KSP needs a Jacobian) calls this after its *SetFromOptions, so finishOptions takes them as
 // read; PETSc reads them, and rejects a bad value, when it gets there. Every solver calls it for its
 // prefix (LinearSolver, the eigensolvers, Newton), so a mistyped prefix stays an unknown option.
