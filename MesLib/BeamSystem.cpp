@@ -167,7 +167,9 @@ void attachSolverPath(const Beam &beam, const SolverPath &path, SecondOrderSyste
   system.mass_inverse = [inverse](PC pc) { setMassInversePreconditioner(pc, inverse); };
   system.fused_solve = [inverse](Mat A) -> LinearSolver::SolveOverride {
     auto cg = std::make_shared<KroneckerCG>(A, inverse);
-    return [cg](Vec b, Vec x, double rtol, PetscInt max_it) { return cg->solve(b, x, rtol, max_it); };
+    return [cg](Vec b, Vec x, double rtol, PetscInt max_it, bool from_zero) {
+      return cg->solve(b, x, rtol, max_it, from_zero);
+    };
   };
 }
 

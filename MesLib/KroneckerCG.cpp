@@ -4,8 +4,6 @@
 #include <cmath>
 #include <utility>
 
-#include "MesLib/MatrixFreeOperator.hpp"
-
 namespace beam {
 namespace {
 
@@ -75,6 +73,27 @@ double residualAndDot(Vec b, Vec q, Vec x, Vec r) {
   return global;
 }
 
+// r = b, x = 0 in one pass (the residual of the zero start).
+void startFromZero(Vec b, Vec x, Vec r) {
+  static const PetscLogEvent event = loopEvent("KronCGResidual");
+  BEAM_PETSC(PetscLogEventBegin(event, b, r, 0, 0));
+  const PetscScalar *bv;
+  PetscScalar *xv, *rv;
+  PetscInt n;
+  BEAM_PETSC(VecGetLocalSize(x, &n));
+  BEAM_PETSC(VecGetArrayRead(b, &bv));
+  BEAM_PETSC(VecGetArrayWrite(x, &xv));
+  BEAM_PETSC(VecGetArrayWrite(r, &rv));
+  for (PetscInt i = 0; i < n; ++i) {
+    rv[i] = bv[i];
+    xv[i] = 0;
+  }
+  BEAM_PETSC(VecRestoreArrayWrite(r, &rv));
+  BEAM_PETSC(VecRestoreArrayWrite(x, &xv));
+  BEAM_PETSC(VecRestoreArrayRead(b, &bv));
+  BEAM_PETSC(PetscLogEventEnd(event, b, r, 0, 0));
+}
+
 } // namespace
 
 KroneckerCG::KroneckerCG(Mat A, std::shared_ptr<const KroneckerMassInverse> inverse) : inverse_(std::move(inverse)) {
@@ -86,7 +105,7 @@ KroneckerCG::KroneckerCG(Mat A, std::shared_ptr<const KroneckerMassInverse> inve
   BEAM_PETSC(PetscLogEventGetId("PCApply", &pc_event_));
 }
 
-PetscInt KroneckerCG::solve(Vec b, Vec x, double rtol, PetscInt max_it) {
+PetscInt KroneckerCG::solve(Vec b, Vec x, double rtol, PetscInt max_it, bool from_zero) {
   if (solve_event_ >= 0) BEAM_PETSC(PetscLogEventBegin(solve_event_, A_.get(), b, x, 0));
   auto precondition = [&](Vec r, Vec z) {
     if (pc_event_ >= 0) BEAM_PETSC(PetscLogEventBegin(pc_event_, 0, r, z, 0));
@@ -96,8 +115,13 @@ PetscInt KroneckerCG::solve(Vec b, Vec x, double rtol, PetscInt max_it) {
   };
   Vec r = r_, q = q_;
   Vec z = z_, p = p_; // swapped, not copied, where p = z
-  BEAM_PETSC(MatMult(A_, x, q));
-  const double bx = residualAndDot(b, q, x, r);
+  double bx = 0; // b . x0
+  if (from_zero) {
+    startFromZero(b, x, r);
+  } else {
+    BEAM_PETSC(MatMult(A_, x, q));
+    bx = residualAndDot(b, q, x, r);
+  }
   double rz = precondition(r, z);
   const double tol2 = rtol * rtol * std::max(bx, rz);
   PetscInt its = 0;
@@ -105,7 +129,7 @@ PetscInt KroneckerCG::solve(Vec b, Vec x, double rtol, PetscInt max_it) {
   std::swap(p, z); // p_0 = z_0
   while (!converged && its < max_it) {
     ++its;
-    const double pq = matrixFreeMultDot(A_, p, q);
+    const double pq = multDot(A_, p, q);
     if (!(pq > 0)) throw runError("Kronecker CG: p'Ap = " + std::to_string(pq) + " (operator not positive definite)");
     const double alpha = rz / pq;
     updateIterate(alpha, p, q, x, r);

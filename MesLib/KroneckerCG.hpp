@@ -1,6 +1,6 @@
 // Conjugate gradients on a matrix-free beam operator A = a M + b C + c S preconditioned by the exact
 // Kronecker inverse of the consistent mass (KroneckerMass.hpp), with the vector work fused: the product
-// returns p'Ap from its own pass (matrixFreeMultDot), the preconditioner r'z from its backward sweep,
+// returns p'Ap from its own pass (multDot), the preconditioner r'z from its backward sweep,
 // and x += alpha p, r -= alpha q are one loop. Per iteration: one product, one preconditioner sweep and
 // two vector loops, no separate reductions.
 //
@@ -19,8 +19,9 @@ namespace beam {
 class KroneckerCG {
 public:
   KroneckerCG(Mat A, std::shared_ptr<const KroneckerMassInverse> inverse);
-  // Solves A x = b from the x given; returns the iterations, negated when max_it passed unconverged.
-  PetscInt solve(Vec b, Vec x, double rtol, PetscInt max_it);
+  // Solves A x = b from the x given, or from x = 0 (from_zero: x's values are ignored and the start
+  // needs no product); returns the iterations, negated when max_it passed unconverged.
+  PetscInt solve(Vec b, Vec x, double rtol, PetscInt max_it, bool from_zero);
 
 private:
   PMat A_;

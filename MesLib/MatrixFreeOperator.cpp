@@ -45,7 +45,7 @@ struct Context {
   bool stencil = false;
   int my = 0, y_begin = 0, rows = 0;    // node rows: all, this rank's first, and how many it owns
   Pair st_diag[5][3][9]{}, st_cross[5][3][9]{}; // [column class][row class][(dy + 1) * 3 + dx + 1]
-  double last_dot = 0; // this rank's x . y of the last stencil product (matrixFreeMultDot)
+  double last_dot = 0; // this rank's x . y of the last stencil product (multDot)
 };
 
 // The window's values: owned DOFs read straight from x, ghosts from their copy.
@@ -201,7 +201,7 @@ constexpr QuadMask kSwapPairs = {1, 0, 3, 2};
 // One node row of the stencil product. in[0..2]: node rows y - 1, y, y + 1 (null where there is none,
 // the row class then has zero blocks there); out: row y. Columns 0, 1, mx - 1, mx take their own
 // classes with bounds checks; the inside runs the class-2 blocks without any. Returns in[1] . out, the
-// row's share of x'Ax, which CG needs and gets here without another pass (matrixFreeMultDot).
+// row's share of x'Ax, which CG needs and gets here without another pass (multDot).
 __attribute__((target_clones("arch=x86-64-v3", "default"))) double
 stencilRow(const Context &c, int rc, const double *const in[3], double *__restrict out) {
   const int mx = c.mx;
@@ -475,6 +475,17 @@ void setupDiagonal(Context &ctx, const Beam &beam) {
   BEAM_PETSC(VecRestoreArray(ctx.diagonal_vec, &dg));
 }
 
+// y = A x and x . y for the stencil product, the dot from the product's own pass (multDot, common/Petsc.hpp).
+PetscErrorCode multDotStencil(Mat A, Vec x, Vec y, PetscReal *dot) {
+  Context *ctx;
+  PetscFunctionBeginUser;
+  PetscCall(MatMult(A, x, y));
+  PetscCall(MatShellGetContext(A, &ctx));
+  const double local = ctx->last_dot;
+  PetscCallMPI(MPI_Allreduce(&local, dot, 1, MPIU_REAL, MPI_SUM, PetscObjectComm(PetscObject(A))));
+  PetscFunctionReturn(0);
+}
+
 } // namespace
 
 PMat matrixFreeOperator(const Beam &beam, double a, double c) {
@@ -496,26 +507,9 @@ PMat matrixFreeOperator(const Beam &beam, double a, double c) {
                                                                  : (void (*)(void))mult));
   BEAM_PETSC(MatShellSetOperation(A, MATOP_GET_DIAGONAL, (void (*)(void))getDiagonal));
   BEAM_PETSC(MatShellSetOperation(A, MATOP_DESTROY, (void (*)(void))destroy));
+  if (stencil && !diagonal) BEAM_PETSC(PetscObjectComposeFunction(PetscObject(A.get()), kMultDotFunction, multDotStencil));
   BEAM_PETSC(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
   return A;
-}
-
-double matrixFreeMultDot(Mat A, Vec x, Vec y) {
-  BEAM_PETSC(MatMult(A, x, y));
-  void (*mult)(void) = nullptr;
-  PetscBool shell = PETSC_FALSE;
-  BEAM_PETSC(PetscObjectTypeCompare(PetscObject(A), MATSHELL, &shell));
-  if (shell) BEAM_PETSC(MatShellGetOperation(A, MATOP_MULT, &mult));
-  if (mult != (void (*)(void))multStencil) {
-    PetscScalar d;
-    BEAM_PETSC(VecDot(x, y, &d));
-    return PetscRealPart(d);
-  }
-  Context *ctx;
-  BEAM_PETSC(MatShellGetContext(A, &ctx));
-  double local = ctx->last_dot, global = 0;
-  MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, PetscObjectComm(PetscObject(A)));
-  return global;
 }
 
 } // namespace beam

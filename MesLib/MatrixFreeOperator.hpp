@@ -8,9 +8,7 @@
 
 namespace beam {
 
+// The stencil product composes its fused y = A x, x . y (multDot, common/Petsc.hpp).
 PMat matrixFreeOperator(const Beam &beam, double a, double c);
-// y = A x and x . y (global). For the node stencil the dot comes from the product's own pass; for any
-// other operator it is MatMult then VecDot.
-double matrixFreeMultDot(Mat A, Vec x, Vec y);
 
 } // namespace beam

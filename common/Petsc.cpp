@@ -132,6 +132,20 @@ PVec duplicate(Vec like) {
   return v;
 }
 
+double multDot(Mat A, Vec x, Vec y) {
+  MultDotFunction fused = nullptr;
+  BEAM_PETSC(PetscObjectQueryFunction(PetscObject(A), kMultDotFunction, &fused));
+  if (fused) {
+    PetscReal d = 0;
+    BEAM_PETSC(fused(A, x, y, &d));
+    return d;
+  }
+  BEAM_PETSC(MatMult(A, x, y));
+  PetscScalar d;
+  BEAM_PETSC(VecDot(x, y, &d));
+  return PetscRealPart(d);
+}
+
 PetscSession::PetscSession(int *argc, char ***argv, const char *help)
     : command_line_error_(commandLineProblem(*argc, *argv)), bare_argv_(*argv) {
   // A refused command line never reaches PETSc, which would abort or ignore it.

@@ -68,6 +68,13 @@ using PScatter = Handle<VecScatter, VecScatterDestroy>;
 // A new vector with the same layout as `like`.
 PVec duplicate(Vec like);
 
+// y = A x and x . y (global). An operator that gets the dot from its product's own pass composes it as
+// kMultDotFunction (the beam's stencil, MesLib/MatrixFreeOperator.cpp): one pass instead of two, for
+// CG's p'Ap and the energy's quadratic forms. Any other operator: MatMult, then VecDot.
+using MultDotFunction = PetscErrorCode (*)(Mat A, Vec x, Vec y, PetscReal *dot);
+inline constexpr const char *kMultDotFunction = "BeamMultDot_C";
+double multDot(Mat A, Vec x, Vec y);
+
 // Initializes PETSc for the lifetime of the object and installs the capturing error handler.
 //
 // The command line is checked before PETSc sees it, because PETSc either aborts with a banner or

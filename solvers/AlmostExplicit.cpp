@@ -3,9 +3,9 @@
 namespace beam {
 
 void AlmostExplicit::step(double t, Vec x, Vec y) {
-  rightHandSide(x, y, t, b_);
+  impulse(x, y, t);
   BEAM_PETSC(VecAXPY(x, dt_, y)); // x uses the old y
-  solver_->solve(b_, y);
+  addIncrement(y, false); // with M
 }
 
 } // namespace beam

@@ -1,6 +1,7 @@
 // Almost explicit scheme (reference 003, "Schemat prawie jawny"):
 //   M y_{n+1} = M y_n + dt (f - S x_n),   x_{n+1} = x_n + dt y_n.
-// Step order as in the lab: b = M y + dt (f - S x); x = x + dt y; solve M y = b.
+// Step order as in the lab, in increment form (LabScheme.hpp): the impulse dt (f - S x); x += dt y;
+// solve M D = impulse; y += D.
 // Unstable for every dt on an undamped system: the energy of a mode of frequency w grows by the factor
 // (1 + w^2 dt^2) per step (the amplification matrix has |lambda|^2 = 1 + w^2 dt^2).
 #pragma once

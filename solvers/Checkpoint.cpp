@@ -13,7 +13,7 @@ namespace beam {
 namespace {
 
 constexpr PetscInt kMagic = 0x4245414d; // "BEAM"
-constexpr PetscInt kVersion = 2;
+constexpr PetscInt kVersion = 3; // 3: fully_implicit's history is y_n - y_{n-1} (was y_{n-1})
 constexpr PetscInt kMaxIdentity = 1 << 20; // bytes of identity text a header may announce
 constexpr PetscInt kMaxHistory = 16;
 constexpr int kNameLength = 64;

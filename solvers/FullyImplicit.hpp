@@ -8,20 +8,14 @@ namespace beam {
 
 class FullyImplicit final : public LabScheme {
 public:
-  void setup(const Model &model, const SchemeSettings &settings) override;
   void step(double t, Vec x, Vec y) override;
   std::string name() const override { return "fully_implicit"; }
-  // y_{n-1}, the extrapolated initial guess's history (iterative solves only).
-  std::vector<Vec> history() override { return {y_prev_.get()}; }
-  void resume(double t, Vec x, Vec y) override;
+  // y_n - y_{n-1}, the start of the next iterative solve.
+  std::vector<Vec> history() override { return {increment_.get()}; }
 
 protected:
   double stiffnessShift() const override { return 1.0; }
   double explicitDamping() const override { return 0.0; }
-
-private:
-  bool extrapolate_ = false, started_ = false;
-  PVec y_prev_, y_keep_;
 };
 
 } // namespace beam

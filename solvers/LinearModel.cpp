@@ -37,10 +37,8 @@ void LinearModel::shiftedJacobian(double, Vec, Vec, double a, double b, double c
 
 void LinearModel::storedEnergy(double, Vec x, Vec v, std::vector<double> &parts) const {
   parts.resize(2);
-  BEAM_PETSC(MatMult(system_->mass, v, work_));
-  parts[0] = 0.5 * dot(v, work_);
-  BEAM_PETSC(MatMult(system_->stiffness, x, work_));
-  parts[1] = 0.5 * dot(x, work_);
+  parts[0] = 0.5 * multDot(system_->mass, v, work_);
+  parts[1] = 0.5 * multDot(system_->stiffness, x, work_);
 }
 
 double LinearModel::dissipationRate(double, Vec, Vec v) const {

@@ -112,18 +112,24 @@ void LinearSolver::overrideSolve(SolveOverride solve) {
   if (cg && shell && !monitor && norm == KSP_NORM_NATURAL && nonzero) override_ = std::move(solve);
 }
 
-void LinearSolver::solve(Vec b, Vec x, bool require_convergence) const {
+void LinearSolver::solve(Vec b, Vec x, bool require_convergence, Start start) const {
+  const bool from_zero = start == Start::Zero;
   if (override_) {
     PetscReal rtol, abstol, dtol;
     PetscInt max_it;
     BEAM_PETSC(KSPGetTolerances(ksp_, &rtol, &abstol, &dtol, &max_it));
-    const PetscInt its = override_(b, x, rtol, max_it);
+    const PetscInt its = override_(b, x, rtol, max_it, from_zero);
     last_iterations_ = its < 0 ? -its : its;
     if (its < 0 && require_convergence)
       throw runError("linear solve (" + prefix_ + ") failed: DIVERGED_ITS after " + std::to_string(-its) + " iterations");
     return;
   }
-  BEAM_PETSC(KSPSolve(ksp_, b, x));
+  PetscBool nonzero = PETSC_FALSE;
+  BEAM_PETSC(KSPGetInitialGuessNonzero(ksp_, &nonzero));
+  if (from_zero && nonzero) BEAM_PETSC(KSPSetInitialGuessNonzero(ksp_, PETSC_FALSE)); // KSP zeroes x itself
+  const PetscErrorCode solved = KSPSolve(ksp_, b, x);
+  if (from_zero && nonzero) BEAM_PETSC(KSPSetInitialGuessNonzero(ksp_, PETSC_TRUE));
+  BEAM_PETSC(solved);
   BEAM_PETSC(KSPGetIterationNumber(ksp_, &last_iterations_));
   KSPConvergedReason reason;
   BEAM_PETSC(KSPGetConvergedReason(ksp_, &reason));

@@ -28,16 +28,19 @@ public:
   // CG as LinearSolverKind::CG (1e-10, natural norm, started from x) preconditioned by it. Options under
   // the prefix still override both (-shifted_ksp_type, -shifted_pc_type, ...).
   LinearSolver(Mat A, const std::string &prefix, const std::function<void(PC)> &pc_setup, bool exact);
-  // Solves A x = b; x holds the initial guess for iterative solvers. Throws a run error on failure,
-  // unless require_convergence is false (then x holds the last iterate).
-  void solve(Vec b, Vec x, bool require_convergence = true) const;
+  // Where an iterative solve starts: from the x given, or from zero (x's values are then ignored, and
+  // the start needs no product A x0).
+  enum class Start { Given, Zero };
+  // Solves A x = b; x holds the initial guess for iterative solvers (Start::Given). Throws a run error
+  // on failure, unless require_convergence is false (then x holds the last iterate).
+  void solve(Vec b, Vec x, bool require_convergence = true, Start start = Start::Given) const;
   KSP ksp() const { return ksp_; }
 
   // A solve the model provides in place of KSPSolve for this configuration (the beam's fused CG,
-  // MesLib/KroneckerCG.hpp): (b, x, rtol, max_it) -> iterations, negated when not converged. Taken only
+  // MesLib/KroneckerCG.hpp): (b, x, rtol, max_it, from_zero) -> iterations, negated when not converged. Taken only
   // while the KSP is as the model-preconditioner constructor made it (type cg, a shell PC, no monitor
   // under the prefix): any option that changes it keeps KSPSolve. rtol and max_it are the KSP's.
-  using SolveOverride = std::function<PetscInt(Vec b, Vec x, double rtol, PetscInt max_it)>;
+  using SolveOverride = std::function<PetscInt(Vec b, Vec x, double rtol, PetscInt max_it, bool from_zero)>;
   void overrideSolve(SolveOverride solve);
   // Iterations of the last solve (KSP or override).
   PetscInt lastIterations() const { return last_iterations_; }

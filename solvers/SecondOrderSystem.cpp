@@ -2,13 +2,16 @@
 
 namespace beam {
 
-void SecondOrderSystem::netForce(double t, Vec x, Vec y, double c, Vec r, Vec work) const {
+void SecondOrderSystem::netForce(double t, Vec x, Vec y, double c, Vec r, Vec work, double s) const {
   force(t, r);
   BEAM_PETSC(MatMult(stiffness, x, work));
-  BEAM_PETSC(VecAXPY(r, -1.0, work));
+  if (s == 1.0)
+    BEAM_PETSC(VecAXPY(r, -1.0, work));
+  else
+    BEAM_PETSC(VecAXPBY(r, -s, s, work)); // r = s r - s work
   if (damped() && c != 0) {
     BEAM_PETSC(MatMult(damping, y, work));
-    BEAM_PETSC(VecAXPY(r, -c, work));
+    BEAM_PETSC(VecAXPY(r, -c * s, work));
   }
 }
 

@@ -42,9 +42,10 @@ struct SecondOrderSystem {
     BEAM_PETSC(VecCopy(load, f));
     if (load_factor) BEAM_PETSC(VecScale(f, load_factor(t)));
   }
-  // r = f(t) - S x - c C y: the net force of the equation of motion, M x'' = r with c = 1. Schemes that
-  // take damping at another time level pass another weight c. `work` is scratch of the same layout.
-  void netForce(double t, Vec x, Vec y, double c, Vec r, Vec work) const;
+  // r = s (f(t) - S x - c C y): the net force of the equation of motion, M x'' = r with c = 1 and s = 1.
+  // Schemes that take damping at another time level pass another weight c; s scales the result in the
+  // same pass (an impulse s = dt). `work` is scratch of the same layout.
+  void netForce(double t, Vec x, Vec y, double c, Vec r, Vec work, double s = 1.0) const;
   PVec createVector() const { return duplicate(load); }
   // a M + b C + c S: the system matrix of an implicit scheme. Assembled systems sum the matrices on
   // the union of their patterns (a diagonal M with a banded S is fine); matrix-free systems return

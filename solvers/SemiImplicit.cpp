@@ -3,8 +3,8 @@
 namespace beam {
 
 void SemiImplicit::step(double t, Vec x, Vec y) {
-  rightHandSide(x, y, t, b_);
-  solver_->solve(b_, y);
+  impulse(x, y, t);
+  addIncrement(y, false); // with M
   BEAM_PETSC(VecAXPY(x, dt_, y)); // x uses the new y
 }
 

@@ -1,6 +1,6 @@
 // Semi-implicit scheme (reference 003, "Schemat pół niejawny"):
 //   M y_{n+1} = M y_n + dt (f - S x_n),   x_{n+1} = x_n + dt y_{n+1}.
-// Step order: b = M y + dt (f - S x); solve M y = b; x = x + dt y.
+// Step: solve M D = dt (f - S x); y += D; x += dt y (the increment form of LabScheme.hpp).
 // Symplectic Euler: stable (bounded energy oscillation) for dt < 2 / w_max, growing above.
 #pragma once
 #include "solvers/LabScheme.hpp"

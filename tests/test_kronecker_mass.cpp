@@ -181,6 +181,32 @@ TEST(PreconditionedCG, IterationsWithinTheConditionBound) {
   }
 }
 
+// Start::Zero (the lab schemes' increment solves) ignores the values in x and needs no product A x0: it
+// must give, operation for operation, the solve started from an x that holds zeros (r0 = b - A 0 = b
+// exactly, b'x0 = 0), for the fused CG and for PETSc's KSPCG alike, so the results are equal bitwise.
+TEST(PreconditionedCG, StartFromZeroIgnoresTheValuesInX) {
+  const Beam beam(spec(40, 8), PETSC_COMM_WORLD);
+  SecondOrderSystem system = beamSystem(beam, OperatorKind::MatrixFree);
+  SolverPath path;
+  path.kronecker_mass = true;
+  attachSolverPath(beam, path, system);
+  const PMat A = system.combination(1.0, 0.0, 1e-3);
+  const PVec b = randomVector(beam, beam.frozenDofs());
+  const LinearSolver fused = system.shiftedSolver(A, "test_", LinearSolverKind::Direct);
+  const LinearSolver ksp(A, "test_", system.mass_inverse, false);
+  for (const LinearSolver *solver : {&fused, &ksp}) {
+    PVec given = beam.createVector(), zero = beam.createVector();
+    BEAM_PETSC(VecSet(given, 0.0));
+    solver->solve(b, given);
+    const PetscInt its = solver->lastIterations();
+    BEAM_PETSC(VecSet(zero, 1e30)); // would dominate any result it reached
+    solver->solve(b, zero, true, LinearSolver::Start::Zero);
+    EXPECT_EQ(solver->lastIterations(), its);
+    BEAM_PETSC(VecAXPY(zero, -1.0, given));
+    EXPECT_EQ(norm(zero), 0.0) << (solver == &fused ? "fused CG" : "KSPCG");
+  }
+}
+
 // Semi-implicit solves with M alone: on the Kronecker path by one application of the exact inverse, so
 // it follows the direct path to round-off (50 steps of a bounded, oscillating solution; each step's
 // solve is backward stable with cond <= 36 for M, as above, amplified by at most the steps taken).
