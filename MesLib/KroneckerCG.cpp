@@ -75,7 +75,7 @@ double residualAndDot(Vec b, Vec q, Vec x, Vec r) {
 
 // r = b, x = 0 in one pass (the residual of the zero start).
 void startFromZero(Vec b, Vec x, Vec r) {
-  static const PetscLogEvent event = loopEvent("KronCGResidual");
+  static const PetscLogEvent event = loopEvent("KronCGStart");
   BEAM_PETSC(PetscLogEventBegin(event, b, r, 0, 0));
   const PetscScalar *bv;
   PetscScalar *xv, *rv;

@@ -26,8 +26,8 @@ constexpr std::pair<const char *, double> kVectorPasses[] = {
     {"VecScale", 2}, {"VecSwap", 4}, {"VecPointwiseMult", 3}, {"VecReciprocal", 2},
     // The Kronecker path (MesLib/KroneckerMass.cpp, KroneckerCG.cpp): the mass inverse reads r and writes
     // z, then reads and writes z (its dot variant reads r once more); CG's fused loops read x, p, r, q
-    // and write x, r, or read b, q, x and write r.
-    {"KronSweep", 4}, {"KronSweepDot", 5}, {"KronCGUpdate", 6}, {"KronCGResidual", 4},
+    // and write x, r, or read b, q, x and write r, or (a start from zero) read b and write r, x.
+    {"KronSweep", 4}, {"KronSweepDot", 5}, {"KronCGUpdate", 6}, {"KronCGResidual", 4}, {"KronCGStart", 3},
 };
 // Operations on k vectors at once (KSPGuess Fischer, GMRES): k is read off the logged flops, 2 k n.
 // VecMDot reads x and the k vectors (k + 1 passes), VecMAXPY reads y and the k vectors and writes y.

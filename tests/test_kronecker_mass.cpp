@@ -32,6 +32,15 @@ BeamSpec spec(int mx, int my, Supports supports = Supports::ClampedLeft) {
   return s;
 }
 
+// The beam's matrix-free system on the Kronecker path (the default path's solvers attached).
+SecondOrderSystem kroneckerSystem(const Beam &beam) {
+  SecondOrderSystem system = beamSystem(beam, OperatorKind::MatrixFree);
+  SolverPath path;
+  path.kronecker_mass = true;
+  attachSolverPath(beam, path, system);
+  return system;
+}
+
 PVec randomVector(const Beam &beam, const std::vector<PetscInt> &zero_at = {}) {
   PVec x = beam.createVector();
   PetscRandom rnd;
@@ -151,10 +160,7 @@ TEST(PreconditionedCG, IterationsWithinTheConditionBound) {
       Ke(i, j) = ke[size_t(8 * i + j)];
     }
   const double lambda = std::max(1.0, Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd>(Ke, Me).eigenvalues().maxCoeff());
-  SecondOrderSystem system = beamSystem(beam, OperatorKind::MatrixFree);
-  SolverPath path;
-  path.kronecker_mass = true;
-  attachSolverPath(beam, path, system);
+  SecondOrderSystem system = kroneckerSystem(beam);
   for (double c : {1e-4, 1e-3, 1e-2}) { // dt^2/4 and dt^2 of the midpoint and fully implicit runs, and more
     const PMat A = system.combination(1.0, 0.0, c);
     const double kappa = 1 + c * lambda, rho = (std::sqrt(kappa) - 1) / (std::sqrt(kappa) + 1);
@@ -186,10 +192,7 @@ TEST(PreconditionedCG, IterationsWithinTheConditionBound) {
 // exactly, b'x0 = 0), for the fused CG and for PETSc's KSPCG alike, so the results are equal bitwise.
 TEST(PreconditionedCG, StartFromZeroIgnoresTheValuesInX) {
   const Beam beam(spec(40, 8), PETSC_COMM_WORLD);
-  SecondOrderSystem system = beamSystem(beam, OperatorKind::MatrixFree);
-  SolverPath path;
-  path.kronecker_mass = true;
-  attachSolverPath(beam, path, system);
+  SecondOrderSystem system = kroneckerSystem(beam);
   const PMat A = system.combination(1.0, 0.0, 1e-3);
   const PVec b = randomVector(beam, beam.frozenDofs());
   const LinearSolver fused = system.shiftedSolver(A, "test_", LinearSolverKind::Direct);
@@ -213,10 +216,7 @@ TEST(PreconditionedCG, StartFromZeroIgnoresTheValuesInX) {
 TEST(DefaultPath, SemiImplicitMatchesDirect) {
   const Beam beam(spec(30, 6), PETSC_COMM_WORLD);
   const SecondOrderSystem direct = beamSystem(beam, OperatorKind::Assembled);
-  SecondOrderSystem fast = beamSystem(beam, OperatorKind::MatrixFree);
-  SolverPath path;
-  path.kronecker_mass = true;
-  attachSolverPath(beam, path, fast);
+  SecondOrderSystem fast = kroneckerSystem(beam);
   PVec x[2], y[2];
   int k = 0;
   for (const SecondOrderSystem *sys : {&direct, static_cast<const SecondOrderSystem *>(&fast)}) {
@@ -240,10 +240,7 @@ TEST(DefaultPath, SemiImplicitMatchesDirect) {
 // the energy to first order, and measured runs stay at 1e-11 after 1000 steps, README).
 TEST(DefaultPath, MidpointConservesEnergy) {
   const Beam beam(spec(60, 10), PETSC_COMM_WORLD);
-  SecondOrderSystem system = beamSystem(beam, OperatorKind::MatrixFree);
-  SolverPath path;
-  path.kronecker_mass = true;
-  attachSolverPath(beam, path, system);
+  SecondOrderSystem system = kroneckerSystem(beam);
   const auto scheme = makeScheme("midpoint");
   RunSettings run;
   run.dt = 0.01;
