@@ -109,6 +109,9 @@ for at in 40 400 2000 4000; do # one flipped bit: header, identity, data
   printf "$(printf '\\x%02x' $(( $(od -An -tu1 -j $at -N1 ck.orig) ^ 4 )))" | dd of=full/checkpoint.bin bs=1 seek=$at conv=notrunc 2> /dev/null
   refused "checkpoint with a flipped bit at byte $at" "checkpoint" "$m" "${args[@]}" -restart full
 done
+cp ck.orig full/checkpoint.bin # the format before fully_implicit's history became its increment
+printf '\x02' | dd of=full/checkpoint.bin bs=1 seek=7 conv=notrunc 2> /dev/null
+refused "checkpoint of format version 2" "written by another version (2)" "$m" "${args[@]}" -restart full
 head -c 1000 ck.orig > full/checkpoint.bin
 refused "truncated checkpoint" "not a valid checkpoint\\|cannot be read\\|corrupted" "$m" "${args[@]}" -restart full
 : > full/checkpoint.bin
