@@ -113,6 +113,7 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
     BEAM_PETSC(SNESSetLagPreconditioner(snes_, 2)); // GAMG's setup every other Newton iteration
   }
   BEAM_PETSC(SNESSetFromOptions(snes_));
+  LinearSolver::checkTolerances(ksp, newton_prefix_);
   // GMRES (the default above kDirectNewtonLimit, or the options' choice) preconditions from the right
   // unless -<prefix>ksp_pc_side says otherwise: it then tests the true residual |b - J d|. With left
   // preconditioning it tests the preconditioned one, and where the SOR smoother met near-zero diagonals

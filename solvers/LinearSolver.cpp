@@ -1,5 +1,7 @@
 #include "solvers/LinearSolver.hpp"
 
+#include <sstream>
+
 #include "common/Options.hpp"
 
 namespace beam {
@@ -70,6 +72,22 @@ void LinearSolver::configureCG() {
   natural_ = true;
 }
 
+// PETSc 3.18 takes any -<prefix>ksp_rtol: -1 acts as 1 in CG's squared test, and 1 or more stops every
+// solve at once, so a run "converges" without moving. Refused with the ranges that mean something.
+void LinearSolver::checkTolerances(KSP ksp, const std::string &prefix) {
+  PetscReal rtol, abstol, dtol;
+  PetscInt max_it;
+  BEAM_PETSC(KSPGetTolerances(ksp, &rtol, &abstol, &dtol, &max_it));
+  auto bad = [&](const char *name, double value, const char *accepted) {
+    std::ostringstream what;
+    what << "-" << prefix << name << " " << value << ": accepted: " << accepted;
+    throw inputError(what.str());
+  };
+  if (!(rtol >= 0 && rtol < 1)) bad("ksp_rtol", rtol, "0 <= rtol < 1");
+  if (!(abstol >= 0)) bad("ksp_atol", abstol, "atol >= 0");
+  if (max_it < 1) bad("ksp_max_it", double(max_it), "an integer >= 1");
+}
+
 void LinearSolver::finish(Mat A, const std::string &prefix) {
   PC pc;
   BEAM_PETSC(KSPGetPC(ksp_, &pc));
@@ -79,6 +97,7 @@ void LinearSolver::finish(Mat A, const std::string &prefix) {
     throw inputError("options of the '" + prefix + "' solver: " + e.what());
   }
   acceptSolveTimeOptions(prefix); // -<prefix>ksp_view, -<prefix>ksp_converged_reason: read by KSPSolve
+  checkTolerances(ksp_, prefix);
   // The natural norm is CG's; another -<prefix>ksp_type (gmres, ...) gets its own default norm.
   // (Set, not read first: reading the norm type checks it against the type and fails.)
   PetscBool cg = PETSC_FALSE, preonly = PETSC_FALSE;

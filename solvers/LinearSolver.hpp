@@ -42,6 +42,9 @@ public:
   // under the prefix): any option that changes it keeps KSPSolve. rtol and max_it are the KSP's.
   using SolveOverride = std::function<PetscInt(Vec b, Vec x, double rtol, PetscInt max_it, bool from_zero)>;
   void overrideSolve(SolveOverride solve);
+  // Refuses (input error, naming the option) tolerances PETSc takes without a word but that mean
+  // nothing: -<prefix>ksp_rtol outside [0, 1), a negative -<prefix>ksp_atol, -<prefix>ksp_max_it < 1.
+  static void checkTolerances(KSP ksp, const std::string &prefix);
   // Iterations of the last solve (KSP or override).
   PetscInt lastIterations() const { return last_iterations_; }
 

@@ -388,6 +388,16 @@ expect 2 "Unknown option nope for -ms_ksp_pc_side" "$labs/mass_spring" -scheme i
   -ms_ksp_pc_side nope -output_dir $out
 expect 2 "-ms_ksp_pc_side" "$labs/mass_spring" -scheme implicit_euler -T 0.01 -ms_ksp_pc_side nope -output_dir $out # direct path
 expect 2 "Unable to find requested PC type nope" "$m" -shifted_pc_type nope -output_dir $out
+# Tolerances PETSc takes without a word on an iterative solver: rtol outside [0, 1) (-1 acted as 1, and
+# every solve stopped at once: the beam did not move, exit 0), a negative atol, max_it below 1; also on
+# one rank only. (On a direct solver the options are unused, hence unknown: exit 2 as well.)
+expect 2 "-shifted_ksp_rtol -1: accepted: 0 <= rtol < 1" "$m" -linear_solver cg -shifted_ksp_rtol -1 -output_dir $out
+expect 2 "-shifted_ksp_rtol 1: accepted: 0 <= rtol < 1" "$m" -linear_solver cg -shifted_ksp_rtol 1 -output_dir $out
+expect 2 "-mass_ksp_atol -3: accepted: atol >= 0" "$labs/semi_implicit" -linear_solver cg -mass_ksp_atol -3 -output_dir $out
+expect 2 "-ms_ksp_max_it 0: accepted: an integer >= 1" "$labs/mass_spring" -scheme implicit_euler -T 0.01 -ms_ksp_type gmres \
+  -ms_ksp_max_it 0 -output_dir $out
+expect 2 "-shifted_ksp_rtol -1: accepted" "${one[@]}" "$m" -linear_solver cg -output_dir $out : -n 1 "$m" -linear_solver cg \
+  -shifted_ksp_rtol -1 -output_dir $out
 expect 2 "Unable to find requested KSP type nope" "${one[@]}" "$labs/mass_spring" -scheme implicit_euler -T 0.01 -output_dir $out : \
   -n 1 "$labs/mass_spring" -scheme implicit_euler -T 0.01 -ms_ksp_type nope -output_dir $out
 expect 2 "stray argument 'leftover'" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" leftover -output_dir $out
