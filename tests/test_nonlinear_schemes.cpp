@@ -53,6 +53,22 @@ Trajectory integrate(const Model &model, const std::string &scheme_name, double 
   return t;
 }
 
+// A scheme set up under its own options prefix on a mass-spring model, at the model's start.
+struct PrefixedRun {
+  std::unique_ptr<TimeScheme> scheme;
+  PVec x, v;
+};
+PrefixedRun startPrefixed(const MassSpringModel &model, const std::string &scheme_name, double dt,
+                          const std::string &prefix) {
+  PrefixedRun r{makeScheme(scheme_name), model.createVector(), model.createVector()};
+  SchemeSettings settings;
+  settings.dt = dt;
+  settings.options_prefix = prefix;
+  r.scheme->setup(model, settings);
+  model.initialState(r.x, r.v);
+  return r;
+}
+
 // One free particle of mass m at distance 1 + u0 from a fixed anchor, spring k with rest length 1,
 // along x: u'' = -w^2 u with w^2 = k/m while the particle stays on its side (l > 0).
 struct Oscillator {
@@ -166,20 +182,14 @@ TEST(NonlinearSchemes, InexactNewtonSolvesReachTheNewtonStep) {
   BEAM_PETSC(PetscOptionsSetValue(nullptr, "-exact_newton_ksp_type", "preonly"));
   BEAM_PETSC(PetscOptionsSetValue(nullptr, "-exact_newton_pc_type", "lu"));
   auto run = [&](const std::string &prefix) {
-    auto scheme = makeScheme("implicit_euler");
-    SchemeSettings settings;
-    settings.dt = 0.01;
-    settings.options_prefix = prefix;
-    scheme->setup(model, settings);
-    PVec x = model.createVector(), v = model.createVector();
-    model.initialState(x, v);
+    PrefixedRun r = startPrefixed(model, "implicit_euler", 0.01, prefix);
     PetscInt krylov = 0;
     for (int n = 0; n < 2; ++n) {
-      scheme->step(n * settings.dt, x, v);
-      krylov += scheme->linearIterations();
+      r.scheme->step(n * 0.01, r.x, r.v);
+      krylov += r.scheme->linearIterations();
     }
     std::printf("%s: %d Krylov iterations in 2 steps\n", prefix.c_str(), int(krylov));
-    return allValues(v);
+    return allValues(r.v);
   };
   const std::vector<double> exact = run("exact_"), inexact = run("default_");
   for (const char *name : {"-exact_newton_ksp_type", "-exact_newton_pc_type"}) BEAM_PETSC(PetscOptionsClearValue(nullptr, name));
@@ -325,15 +335,9 @@ TEST(NonlinearSchemes, EachInstanceHasItsOwnOptionsPrefix) {
   const MassSpringModel model(net, PETSC_COMM_WORLD);
   BEAM_PETSC(PetscOptionsSetValue(nullptr, "-limited_newton_snes_max_it", "1"));
   auto run = [&](const std::string &prefix) {
-    auto scheme = makeScheme("implicit_euler");
-    SchemeSettings settings;
-    settings.dt = 0.05;
-    settings.options_prefix = prefix;
-    scheme->setup(model, settings);
-    PVec x = model.createVector(), v = model.createVector();
-    model.initialState(x, v);
-    scheme->step(0.0, x, v);
-    return scheme->newtonIterations();
+    PrefixedRun r = startPrefixed(model, "implicit_euler", 0.05, prefix);
+    r.scheme->step(0.0, r.x, r.v);
+    return r.scheme->newtonIterations();
   };
   EXPECT_GT(run("free_"), 2);
   try {
