@@ -46,6 +46,42 @@ PetscErrorCode convergenceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscRea
   PetscFunctionReturn(0);
 }
 
+// Newton's options that PETSc 3.18 accepts but that make no sense, refused with one line (exit 2):
+// -snes_rtol 2 (or -1) passes the first test at once, so every step would be accepted unsolved, as
+// -snes_stol >= 1 would; a negative -snes_atol or -snes_stol, -snes_max_it < 1 and -snes_max_funcs 0
+// (every step fails before its first iteration) or below -1 mean nothing; and the
+// Eisenstat-Walker parameters out of the ranges of SNESKSPSetParametersEW (a -snes_ksp_ew_rtolmax above 1
+// lets a linear solve stop before its first iteration; a -snes_ksp_ew_version outside 1-4 failed only
+// inside the first solve, as a run error).
+void checkNewtonTolerances(SNES snes, const std::string &prefix) {
+  auto bad = [&](const char *name, double value, const char *accepted) {
+    std::ostringstream what;
+    what << "-" << prefix << name << " " << value << ": accepted: " << accepted;
+    throw inputError(what.str());
+  };
+  PetscReal atol, rtol, stol;
+  PetscInt maxit, maxf;
+  BEAM_PETSC(SNESGetTolerances(snes, &atol, &rtol, &stol, &maxit, &maxf));
+  if (!(rtol >= 0 && rtol < 1)) bad("snes_rtol", rtol, "0 <= rtol < 1");
+  if (!(atol >= 0)) bad("snes_atol", atol, "atol >= 0");
+  if (!(stol >= 0 && stol < 1)) bad("snes_stol", stol, "0 <= stol < 1");
+  if (maxit < 1) bad("snes_max_it", double(maxit), "an integer >= 1");
+  if (maxf == 0 || maxf < -1) bad("snes_max_funcs", double(maxf), "-1 (no limit) or an integer >= 1");
+  PetscBool ew = PETSC_FALSE;
+  BEAM_PETSC(SNESKSPGetUseEW(snes, &ew));
+  if (!ew) return;
+  PetscInt version;
+  PetscReal rtol_0, rtol_max, gamma, alpha, alpha2, threshold;
+  BEAM_PETSC(SNESKSPGetParametersEW(snes, &version, &rtol_0, &rtol_max, &gamma, &alpha, &alpha2, &threshold));
+  if (version < 1 || version > 4) bad("snes_ksp_ew_version", double(version), "1, 2, 3 or 4");
+  if (!(rtol_0 >= 0 && rtol_0 < 1)) bad("snes_ksp_ew_rtol0", rtol_0, "0 <= rtol0 < 1");
+  if (!(rtol_max >= 0 && rtol_max < 1)) bad("snes_ksp_ew_rtolmax", rtol_max, "0 <= rtolmax < 1");
+  if (!(gamma >= 0 && gamma <= 1)) bad("snes_ksp_ew_gamma", gamma, "0 <= gamma <= 1");
+  if (!(alpha > 1 && alpha <= 2)) bad("snes_ksp_ew_alpha", alpha, "1 < alpha <= 2");
+  if (!(alpha2 > 1 && alpha2 <= 2)) bad("snes_ksp_ew_alpha2", alpha2, "1 < alpha2 <= 2");
+  if (!(threshold > 0 && threshold < 1)) bad("snes_ksp_ew_threshold", threshold, "0 < threshold < 1");
+}
+
 } // namespace
 
 void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
@@ -112,7 +148,12 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
       setDefaultOption("-" + newton_prefix_ + name, value);
     BEAM_PETSC(SNESSetLagPreconditioner(snes_, 2)); // GAMG's setup every other Newton iteration
   }
-  BEAM_PETSC(SNESSetFromOptions(snes_));
+  try {
+    BEAM_PETSC(SNESSetFromOptions(snes_));
+  } catch (const Error &e) { // e.g. -ms_snes_lag_preconditioner 0: PETSc's own check, a bad option
+    throw inputError("options of Newton's solver (-" + newton_prefix_ + "snes_*, -" + newton_prefix_ + "ksp_*): " + e.what());
+  }
+  checkNewtonTolerances(snes_, newton_prefix_);
   LinearSolver::checkTolerances(ksp, newton_prefix_);
   // GMRES (the default above kDirectNewtonLimit, or the options' choice) preconditions from the right
   // unless -<prefix>ksp_pc_side says otherwise: it then tests the true residual |b - J d|. With left

@@ -396,6 +396,18 @@ expect 2 "-shifted_ksp_rtol 1: accepted: 0 <= rtol < 1" "$m" -linear_solver cg -
 expect 2 "-mass_ksp_atol -3: accepted: atol >= 0" "$labs/semi_implicit" -linear_solver cg -mass_ksp_atol -3 -output_dir $out
 expect 2 "-ms_ksp_max_it 0: accepted: an integer >= 1" "$labs/mass_spring" -scheme implicit_euler -T 0.01 -ms_ksp_type gmres \
   -ms_ksp_max_it 0 -output_dir $out
+# Newton's own tolerances: -ms_snes_rtol 2 passed the first test at once, every step accepted unsolved,
+# exit 0; a lag of 0 or an Eisenstat-Walker version 7 failed as a run (exit 3).
+ms1=("$labs/mass_spring" -scheme implicit_euler -T 0.01 -output_dir $out)
+expect 2 "-ms_snes_rtol 2: accepted: 0 <= rtol < 1" "${ms1[@]}" -ms_snes_rtol 2
+expect 2 "-ms_snes_stol 1: accepted: 0 <= stol < 1" "${ms1[@]}" -ms_snes_stol 1
+expect 2 "-ms_snes_atol -1: accepted: atol >= 0" "${ms1[@]}" -ms_snes_atol -1
+expect 2 "-ms_snes_max_it 0: accepted: an integer >= 1" "${ms1[@]}" -ms_snes_max_it 0
+expect 2 "-ms_snes_max_funcs 0: accepted: -1 (no limit) or an integer >= 1" "${ms1[@]}" -ms_snes_max_funcs 0
+expect 2 "Lag cannot be 0" "${ms1[@]}" -ms_snes_lag_preconditioner 0
+expect 2 "-ms_snes_ksp_ew_version 7: accepted: 1, 2, 3 or 4" "${ms1[@]}" -ms_snes_ksp_ew -ms_snes_ksp_ew_version 7
+expect 2 "-ms_snes_ksp_ew_rtolmax 5: accepted: 0 <= rtolmax < 1" "${ms1[@]}" -ms_snes_ksp_ew -ms_snes_ksp_ew_rtolmax 5
+expect 2 "-ms_snes_rtol 2: accepted" "${one[@]}" "${ms1[@]}" : -n 1 "${ms1[@]}" -ms_snes_rtol 2
 expect 2 "-shifted_ksp_rtol -1: accepted" "${one[@]}" "$m" -linear_solver cg -output_dir $out : -n 1 "$m" -linear_solver cg \
   -shifted_ksp_rtol -1 -output_dir $out
 expect 2 "Unable to find requested KSP type nope" "${one[@]}" "$labs/mass_spring" -scheme implicit_euler -T 0.01 -output_dir $out : \
