@@ -31,6 +31,17 @@ esac
 min=$(fewest right)
 [ -n "$min" ] && [ "$min" -ge 2 ] || fail "default run accepted a step after $min Newton iteration(s)"
 
+# A Krylov solve stopped by its iteration count and called converged (-ms_ksp_converged_maxits) gives no
+# small-step guarantee: Newton's step tests must not take its zero step for a solution (step 15 was
+# accepted unchanged, residual 6e-3, before ImplicitTheta's convergence test checked the linear solve).
+rc=$(run capped -ms_ksp_max_it 40 -ms_ksp_converged_maxits)
+case $rc in
+  0 | 3) ;;
+  *) fail "capped run: exit $rc: $(tail -n 1 "$work/capped.out")" ;;
+esac
+min=$(fewest capped)
+[ -n "$min" ] && [ "$min" -ge 2 ] || fail "capped run accepted a step after $min Newton iteration(s)"
+
 rc=$(run left -ms_ksp_pc_side left)
 min=$(fewest left)
 [ -n "$min" ] && [ "$min" -le 1 ] || echo "note: left preconditioning no longer shows the trap here (fewest $min Newton iterations, exit $rc)"

@@ -205,6 +205,40 @@ TEST(NonlinearSchemes, InexactNewtonSolvesReachTheNewtonStep) {
   EXPECT_LT(error, 1e-7 * scale);
 }
 
+TEST(NonlinearSchemes, WeakLinearSolvesDoNotEndNewtonEarly) {
+  // Newton's step and stall tests assume the step solved its linear system to a tolerance; a single
+  // Jacobi application (-..._ksp_type preonly -..._pc_type jacobi) gives no such step, and Newton must go
+  // on to the residual test |R| <= 1e-10 |R(0)|. The built-in chain of 50 (k = 1000, m = 0.02, hanging from
+  // the horizontal), five implicit Euler steps at dt = 0.01, against the default (a direct LU). With the
+  // residual test met, each dv is within |J^-1| 1e-10 |R(0)| <= 1e-10 |M^-1 R(0)| of Newton's solution
+  // (J = M + dt^2 K >= M here: the hanging chain's springs are stretched, K >= 0), and |M^-1 R(0)|, the
+  // explicit step, is at most 1 + 4 dt^2 k / m = 21 times |dv|: 2.1e-9 |v| per step, 1.1e-8 after five;
+  // the tolerance 2e-8 |v|. Without that rule the stall test accepted the Jacobi iterates after 71 to 117
+  // iterations, 4.4e-7 |v| from the solution (5e-11 with it).
+  auto params = builtinParameters("chain");
+  for (auto &p : params)
+    if (p.name == "chain_n") p.value = 50;
+  Network net = builtinNetwork("chain", params);
+  net.validate();
+  const MassSpringModel model(net, PETSC_COMM_WORLD);
+  BEAM_PETSC(PetscOptionsSetValue(nullptr, "-jacobi_newton_ksp_type", "preonly"));
+  BEAM_PETSC(PetscOptionsSetValue(nullptr, "-jacobi_newton_pc_type", "jacobi"));
+  auto run = [&](const std::string &prefix) {
+    PrefixedRun r = startPrefixed(model, "implicit_euler", 0.01, prefix);
+    for (int n = 0; n < 5; ++n) r.scheme->step(n * 0.01, r.x, r.v);
+    return allValues(r.v);
+  };
+  const std::vector<double> exact = run("lu_"), jacobi = run("jacobi_");
+  for (const char *name : {"-jacobi_newton_ksp_type", "-jacobi_newton_pc_type"}) BEAM_PETSC(PetscOptionsClearValue(nullptr, name));
+  double scale = 0, error = 0;
+  for (size_t k = 0; k < exact.size(); ++k) {
+    scale += exact[k] * exact[k];
+    error += (jacobi[k] - exact[k]) * (jacobi[k] - exact[k]);
+  }
+  std::printf("|v_jacobi - v_lu| / |v| = %.2e\n", std::sqrt(error / scale));
+  EXPECT_LT(std::sqrt(error), 2e-8 * std::sqrt(scale));
+}
+
 TEST(NonlinearSchemes, FreeNetworkKeepsMomentumAndEnergy) {
   // A triangle spinning and stretching, no gravity, no planes.
   Network net;
