@@ -68,7 +68,7 @@ PetscErrorCode convergenceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscRea
 // (every step fails before its first iteration) or below -1 mean nothing; and the
 // Eisenstat-Walker parameters out of the ranges of SNESKSPSetParametersEW (a -snes_ksp_ew_rtolmax above 1
 // lets a linear solve stop before its first iteration; a -snes_ksp_ew_version outside 1-4 failed only
-// inside the first solve, as a run error).
+// inside the first solve, as a run error); the line search's, below.
 void checkNewtonTolerances(SNES snes, const std::string &prefix) {
   auto bad = [&](const char *name, double value, const char *accepted) {
     std::ostringstream what;
@@ -83,6 +83,23 @@ void checkNewtonTolerances(SNES snes, const std::string &prefix) {
   if (!(stol >= 0 && stol < 1)) bad("snes_stol", stol, "0 <= stol < 1");
   if (maxit < 1) bad("snes_max_it", double(maxit), "an integer >= 1");
   if (maxf == 0 || maxf < -1) bad("snes_max_funcs", double(maxf), "-1 (no limit) or an integer >= 1");
+  // The line search's: a damping <= 0 steps nowhere or backwards (0 ran 500 iterations to fail), and
+  // negative lengths or tolerances and an order outside 1-3 mean nothing.
+  SNESLineSearch line_search;
+  PetscReal min_lambda, max_step, ls_rtol, ls_atol, ls_ltol, damping;
+  PetscInt ls_max_it, order;
+  BEAM_PETSC(SNESGetLineSearch(snes, &line_search));
+  BEAM_PETSC(SNESLineSearchGetTolerances(line_search, &min_lambda, &max_step, &ls_rtol, &ls_atol, &ls_ltol, &ls_max_it));
+  BEAM_PETSC(SNESLineSearchGetDamping(line_search, &damping));
+  BEAM_PETSC(SNESLineSearchGetOrder(line_search, &order));
+  if (!(damping > 0)) bad("snes_linesearch_damping", damping, "damping > 0");
+  if (!(min_lambda >= 0 && min_lambda < 1)) bad("snes_linesearch_minlambda", min_lambda, "0 <= minlambda < 1");
+  if (!(max_step > 0)) bad("snes_linesearch_maxstep", max_step, "maxstep > 0");
+  if (!(ls_rtol >= 0)) bad("snes_linesearch_rtol", ls_rtol, "rtol >= 0");
+  if (!(ls_atol >= 0)) bad("snes_linesearch_atol", ls_atol, "atol >= 0");
+  if (!(ls_ltol >= 0)) bad("snes_linesearch_ltol", ls_ltol, "ltol >= 0");
+  if (ls_max_it < 1) bad("snes_linesearch_max_it", double(ls_max_it), "an integer >= 1");
+  if (order < 1 || order > 3) bad("snes_linesearch_order", double(order), "1, 2 or 3");
   PetscBool ew = PETSC_FALSE;
   BEAM_PETSC(SNESKSPGetUseEW(snes, &ew));
   if (!ew) return;

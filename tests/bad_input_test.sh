@@ -408,6 +408,8 @@ expect 2 "Lag cannot be 0" "${ms1[@]}" -ms_snes_lag_preconditioner 0
 expect 2 "-ms_snes_ksp_ew_version 7: accepted: 1, 2, 3 or 4" "${ms1[@]}" -ms_snes_ksp_ew -ms_snes_ksp_ew_version 7
 expect 2 "-ms_snes_ksp_ew_rtolmax 5: accepted: 0 <= rtolmax < 1" "${ms1[@]}" -ms_snes_ksp_ew -ms_snes_ksp_ew_rtolmax 5
 expect 2 "-ms_snes_rtol 2: accepted" "${one[@]}" "${ms1[@]}" : -n 1 "${ms1[@]}" -ms_snes_rtol 2
+expect 2 "-ms_snes_linesearch_damping 0: accepted: damping > 0" "${ms1[@]}" -ms_snes_linesearch_damping 0
+expect 2 "-ms_snes_linesearch_order 7: accepted: 1, 2 or 3" "${ms1[@]}" -ms_snes_linesearch_order 7
 expect 2 "-shifted_ksp_rtol -1: accepted" "${one[@]}" "$m" -linear_solver cg -output_dir $out : -n 1 "$m" -linear_solver cg \
   -shifted_ksp_rtol -1 -output_dir $out
 expect 2 "Unable to find requested KSP type nope" "${one[@]}" "$labs/mass_spring" -scheme implicit_euler -T 0.01 -output_dir $out : \
