@@ -254,6 +254,12 @@ bool finishOptions(MPI_Comm comm) {
   return help;
 }
 
+void refuseOptionValue(const std::string &prefix, const char *name, double value, const char *accepted) {
+  std::ostringstream what;
+  what << "-" << prefix << name << " " << value << ": accepted: " << accepted;
+  throw inputError(what.str());
+}
+
 void acceptSolveTimeOptions(const std::string &prefix) {
   PetscInt n = 0;
   char **names = nullptr, **values = nullptr;

@@ -100,6 +100,10 @@ bool finishOptions(MPI_Comm comm);
 // prefix (LinearSolver, the eigensolvers, Newton), so a mistyped prefix stays an unknown option.
 void acceptSolveTimeOptions(const std::string &prefix);
 
+// Refuses a solver option's value that PETSc takes but that means nothing (an input error, exit 2):
+// "-<prefix><name> <value>: accepted: <accepted>".
+[[noreturn]] void refuseOptionValue(const std::string &prefix, const char *name, double value, const char *accepted);
+
 // Puts `-name value` in the options database unless the command line (or an options file) gave the
 // option: a default for an option PETSc reads only from the database (a multigrid level's smoother).
 void setDefaultOption(const std::string &name, const std::string &value);

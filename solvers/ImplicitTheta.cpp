@@ -70,11 +70,7 @@ PetscErrorCode convergenceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscRea
 // lets a linear solve stop before its first iteration; a -snes_ksp_ew_version outside 1-4 failed only
 // inside the first solve, as a run error); the line search's, below.
 void checkNewtonTolerances(SNES snes, const std::string &prefix) {
-  auto bad = [&](const char *name, double value, const char *accepted) {
-    std::ostringstream what;
-    what << "-" << prefix << name << " " << value << ": accepted: " << accepted;
-    throw inputError(what.str());
-  };
+  auto bad = [&](const char *name, double value, const char *accepted) { refuseOptionValue(prefix, name, value, accepted); };
   PetscReal atol, rtol, stol;
   PetscInt maxit, maxf;
   BEAM_PETSC(SNESGetTolerances(snes, &atol, &rtol, &stol, &maxit, &maxf));

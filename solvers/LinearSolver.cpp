@@ -78,11 +78,7 @@ void LinearSolver::checkTolerances(KSP ksp, const std::string &prefix) {
   PetscReal rtol, abstol, dtol;
   PetscInt max_it;
   BEAM_PETSC(KSPGetTolerances(ksp, &rtol, &abstol, &dtol, &max_it));
-  auto bad = [&](const char *name, double value, const char *accepted) {
-    std::ostringstream what;
-    what << "-" << prefix << name << " " << value << ": accepted: " << accepted;
-    throw inputError(what.str());
-  };
+  auto bad = [&](const char *name, double value, const char *accepted) { refuseOptionValue(prefix, name, value, accepted); };
   if (!(rtol >= 0 && rtol < 1)) bad("ksp_rtol", rtol, "0 <= rtol < 1");
   if (!(abstol >= 0)) bad("ksp_atol", abstol, "atol >= 0");
   if (max_it < 1) bad("ksp_max_it", double(max_it), "an integer >= 1");
