@@ -54,7 +54,9 @@ PetscErrorCode convergenceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscRea
     PetscCall(KSPGetPC(ksp, &pc));
     PetscCall(PetscObjectTypeCompareAny(reinterpret_cast<PetscObject>(pc), &direct, PCLU, PCCHOLESKY, ""));
   }
-  const bool trusted_step = it > 0 && (linear != KSP_CONVERGED_ITS || direct);
+  // A solve that failed (linear < 0: its iteration limit, a breakdown, a failed factorization) gives no
+  // such step either; Newton goes on from one only under -..._snes_max_linear_solve_fail.
+  const bool trusted_step = it > 0 && linear > 0 && (linear != KSP_CONVERGED_ITS || direct);
   if (fnorm <= rtol * stop.reference) *reason = SNES_CONVERGED_FNORM_RELATIVE;
   else if (trusted_step && lambda > 0 && snorm <= 1e-8 * lambda * xnorm) *reason = SNES_CONVERGED_SNORM_RELATIVE;
   else if (trusted_step && snorm <= 1e-12 * xnorm) *reason = SNES_CONVERGED_SNORM_RELATIVE;

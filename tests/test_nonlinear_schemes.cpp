@@ -226,18 +226,26 @@ TEST(NonlinearSchemes, WeakLinearSolvesDoNotEndNewtonEarly) {
   Network net = builtinNetwork("chain", params);
   net.validate();
   const MassSpringModel model(net, PETSC_COMM_WORLD);
-  BEAM_PETSC(PetscOptionsSetValue(nullptr, "-jacobi_newton_ksp_type", "preonly"));
-  BEAM_PETSC(PetscOptionsSetValue(nullptr, "-jacobi_newton_pc_type", "jacobi"));
   auto run = [&](const std::string &prefix) {
     PrefixedRun r = startPrefixed(model, "implicit_euler", 0.01, prefix);
     for (int n = 0; n < 5; ++n) r.scheme->step(n * 0.01, r.x, r.v);
     return allValues(r.v);
   };
-  const std::vector<double> exact = run("lu_"), jacobi = run("jacobi_");
-  for (const char *name : {"-jacobi_newton_ksp_type", "-jacobi_newton_pc_type"}) BEAM_PETSC(PetscOptionsClearValue(nullptr, name));
-  const double difference = relativeDifference(jacobi, exact);
-  std::printf("|v_jacobi - v_lu| / |v| = %.2e\n", difference);
-  EXPECT_LT(difference, 2e-8);
+  const std::vector<double> exact = run("lu_");
+  // The same for a Krylov solve stopped by its iteration limit (KSP_DIVERGED_ITS) that Newton is told to
+  // go on from (-..._snes_max_linear_solve_fail): its step is no more trustworthy than Jacobi's (the
+  // step tests once took a diverged solve's step as solved: 4.7e-7 |v| off with one GMRES iteration).
+  const std::vector<std::vector<std::pair<std::string, std::string>>> weak = {
+      {{"ksp_type", "preonly"}, {"pc_type", "jacobi"}},
+      {{"ksp_type", "gmres"}, {"pc_type", "jacobi"}, {"ksp_max_it", "1"}, {"snes_max_linear_solve_fail", "100000"}}};
+  for (const auto &options : weak) {
+    for (const auto &[name, value] : options) BEAM_PETSC(PetscOptionsSetValue(nullptr, ("-weak_newton_" + name).c_str(), value.c_str()));
+    const std::vector<double> solved = run("weak_");
+    for (const auto &option : options) BEAM_PETSC(PetscOptionsClearValue(nullptr, ("-weak_newton_" + option.first).c_str()));
+    const double difference = relativeDifference(solved, exact);
+    std::printf("%s %s: |v - v_lu| / |v| = %.2e\n", options[0].second.c_str(), options[1].second.c_str(), difference);
+    EXPECT_LT(difference, 2e-8) << options[0].second;
+  }
 }
 
 TEST(NonlinearSchemes, FreeNetworkKeepsMomentumAndEnergy) {
