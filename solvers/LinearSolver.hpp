@@ -38,8 +38,9 @@ public:
 
   // A solve the model provides in place of KSPSolve for this configuration (the beam's fused CG,
   // MesLib/KroneckerCG.hpp): (b, x, rtol, max_it, from_zero) -> iterations, negated when not converged. Taken only
-  // while the KSP is as the model-preconditioner constructor made it (type cg, a shell PC, no monitor
-  // under the prefix): any option that changes it keeps KSPSolve. rtol and max_it are the KSP's.
+  // while the KSP is as the model-preconditioner constructor made it (type cg, a shell PC, the natural
+  // norm, no monitor, reason or view under the prefix): any option that changes it keeps KSPSolve. rtol
+  // and max_it are the KSP's. (The exact constructor's preonly solve is likewise one PCApply.)
   using SolveOverride = std::function<PetscInt(Vec b, Vec x, double rtol, PetscInt max_it, bool from_zero)>;
   void overrideSolve(SolveOverride solve);
   // Refuses (input error, naming the option) tolerances PETSc takes without a word but that mean
@@ -51,10 +52,15 @@ public:
 private:
   void configureCG();
   void finish(Mat A, const std::string &prefix);
+  // The KSP is still of `type` with the model's shell preconditioner, and no option under the prefix
+  // asks KSPSolve for output (-ksp_monitor, -ksp_converged_reason, -ksp_view): a model's own solve may
+  // stand in for KSPSolve.
+  bool asConfigured(KSPType type) const;
 
   PKSP ksp_;
   std::string prefix_;
   SolveOverride override_;
+  bool apply_exact_ = false; // the exact constructor's preonly + model PC, untouched: PCApply, no KSPSolve
   bool natural_ = false; // configureCG chose the natural norm
   mutable PetscInt last_iterations_ = 0;
 };

@@ -210,6 +210,40 @@ TEST(PreconditionedCG, StartFromZeroIgnoresTheValuesInX) {
   }
 }
 
+// The mass solve on the Kronecker path is one PCApply, without KSPSolve (whose preonly solve first zeroes
+// x: a pass over the state per step). It must give KSPSolve's result bitwise (the same single application
+// of the inverse), ignore what x held, and step aside for KSPSolve when an option asks KSPSolve for
+// output (here -..._ksp_monitor, which a preonly KSP never prints).
+TEST(MassInverse, ExactSolveIsKSPSolveWithoutIt) {
+  const Beam beam(spec(40, 8), PETSC_COMM_WORLD);
+  SecondOrderSystem system = kroneckerSystem(beam);
+  const PVec b = randomVector(beam, beam.frozenDofs());
+  const LinearSolver direct = system.massSolver("apply_mass_", LinearSolverKind::Direct);
+  BEAM_PETSC(PetscOptionsSetValue(nullptr, "-ksp_mass_ksp_monitor", nullptr));
+  const LinearSolver via_ksp = system.massSolver("ksp_mass_", LinearSolverKind::Direct);
+  BEAM_PETSC(PetscOptionsClearValue(nullptr, "-ksp_mass_ksp_monitor"));
+  PVec x[2] = {beam.createVector(), beam.createVector()};
+  int k = 0;
+  for (const LinearSolver *solver : {&direct, &via_ksp}) {
+    BEAM_PETSC(VecSet(x[k], std::nan(""))); // ignored: a value read from x would spread
+    solver->solve(b, x[k], true, LinearSolver::Start::Zero);
+    EXPECT_EQ(solver->lastIterations(), 1);
+    ++k;
+  }
+  // M x = b to round-off: cond(M) <= 36 on every component (above), so 1e-13 relative leaves room.
+  PVec r = beam.createVector();
+  BEAM_PETSC(MatMult(system.mass, x[0], r));
+  BEAM_PETSC(VecAXPY(r, -1.0, b));
+  EXPECT_LT(norm(r) / norm(b), 1e-13);
+  BEAM_PETSC(VecAXPY(x[1], -1.0, x[0]));
+  EXPECT_EQ(norm(x[1]), 0.0);
+  PetscInt ran[2] = {-1, -1}; // KSPSolve's own count: 0 where it never ran
+  BEAM_PETSC(KSPGetIterationNumber(direct.ksp(), &ran[0]));
+  BEAM_PETSC(KSPGetIterationNumber(via_ksp.ksp(), &ran[1]));
+  EXPECT_EQ(ran[0], 0);
+  EXPECT_EQ(ran[1], 1);
+}
+
 // Semi-implicit solves with M alone: on the Kronecker path by one application of the exact inverse, so
 // it follows the direct path to round-off (50 steps of a bounded, oscillating solution; each step's
 // solve is backward stable with cond <= 36 for M, as above, amplified by at most the steps taken).
