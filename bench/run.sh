@@ -168,6 +168,11 @@ if [ "${QUICK:-0}" != 1 ]; then
       if [ "$r" -gt 0 ]; then row 1 -path best -mx 6324 -my 158 -steps 20 -scheme "$scheme" "${best_opts[@]}"; fi
       row 2 -path best -mx 6324 -my 158 -steps 20 -scheme "$scheme" "${best_opts[@]}"
       if [ "$r" -gt 0 ]; then row 1 -path best -mx 2000 -my 50 -steps 50 -scheme "$scheme" "${best_opts[@]}"; fi
+      # semi_implicit's per-DOF target on the default path too (issue 13), from as many runs of each side
+      if [ "$scheme" = semi_implicit ] && [ "$r" -gt 0 ]; then
+        row 1 -path default -mx 6324 -my 158 -steps 20 -scheme semi_implicit
+        row 1 -path default -mx 2000 -my 50 -steps 50 -scheme semi_implicit
+      fi
     done
   done
 fi

@@ -125,6 +125,11 @@ def main():
                 line(f"{scheme} {shape}, default path: 2 ranks >= 1.7x faster than 1 (medians)",
                      f"{one:.3g} / {two:.3g} s = {one / two:.2f}x; fastest steps {fast1:.3g} / {fast2:.3g} s = "
                      f"{fast1 / fast2:.2f}x", one / two >= 1.7)
+    a, b = get(204102, "semi_implicit", "default", "consistent", k="ns_per_dof_step", tol=0), \
+        get(2011350, "semi_implicit", "default", "consistent", k="ns_per_dof_step", tol=0)
+    if a and b:
+        line("semi_implicit 2000x50 -> 6324x158, default path: cost per DOF per step within 1.5x",
+             f"{b:.2f} / {a:.2f} ns = {b / a:.2f}x", b / a <= 1.5)
     for r in drift:
         v = abs(float(r["max_abs_drift"]))
         line(f"{r['scheme']} lab {r['mx']}x{r['my']}, {r['steps']} steps, default path ({r['path']}): "
