@@ -9,7 +9,8 @@ void SecondOrderSystem::netForce(double t, Vec x, Vec y, double c, Vec r, Vec wo
     BEAM_PETSC(VecAXPBY(r, -s, s, work)); // r = s r - s work
   } else {
     // S x straight into r, then r = s lambda(t) f0 - s r: five passes over a vector instead of seven
-    // (no copy of f0, no scratch product); the same two products and one sum per entry as before.
+    // (no copy of f0, no scratch product). With a constant load the same two products and one sum per
+    // entry as before (bitwise); with a load factor (s lambda) f0 where it was s (lambda f0): one rounding.
     BEAM_PETSC(MatMult(stiffness, x, r));
     const double lambda = load_factor ? load_factor(t) : 1.0;
     BEAM_PETSC(VecAXPBY(r, s * lambda, -s, load));
