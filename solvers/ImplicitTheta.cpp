@@ -66,8 +66,9 @@ PetscErrorCode convergenceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscRea
 
 // Newton's options that PETSc 3.18 accepts but that make no sense, refused with one line (exit 2):
 // -snes_rtol 2 (or -1) passes the first test at once, so every step would be accepted unsolved, as
-// -snes_stol >= 1 would; a negative -snes_atol or -snes_stol, -snes_max_it < 1 and -snes_max_funcs 0
-// (every step fails before its first iteration) or below -1 mean nothing; and the
+// -snes_stol >= 1 would; a negative -snes_atol or -snes_stol, -snes_max_it < 1, -snes_max_funcs 0
+// (every step fails before its first iteration) or below -1 and a negative -snes_max_linear_solve_fail
+// mean nothing; and the
 // Eisenstat-Walker parameters out of the ranges of SNESKSPSetParametersEW (a -snes_ksp_ew_rtolmax above 1
 // lets a linear solve stop before its first iteration; a -snes_ksp_ew_version outside 1-4 failed only
 // inside the first solve, as a run error); the line search's, below.
@@ -81,6 +82,11 @@ void checkNewtonTolerances(SNES snes, const std::string &prefix) {
   if (!(stol >= 0 && stol < 1)) bad("snes_stol", stol, "0 <= stol < 1");
   if (maxit < 1) bad("snes_max_it", double(maxit), "an integer >= 1");
   if (maxf == 0 || maxf < -1) bad("snes_max_funcs", double(maxf), "-1 (no limit) or an integer >= 1");
+  // Failed linear solves Newton may go on from (README: then their steps do not count for the step tests);
+  // a negative count means nothing (PETSc takes it as 1).
+  PetscInt linear_failures = 0;
+  BEAM_PETSC(SNESGetMaxLinearSolveFailures(snes, &linear_failures));
+  if (linear_failures < 0) bad("snes_max_linear_solve_fail", double(linear_failures), "an integer >= 0");
   // The line search's: a damping <= 0 steps nowhere or backwards (0 ran 500 iterations to fail), and
   // negative lengths or tolerances and an order outside 1-3 mean nothing.
   SNESLineSearch line_search;

@@ -404,6 +404,7 @@ expect 2 "-ms_snes_stol 1: accepted: 0 <= stol < 1" "${ms1[@]}" -ms_snes_stol 1
 expect 2 "-ms_snes_atol -1: accepted: atol >= 0" "${ms1[@]}" -ms_snes_atol -1
 expect 2 "-ms_snes_max_it 0: accepted: an integer >= 1" "${ms1[@]}" -ms_snes_max_it 0
 expect 2 "-ms_snes_max_funcs 0: accepted: -1 (no limit) or an integer >= 1" "${ms1[@]}" -ms_snes_max_funcs 0
+expect 2 "-ms_snes_max_linear_solve_fail -5: accepted: an integer >= 0" "${ms1[@]}" -ms_snes_max_linear_solve_fail -5
 expect 2 "Lag cannot be 0" "${ms1[@]}" -ms_snes_lag_preconditioner 0
 expect 2 "-ms_snes_ksp_ew_version 7: accepted: 1, 2, 3 or 4" "${ms1[@]}" -ms_snes_ksp_ew -ms_snes_ksp_ew_version 7
 expect 2 "-ms_snes_ksp_ew_rtolmax 5: accepted: 0 <= rtolmax < 1" "${ms1[@]}" -ms_snes_ksp_ew -ms_snes_ksp_ew_rtolmax 5
