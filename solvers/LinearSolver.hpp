@@ -60,7 +60,6 @@ private:
   PKSP ksp_;
   std::string prefix_;
   SolveOverride override_;
-  bool apply_exact_ = false; // the exact constructor's preonly + model PC, untouched: PCApply, no KSPSolve
   bool natural_ = false; // configureCG chose the natural norm
   mutable PetscInt last_iterations_ = 0;
 };
