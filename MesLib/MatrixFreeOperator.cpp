@@ -46,6 +46,7 @@ struct Context {
   int my = 0, y_begin = 0, rows = 0;    // node rows: all, this rank's first, and how many it owns
   Pair st_diag[5][3][9]{}, st_cross[5][3][9]{}; // [column class][row class][(dy + 1) * 3 + dx + 1]
   double last_dot = 0; // this rank's x . y of the last stencil product (multDot)
+  std::vector<double> row_buffer; // one node row of A x, for x'Ax without storing A x (quadraticForm)
 };
 
 // The window's values: owned DOFs read straight from x, ghosts from their copy.
@@ -261,20 +262,28 @@ stencilRow(const Context &c, int rc, const double *const in[3], double *__restri
   return dot[0] + dot[1];
 }
 
-PetscErrorCode multStencil(Mat A, Vec x, Vec y) {
-  Context *ctx;
+// y = alpha v + beta A x (v, beta) or y = A x (no v), row by row; returns this rank's share of x'Ax. The
+// affine form finishes each row while it is in cache: the impulse f - S x without a second pass over the
+// product (multAffine, common/Petsc.hpp). With y null the rows go to a buffer of one row, reused: x'Ax
+// without writing Ax (the energy's quadratic forms), one vector read instead of one read and one written.
+struct Affine {
+  Vec v = nullptr;
+  double alpha = 0, beta = 1;
+};
+PetscErrorCode stencilRows(Context &c, Vec x, Vec y, double *dot_out, const Affine &affine = {}) {
   PetscFunctionBeginUser;
-  PetscCall(MatShellGetContext(A, &ctx));
-  Context &c = *ctx;
   // On several ranks the ghost rows travel while the rows that do not need them are computed: the wait
   // for them was a sixth of the products' time on two ranks at 2e6 DOFs (-log_view, VecScatterEnd).
   // On one rank every row is of the first kind, in order.
   if (c.scatter) PetscCall(VecScatterBegin(c.scatter, x, c.ghosts, INSERT_VALUES, SCATTER_FORWARD));
   const PetscScalar *xo, *xghost = nullptr;
-  PetscScalar *yo;
+  PetscScalar *yo = nullptr;
+  const PetscScalar *vo = nullptr;
   PetscCall(VecGetArrayRead(x, &xo));
-  PetscCall(VecGetArrayWrite(y, &yo));
+  if (y) PetscCall(VecGetArrayWrite(y, &yo));
+  if (affine.v) PetscCall(VecGetArrayRead(affine.v, &vo));
   const PetscInt S = 2 * PetscInt(c.mx + 1);
+  if (!y) c.row_buffer.resize(size_t(S));
   const bool below = c.y_begin > 0; // the ghosts hold the node row below (if any), then the one above
   auto needsGhosts = [&](int k) {
     const int yg = c.y_begin + k;
@@ -287,7 +296,13 @@ PetscErrorCode multStencil(Mat A, Vec x, Vec y) {
     in[1] = xo + PetscInt(k) * S;
     in[2] = yg == c.my ? nullptr : k + 1 < c.rows ? xo + PetscInt(k + 1) * S : xghost + (below ? S : 0);
     const int rc = yg == 0 ? 0 : yg == c.my ? 2 : 1;
-    return stencilRow(c, rc, in, yo + PetscInt(k) * S);
+    double *out = y ? yo + PetscInt(k) * S : c.row_buffer.data();
+    const double dot = stencilRow(c, rc, in, out);
+    if (vo) { // VecAXPBY's expression, so the result is the same to the bit as MatMult then VecAXPBY
+      const double *vk = vo + PetscInt(k) * S, a = affine.alpha, b = affine.beta;
+      for (PetscInt i = 0; i < S; ++i) out[i] = a * vk[i] + b * out[i];
+    }
+    return dot;
   };
   double dot = 0;
   for (int k = 0; k < c.rows; ++k)
@@ -299,11 +314,20 @@ PetscErrorCode multStencil(Mat A, Vec x, Vec y) {
       if (needsGhosts(k)) dot += row(k);
     PetscCall(VecRestoreArrayRead(c.ghosts, &xghost));
   }
-  c.last_dot = dot;
-  PetscCall(VecRestoreArrayWrite(y, &yo));
+  if (affine.v) PetscCall(VecRestoreArrayRead(affine.v, &vo));
+  if (y) PetscCall(VecRestoreArrayWrite(y, &yo));
   PetscCall(VecRestoreArrayRead(x, &xo));
   // Logged as the element products it sums (bench/Traffic.cpp tells products apart by their flops).
   PetscCall(PetscLogFlops(128.0 * double(c.ey1 - c.ey0 + 1) * c.mx));
+  *dot_out = dot;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode multStencil(Mat A, Vec x, Vec y) {
+  Context *ctx;
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(A, &ctx));
+  PetscCall(stencilRows(*ctx, x, y, &ctx->last_dot));
   PetscFunctionReturn(0);
 }
 
@@ -505,6 +529,45 @@ PetscErrorCode multDotStencil(Mat A, Vec x, Vec y, PetscReal *dot) {
   PetscFunctionReturn(0);
 }
 
+// y = alpha v + beta A x for the stencil (multAffine, common/Petsc.hpp), under its own log event (not a
+// MatMult: bench/Traffic.cpp charges it a product plus one read of v).
+PetscErrorCode multAffineStencil(Mat A, Vec x, PetscScalar alpha, PetscScalar beta, Vec v, Vec y) {
+  static PetscLogEvent event = -1;
+  Context *ctx;
+  PetscFunctionBeginUser;
+  if (event < 0) {
+    PetscClassId id;
+    PetscCall(PetscClassIdRegister("Beam", &id));
+    PetscCall(PetscLogEventRegister("StencilAffine", id, &event));
+  }
+  PetscCall(MatShellGetContext(A, &ctx));
+  if (x == y || v == y) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "multAffine needs y other than x and v");
+  PetscCall(PetscLogEventBegin(event, A, x, v, y));
+  PetscCall(stencilRows(*ctx, x, y, &ctx->last_dot, Affine{v, alpha, beta}));
+  PetscCall(PetscLogEventEnd(event, A, x, v, y));
+  PetscFunctionReturn(0);
+}
+
+// x'Ax for the stencil, a row at a time (quadraticForm, common/Petsc.hpp). Its own log event: it reads x
+// only, where a MatMult also writes (bench/Traffic.cpp charges the two apart).
+PetscErrorCode quadraticFormStencil(Mat A, Vec x, PetscReal *value) {
+  static PetscLogEvent event = -1;
+  Context *ctx;
+  PetscFunctionBeginUser;
+  if (event < 0) {
+    PetscClassId id;
+    PetscCall(PetscClassIdRegister("Beam", &id));
+    PetscCall(PetscLogEventRegister("StencilQuadForm", id, &event));
+  }
+  PetscCall(MatShellGetContext(A, &ctx));
+  PetscCall(PetscLogEventBegin(event, A, x, 0, 0));
+  double local = 0;
+  PetscCall(stencilRows(*ctx, x, nullptr, &local));
+  PetscCallMPI(MPI_Allreduce(&local, value, 1, MPIU_REAL, MPI_SUM, PetscObjectComm(PetscObject(A))));
+  PetscCall(PetscLogEventEnd(event, A, x, 0, 0));
+  PetscFunctionReturn(0);
+}
+
 } // namespace
 
 PMat matrixFreeOperator(const Beam &beam, double a, double c) {
@@ -526,7 +589,11 @@ PMat matrixFreeOperator(const Beam &beam, double a, double c) {
                                                                  : (void (*)(void))mult));
   BEAM_PETSC(MatShellSetOperation(A, MATOP_GET_DIAGONAL, (void (*)(void))getDiagonal));
   BEAM_PETSC(MatShellSetOperation(A, MATOP_DESTROY, (void (*)(void))destroy));
-  if (stencil && !diagonal) BEAM_PETSC(PetscObjectComposeFunction(PetscObject(A.get()), kMultDotFunction, multDotStencil));
+  if (stencil && !diagonal) {
+    BEAM_PETSC(PetscObjectComposeFunction(PetscObject(A.get()), kMultDotFunction, multDotStencil));
+    BEAM_PETSC(PetscObjectComposeFunction(PetscObject(A.get()), kQuadraticFormFunction, quadraticFormStencil));
+    BEAM_PETSC(PetscObjectComposeFunction(PetscObject(A.get()), kMultAffineFunction, multAffineStencil));
+  }
   BEAM_PETSC(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
   return A;
 }

@@ -28,6 +28,11 @@ constexpr std::pair<const char *, double> kVectorPasses[] = {
     // z, then reads and writes z (its dot variant reads r once more); CG's fused loops read x, p, r, q
     // and write x, r, or read b, q, x and write r, or (a start from zero) read b and write r, x.
     {"KronSweep", 4}, {"KronSweepDot", 5}, {"KronCGUpdate", 6}, {"KronCGResidual", 4}, {"KronCGStart", 3},
+    // The stencil's x'Ax without storing Ax (MesLib/MatrixFreeOperator.cpp): reads x once (its ghost
+    // rows, two node rows per rank, are left out).
+    {"StencilQuadForm", 1},
+    // Its y = alpha v + beta A x: the product's passes (as a MatMult is charged below: 4) plus v read.
+    {"StencilAffine", 5},
 };
 // Operations on k vectors at once (KSPGuess Fischer, GMRES): k is read off the logged flops, 2 k n.
 // VecMDot reads x and the k vectors (k + 1 passes), VecMAXPY reads y and the k vectors and writes y.
@@ -38,6 +43,7 @@ constexpr std::pair<const char *, double> kMultiVectorPasses[] = {{"VecMDot", 1}
 StageCounts stageCounts(PetscLogStage stage, PetscInt n) {
   StageCounts c;
   std::tie(c.matmult, c.matmult_flops) = eventInStage(stage, "MatMult");
+  c.products = c.matmult + eventInStage(stage, "StencilAffine").first + eventInStage(stage, "StencilQuadForm").first;
   std::tie(c.matsolve, c.matsolve_flops) = eventInStage(stage, "MatSolve");
   c.kspsolve = eventInStage(stage, "KSPSolve").first;
   c.pcapply = eventInStage(stage, "PCApply").first;

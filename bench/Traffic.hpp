@@ -34,7 +34,8 @@
 namespace beam::bench {
 
 struct StageCounts {
-  double matmult = 0, matmult_flops = 0; // products, and the flops they logged
+  double matmult = 0, matmult_flops = 0; // MatMult events, and the flops they logged
+  double products = 0; // operator applications: MatMult and the stencil's fused forms (matvecs_per_step)
   double matsolve = 0, matsolve_flops = 0;
   double kspsolve = 0, pcapply = 0;
   double vector_passes = 0; // vector operations in units of one pass over n entries

@@ -162,7 +162,7 @@ int main(int argc, char **argv) {
         "2f,%.3e\n",
         path.empty() ? "-" : path.c_str(), scheme_name.c_str(), beam::operatorName(kind), lumped ? "lumped" : "consistent",
         solver_label.c_str(), session.size(), int(mx),
-        int(my), (long long)dofs, assembly, setup, median, fastest, peak_total, counts.matmult / steps_done,
+        int(my), (long long)dofs, assembly, setup, median, fastest, peak_total, counts.products / steps_done,
         counts.kspsolve > 0 ? counts.pcapply / counts.kspsolve : 0.0, traffic.bytes / steps_done / 1e6,
         stream.total_gbs, model, median > 0 ? model / median : 0.0, state_pass,
         state_pass > 0 ? median / state_pass : 0.0, median / double(dofs) * 1e9, drift));

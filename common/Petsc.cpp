@@ -146,6 +146,26 @@ double multDot(Mat A, Vec x, Vec y) {
   return PetscRealPart(d);
 }
 
+double quadraticForm(Mat A, Vec x, Vec work) {
+  QuadraticFormFunction form = nullptr;
+  BEAM_PETSC(PetscObjectQueryFunction(PetscObject(A), kQuadraticFormFunction, &form));
+  if (!form) return multDot(A, x, work);
+  PetscReal value = 0;
+  BEAM_PETSC(form(A, x, &value));
+  return value;
+}
+
+void multAffine(Mat A, Vec x, double alpha, double beta, Vec v, Vec y) {
+  MultAffineFunction fused = nullptr;
+  BEAM_PETSC(PetscObjectQueryFunction(PetscObject(A), kMultAffineFunction, &fused));
+  if (fused) {
+    BEAM_PETSC(fused(A, x, alpha, beta, v, y));
+    return;
+  }
+  BEAM_PETSC(MatMult(A, x, y));
+  BEAM_PETSC(VecAXPBY(y, alpha, beta, v));
+}
+
 PetscSession::PetscSession(int *argc, char ***argv, const char *help)
     : command_line_error_(commandLineProblem(*argc, *argv)), bare_argv_(*argv) {
   // A refused command line never reaches PETSc, which would abort or ignore it.

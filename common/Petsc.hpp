@@ -75,6 +75,20 @@ using MultDotFunction = PetscErrorCode (*)(Mat A, Vec x, Vec y, PetscReal *dot);
 inline constexpr const char *kMultDotFunction = "BeamMultDot_C";
 double multDot(Mat A, Vec x, Vec y);
 
+// x'Ax (global), for the energy's quadratic forms. An operator that computes it without storing Ax
+// composes kQuadraticFormFunction (the beam's stencil, a row at a time: one vector read instead of one
+// read and one written); any other goes through multDot, with Ax left in `work`.
+using QuadraticFormFunction = PetscErrorCode (*)(Mat A, Vec x, PetscReal *value);
+inline constexpr const char *kQuadraticFormFunction = "BeamQuadraticForm_C";
+double quadraticForm(Mat A, Vec x, Vec work);
+
+// y = alpha v + beta A x (y other than x and v), for the schemes' impulse f - S x. An operator that
+// finishes its product's rows in cache composes kMultAffineFunction (the beam's stencil); any other:
+// MatMult, then VecAXPBY. Both give the same bits.
+using MultAffineFunction = PetscErrorCode (*)(Mat A, Vec x, PetscScalar alpha, PetscScalar beta, Vec v, Vec y);
+inline constexpr const char *kMultAffineFunction = "BeamMultAffine_C";
+void multAffine(Mat A, Vec x, double alpha, double beta, Vec v, Vec y);
+
 // Initializes PETSc for the lifetime of the object and installs the capturing error handler.
 //
 // The command line is checked before PETSc sees it, because PETSc either aborts with a banner or

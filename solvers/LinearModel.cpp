@@ -37,8 +37,8 @@ void LinearModel::shiftedJacobian(double, Vec, Vec, double a, double b, double c
 
 void LinearModel::storedEnergy(double, Vec x, Vec v, std::vector<double> &parts) const {
   parts.resize(2);
-  parts[0] = 0.5 * multDot(system_->mass, v, work_);
-  parts[1] = 0.5 * multDot(system_->stiffness, x, work_);
+  parts[0] = 0.5 * quadraticForm(system_->mass, v, work_);
+  parts[1] = 0.5 * quadraticForm(system_->stiffness, x, work_);
 }
 
 double LinearModel::dissipationRate(double, Vec, Vec v) const {

@@ -90,6 +90,38 @@ TEST_P(Stencil, ProductsEqualAssembled) {
 INSTANTIATE_TEST_SUITE_P(Supports, Stencil,
                          ::testing::Values(Supports::ClampedLeft, Supports::ClampedBoth, Supports::SimplySupported));
 
+// The stencil's fused forms are the products they replace, to the bit: x'Ax without storing Ax is the sum
+// multDot takes from its own pass, and alpha v + beta A x finishes each row with VecAXPBY's expression.
+// The assembled matrices (no fused form) go through MatMult and VecDot / VecAXPBY themselves. The
+// quadratic form against the assembled one: the products' round-off (1e-14 relative, above) times |x|.
+TEST_P(Stencil, FusedFormsAreTheProductsToTheBit) {
+  const Beam beam(spec(9, 6, GetParam()), PETSC_COMM_WORLD);
+  const SecondOrderSystem assembled = beamSystem(beam, OperatorKind::Assembled);
+  const SecondOrderSystem shell = beamSystem(beam, OperatorKind::MatrixFree);
+  const PVec x = randomVector(beam), v = randomVector(beam), y = duplicate(x), work = duplicate(x);
+  BEAM_PETSC(VecScale(v, -3.7)); // another vector than x
+  for (const SecondOrderSystem *system : {&shell, &assembled})
+    for (Mat A : {system->mass.get(), system->stiffness.get()}) {
+      const double form = quadraticForm(A, x, work);
+      BEAM_PETSC(VecSet(work, 0.0));
+      EXPECT_EQ(form, multDot(A, x, work));
+      for (const auto &[alpha, beta] : {std::pair{0.01, -0.01}, std::pair{1.0, -2.5}, std::pair{0.0, 0.5}}) {
+        multAffine(A, x, alpha, beta, v, y);
+        BEAM_PETSC(MatMult(A, x, work));
+        BEAM_PETSC(VecAXPBY(work, alpha, beta, v));
+        BEAM_PETSC(VecAXPY(work, -1.0, y));
+        PetscReal diff;
+        BEAM_PETSC(VecNorm(work, NORM_INFINITY, &diff));
+        EXPECT_EQ(diff, 0.0) << "alpha " << alpha << " beta " << beta;
+      }
+    }
+  for (int k = 0; k < 2; ++k) {
+    const Mat As = k ? shell.stiffness.get() : shell.mass.get(), Aa = k ? assembled.stiffness.get() : assembled.mass.get();
+    const double fs = quadraticForm(As, x, work), fa = quadraticForm(Aa, x, work);
+    EXPECT_NEAR(fs, fa, 1e-13 * std::abs(fa) + 1e-13 * norm(x) * norm(work));
+  }
+}
+
 // M (M^-1 r) = r. The sweeps are LDL^T solves of Tx and Ty, whose Gershgorin discs lie in [0.5, 3]:
 // cond(Ty (x) Tx) <= 36, and a backward-stable solve leaves a relative residual of a few eps times that.
 // 61 node rows: on 2 ranks the spikes are truncated (0.27^30 < 1e-17), which must not show either.
