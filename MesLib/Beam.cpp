@@ -1,5 +1,7 @@
 #include "MesLib/Beam.hpp"
 
+#include "common/LargeVector.hpp"
+
 #include <cstdint>
 
 #include <algorithm>
@@ -118,9 +120,7 @@ std::vector<PetscInt> Beam::ownedFrozenDofs() const {
 }
 
 PVec Beam::createVector() const {
-  PVec v;
-  BEAM_PETSC(VecCreateMPI(comm_, 2 * (node_end_ - node_begin_), mesh_.dofCount(), v.out()));
-  return v;
+  return createVectorMPI(comm_, 2 * (node_end_ - node_begin_), mesh_.dofCount()); // LargeVector.hpp
 }
 
 std::vector<PetscInt> Beam::ownedElements() const {

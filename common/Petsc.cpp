@@ -1,5 +1,7 @@
 #include "common/Petsc.hpp"
 
+#include "common/LargeVector.hpp"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -127,6 +129,12 @@ void throwPetscError(PetscErrorCode code, const char *expr, const char *file, in
 }
 
 PVec duplicate(Vec like) {
+  if (onLargePages(like)) { // a large vector's like (LargeVector.hpp): same layout, its own mapping
+    PetscInt n, N;
+    BEAM_PETSC(VecGetLocalSize(like, &n));
+    BEAM_PETSC(VecGetSize(like, &N));
+    return createVectorMPI(PetscObjectComm(PetscObject(like)), n, N);
+  }
   PVec v;
   BEAM_PETSC(VecDuplicate(like, v.out()));
   return v;

@@ -12,6 +12,7 @@
 #include "MesLib/BeamSystem.hpp"
 #include "MesLib/KroneckerMass.hpp"
 #include "MesLib/MatrixFreeOperator.hpp"
+#include "common/LargeVector.hpp"
 #include "solvers/LinearModel.hpp"
 #include "solvers/TimeLoop.hpp"
 
@@ -120,6 +121,44 @@ TEST_P(Stencil, FusedFormsAreTheProductsToTheBit) {
     const double fs = quadraticForm(As, x, work), fa = quadraticForm(Aa, x, work);
     EXPECT_NEAR(fs, fa, 1e-13 * std::abs(fa) + 1e-13 * norm(x) * norm(work));
   }
+}
+
+// Vectors of kLargeVectorBytes or more per rank get their own huge-page mapping (common/LargeVector.hpp):
+// zeroed like VecCreateMPI's, usable as any vector, duplicate() gives another such vector with the same
+// layout, VecDuplicate an ordinary one; smaller ones and BEAM_HUGE_PAGES=0 stay PETSc's own. Every value is
+// written and read back (a mapping too short would fault or, under the sanitizers, be reported).
+TEST(LargeVector, OwnMappingAboveTheThresholdOnly) {
+  const PetscInt n = PetscInt(kLargeVectorBytes / sizeof(PetscScalar)) + 3;
+  const PVec v = createVectorMPI(PETSC_COMM_WORLD, n, PETSC_DETERMINE);
+  EXPECT_TRUE(onLargePages(v));
+  PetscReal nrm;
+  BEAM_PETSC(VecNorm(v, NORM_INFINITY, &nrm));
+  EXPECT_EQ(nrm, 0.0);
+  PetscInt lo, hi;
+  BEAM_PETSC(VecGetOwnershipRange(v, &lo, &hi));
+  PetscScalar *a;
+  BEAM_PETSC(VecGetArray(v, &a));
+  for (PetscInt i = 0; i < hi - lo; ++i) a[i] = double(lo + i);
+  BEAM_PETSC(VecRestoreArray(v, &a));
+  const PVec w = duplicate(v);
+  EXPECT_TRUE(onLargePages(w));
+  PetscInt wlo, whi;
+  BEAM_PETSC(VecGetOwnershipRange(w, &wlo, &whi));
+  EXPECT_EQ(wlo, lo);
+  EXPECT_EQ(whi, hi);
+  BEAM_PETSC(VecCopy(v, w));
+  PetscScalar sum;
+  BEAM_PETSC(VecSum(w, &sum));
+  PetscInt N;
+  BEAM_PETSC(VecGetSize(w, &N));
+  EXPECT_EQ(sum, 0.5 * double(N) * double(N - 1)); // integers below 2^53: exact in any order
+  PVec ordinary;
+  BEAM_PETSC(VecDuplicate(v, ordinary.out()));
+  EXPECT_FALSE(onLargePages(ordinary));
+  EXPECT_FALSE(onLargePages(createVectorMPI(PETSC_COMM_WORLD, n / 2, PETSC_DETERMINE)));
+  setenv("BEAM_HUGE_PAGES", "0", 1);
+  EXPECT_FALSE(onLargePages(createVectorMPI(PETSC_COMM_WORLD, n, PETSC_DETERMINE)));
+  unsetenv("BEAM_HUGE_PAGES");
 }
 
 // M (M^-1 r) = r. The sweeps are LDL^T solves of Tx and Ty, whose Gershgorin discs lie in [0.5, 3]:
