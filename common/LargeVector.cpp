@@ -38,8 +38,15 @@ bool enabled() {
 PVec createVectorMPI(MPI_Comm comm, PetscInt n, PetscInt N) {
   PVec v;
   const size_t bytes = size_t(n) * sizeof(PetscScalar);
+  // Both branches make the same collective calls in the same order (VecCreateMPIWithArray's), since the
+  // ranks may take different ones (an uneven partition around the threshold, BEAM_HUGE_PAGES=0 on one
+  // rank): VecCreateMPI sums the sizes after duplicating the communicator, VecCreateMPIWithArray before,
+  // and two ranks on different branches hung in those calls.
   if (bytes < kLargeVectorBytes || !enabled()) {
-    BEAM_PETSC(VecCreateMPI(comm, n, N, v.out()));
+    BEAM_PETSC(VecCreateMPIWithArray(comm, 1, n, N, nullptr, v.out()));
+    PetscScalar *values;
+    BEAM_PETSC(PetscCalloc1(n, &values));
+    BEAM_PETSC(VecReplaceArray(v, values)); // owned by the vector now, freed with it, as VecCreateMPI's
     return v;
   }
   // Each vector starts at its own offset past the 2 MiB boundary (a different 4 KiB page and cache line),

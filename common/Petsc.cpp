@@ -129,7 +129,14 @@ void throwPetscError(PetscErrorCode code, const char *expr, const char *file, in
 }
 
 PVec duplicate(Vec like) {
-  if (onLargePages(like)) { // a large vector's like (LargeVector.hpp): same layout, its own mapping
+  // A large vector's like (LargeVector.hpp): same layout, its own mapping. The ranks must agree on the
+  // branch: createVectorMPI sets up a layout (an MPI_Allgather) where VecDuplicate shares like's, and a
+  // rank may hold a large part where another does not (an uneven partition, or BEAM_HUGE_PAGES=0 in one
+  // rank's environment): that mismatch hung two ranks. createVectorMPI itself decides per rank, with the
+  // same collective calls on both of its branches.
+  int mine = onLargePages(like) ? 1 : 0, any = 0;
+  MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, PetscObjectComm(PetscObject(like)));
+  if (any) {
     PetscInt n, N;
     BEAM_PETSC(VecGetLocalSize(like, &n));
     BEAM_PETSC(VecGetSize(like, &N));

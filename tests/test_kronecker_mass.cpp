@@ -161,6 +161,39 @@ TEST(LargeVector, OwnMappingAboveTheThresholdOnly) {
   unsetenv("BEAM_HUGE_PAGES");
 }
 
+// Ranks that disagree on huge pages: a partition with the threshold between two ranks' parts, and
+// BEAM_HUGE_PAGES=0 on the last rank only. duplicate() must stay collective-consistent (it hung two ranks
+// when one took VecDuplicate and the other createVectorMPI) and give each rank what its own part asks.
+// On one rank there is nothing to disagree with; the checks still run.
+TEST(LargeVector, RanksThatDisagreeStillDuplicate) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  MPI_Comm_size(PETSC_COMM_WORLD, &ranks);
+  const PetscInt large = PetscInt(kLargeVectorBytes / sizeof(PetscScalar)) + 3;
+  for (const bool by_env : {false, true}) {
+    const bool last = rank == ranks - 1 && ranks > 1;
+    const PetscInt n = (!by_env && last) ? large / 2 : large;
+    if (by_env && last) setenv("BEAM_HUGE_PAGES", "0", 1);
+    const PVec v = createVectorMPI(PETSC_COMM_WORLD, n, PETSC_DETERMINE);
+    const bool expect_large = !last;
+    EXPECT_EQ(onLargePages(v), expect_large) << (by_env ? "env" : "partition");
+    BEAM_PETSC(VecSet(v, 2.0));
+    const PVec w = duplicate(v);
+    unsetenv("BEAM_HUGE_PAGES");
+    EXPECT_EQ(onLargePages(w), expect_large) << (by_env ? "env" : "partition");
+    PetscInt vn, wn;
+    BEAM_PETSC(VecGetLocalSize(v, &vn));
+    BEAM_PETSC(VecGetLocalSize(w, &wn));
+    EXPECT_EQ(wn, vn);
+    BEAM_PETSC(VecCopy(v, w));
+    PetscScalar dot;
+    BEAM_PETSC(VecDot(v, w, &dot)); // collective: both ranks got here
+    PetscInt N;
+    BEAM_PETSC(VecGetSize(w, &N));
+    EXPECT_EQ(dot, 4.0 * double(N));
+  }
+}
+
 // M (M^-1 r) = r. The sweeps are LDL^T solves of Tx and Ty, whose Gershgorin discs lie in [0.5, 3]:
 // cond(Ty (x) Tx) <= 36, and a backward-stable solve leaves a relative residual of a few eps times that.
 // 61 node rows: on 2 ranks the spikes are truncated (0.27^30 < 1e-17), which must not show either.
