@@ -79,6 +79,44 @@ std::string logViewProblem(const std::string &value) {
   return "";
 }
 
+// The program's name, its arguments and PETSc's option variables: what every rank must be given alike.
+std::string commandLineText(int argc, char **argv) {
+  std::string text = argc > 0 ? argv[0] : "";
+  const size_t slash = text.rfind('/');
+  if (slash != std::string::npos) text = text.substr(slash + 1); // ./midpoint and build/labs/midpoint agree
+  for (int i = 1; i < argc; ++i) text += std::string(" ") + argv[i];
+  for (const char *var : {"PETSC_OPTIONS", "PETSC_OPTIONS_YAML"})
+    if (const char *value = std::getenv(var)) text += std::string(" [") + var + "=" + value + "]";
+  return text;
+}
+
+// "" when every rank of MPI_COMM_WORLD has the same text; otherwise the refusal, quoting rank 0's and the
+// first differing rank's. Per-rank command lines (MPMD: mpiexec -n 1 lab A : -n 1 lab B) that differ only in
+// valid values passed every check of a value and then hung (-T, -dt, -snapshot_every on one rank), gave
+// mixed physics with exit 0 (-E, -my), or crashed in PETSc (-options_file on one rank); comparing the text
+// itself, before PETSc reads it, catches them all. Collective: every rank calls it.
+std::string ranksDisagree(const std::string &mine) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size == 1) return "";
+  auto fromRank = [&](int root) {
+    int length = int(mine.size());
+    MPI_Bcast(&length, 1, MPI_INT, root, MPI_COMM_WORLD);
+    std::string text = rank == root ? mine : std::string(size_t(length), '\0');
+    MPI_Bcast(text.data(), length, MPI_CHAR, root, MPI_COMM_WORLD);
+    return text;
+  };
+  const std::string first_text = fromRank(0);
+  const int mine_differs = first_text != mine ? rank : size;
+  int differing = size;
+  MPI_Allreduce(&mine_differs, &differing, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (differing == size) return "";
+  const std::string other = fromRank(differing);
+  return "the command line differs between MPI ranks (rank 0: '" + first_text + "'; rank " + std::to_string(differing) +
+         ": '" + other + "'); accepted: the same program, options and PETSC_OPTIONS on every rank";
+}
+
 } // namespace
 
 std::string commandLineProblem(int argc, char **argv) {
@@ -183,6 +221,15 @@ void multAffine(Mat A, Vec x, double alpha, double beta, Vec v, Vec y) {
 
 PetscSession::PetscSession(int *argc, char ***argv, const char *help)
     : command_line_error_(commandLineProblem(*argc, *argv)), bare_argv_(*argv) {
+  // MPI first, so the ranks can compare their command lines before PETSc reads them (ranksDisagree).
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) {
+    MPI_Init(argc, argv);
+    owns_mpi_ = true;
+  }
+  const std::string disagreement = ranksDisagree(commandLineText(*argc, *argv));
+  if (!disagreement.empty()) command_line_error_ = disagreement; // on every rank alike
   // A refused command line never reaches PETSc, which would abort or ignore it.
   const PetscErrorCode ierr = command_line_error_.empty() ? PetscInitialize(argc, argv, nullptr, help)
                                                           : PetscInitialize(&bare_argc_, &bare_argv_, nullptr, help);
@@ -199,6 +246,7 @@ PetscSession::~PetscSession() {
   if (arrival_ != MPI_COMM_NULL) MPI_Comm_free(&arrival_);
   PetscPopErrorHandler(); // frees the capturing handler (no-op with -debug, where none was pushed)
   PetscFinalize();
+  if (owns_mpi_) MPI_Finalize(); // PETSc finalizes only an MPI it initialized itself
 }
 
 void agreeOnOutcome(MPI_Comm comm, const std::function<void()> &step) {

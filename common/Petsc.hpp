@@ -96,7 +96,9 @@ void multAffine(Mat A, Vec x, double alpha, double beta, Vec v, Vec y);
 // -log_view :FILE that cannot be written (PETSc would only fail at the very end, exit 0), a value
 // longer than the options database keeps (4095 characters), and stray words that are neither an
 // option nor its value (`lab leftover`, `-mx 2 3`). A bad command line starts PETSc without its
-// arguments and leaves the error for runMain, which reports it as bad input (exit 2).
+// arguments and leaves the error for runMain, which reports it as bad input (exit 2). So does a command
+// line that differs between MPI ranks (program name, options, PETSC_OPTIONS), compared before PETSc
+// starts: ranks given different valid options would hang, crash or mix their physics.
 class PetscSession {
 public:
   PetscSession(int *argc, char ***argv, const char *help);
@@ -117,6 +119,7 @@ private:
   int bare_argc_ = 1; // argv[0] alone, when the command line was refused
   char **bare_argv_ = nullptr;
   MPI_Comm arrival_ = MPI_COMM_NULL;
+  bool owns_mpi_ = false; // MPI_Init was called here (before PETSc), so MPI_Finalize is called here too
 };
 
 // The problem with a command line (argv[1..argc-1]) as described above, or "" when it is fine.

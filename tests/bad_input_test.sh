@@ -369,18 +369,26 @@ expect 2 "-dt: -1 is out of range" "${mpi[@]}" "$m" -dt -1 -output_dir $out
 expect 2 "M_zero_diag.mtx:2: M is not positive definite" "${mpi[@]}" "$d" -M M_zero_diag.mtx -K K.mtx -output_dir $out
 expect 2 "every DOF" "${mpi[@]}" "$m" -mx 1 -my 1 -supports clamped_both -output_dir $out
 expect 3 "semi_implicit diverged at step" "${mpi[@]}" "$labs/semi_implicit" -dt 0.05 -T 20 -console_every 100000 -output_dir mpi_div
-# Bad input on one rank only (per-rank arguments): every rank agrees on it right after reading, so the
-# job ends with exit 2 and the failing rank's line, at once, instead of hanging in a collective.
+# Per-rank command lines (MPMD) that differ, with a bad value or valid ones: the ranks compare their
+# command lines before PETSc reads them, so the job ends at once with exit 2 and one line quoting both.
+# Before that check a bad value was caught, but valid values that differed hung (-T), mixed the physics
+# with exit 0 (-E) or crashed PETSc (-options_file on one rank).
 one=(mpiexec --quiet -n 1)
-expect 2 "-modes: 'x' is not an integer" "${one[@]}" "$labs/modes" -output_dir $out : -n 1 "$labs/modes" -modes x -output_dir $out
+differ="the command line differs between MPI ranks"
+expect 2 "$differ" "${one[@]}" "$labs/modes" -output_dir $out : -n 1 "$labs/modes" -modes x -output_dir $out
 for lab in midpoint energy_drift; do
   b="$labs/$lab"
-  expect 2 "-dt: 'abc' is not a finite real number" "${one[@]}" "$b" -output_dir $out : -n 1 "$b" -dt abc -output_dir $out
-  expect 2 "-dt: 'abc' is not a finite real number" "${one[@]}" "$b" -dt abc -output_dir $out : -n 1 "$b" -output_dir $out
+  expect 2 "$differ" "${one[@]}" "$b" -output_dir $out : -n 1 "$b" -dt abc -output_dir $out
+  expect 2 "$differ" "${one[@]}" "$b" -dt abc -output_dir $out : -n 1 "$b" -output_dir $out
 done
-expect 2 "-mx: 0 is out of range" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" -mx 0 -output_dir $out
-expect 2 "unknown option -bogus" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" -bogus 1 -output_dir $out
-expect 2 "unknown option -shifted_ksp_bogus" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" -shifted_ksp_bogus 1 -output_dir $out
+expect 2 "$differ" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" -mx 0 -output_dir $out
+expect 2 "$differ" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" -bogus 1 -output_dir $out
+expect 2 "rank 1: 'midpoint -T 0.5 -output_dir" "${one[@]}" "$m" -T 0.3 -output_dir $out : -n 1 "$m" -T 0.5 -output_dir $out
+expect 2 "$differ" "${one[@]}" "$m" -E 100 -output_dir $out : -n 1 "$m" -E 200 -output_dir $out
+printf -- '-shifted_ksp_rtol 1e-3\n' > opts_one_rank.txt
+expect 2 "$differ" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" -options_file opts_one_rank.txt -output_dir $out
+expect 2 "rank 1: 'semi_implicit" "${one[@]}" "$m" -output_dir $out : -n 1 "$labs/semi_implicit" -output_dir $out
+expect 2 "$differ" "${one[@]}" -x PETSC_OPTIONS=-quiet "$m" -output_dir $out : -n 1 "$m" -output_dir $out
 # A bad value of a PETSc solver option (an unknown type, an unknown enum value) is bad input too (exit 2,
 # PETSc's line), also on one rank only.
 expect 2 "Unable to find requested KSP type nope" "$labs/mass_spring" -scheme implicit_euler -T 0.01 -ms_ksp_type nope -output_dir $out
@@ -408,20 +416,20 @@ expect 2 "-ms_snes_max_linear_solve_fail -5: accepted: an integer >= 0" "${ms1[@
 expect 2 "Lag cannot be 0" "${ms1[@]}" -ms_snes_lag_preconditioner 0
 expect 2 "-ms_snes_ksp_ew_version 7: accepted: 1, 2, 3 or 4" "${ms1[@]}" -ms_snes_ksp_ew -ms_snes_ksp_ew_version 7
 expect 2 "-ms_snes_ksp_ew_rtolmax 5: accepted: 0 <= rtolmax < 1" "${ms1[@]}" -ms_snes_ksp_ew -ms_snes_ksp_ew_rtolmax 5
-expect 2 "-ms_snes_rtol 2: accepted" "${one[@]}" "${ms1[@]}" : -n 1 "${ms1[@]}" -ms_snes_rtol 2
+expect 2 "$differ" "${one[@]}" "${ms1[@]}" : -n 1 "${ms1[@]}" -ms_snes_rtol 2
 expect 2 "-ms_snes_linesearch_damping 0: accepted: damping > 0" "${ms1[@]}" -ms_snes_linesearch_damping 0
 expect 2 "-ms_snes_linesearch_order 7: accepted: 1, 2 or 3" "${ms1[@]}" -ms_snes_linesearch_order 7
-expect 2 "-shifted_ksp_rtol -1: accepted" "${one[@]}" "$m" -linear_solver cg -output_dir $out : -n 1 "$m" -linear_solver cg \
+expect 2 "$differ" "${one[@]}" "$m" -linear_solver cg -output_dir $out : -n 1 "$m" -linear_solver cg \
   -shifted_ksp_rtol -1 -output_dir $out
-expect 2 "Unable to find requested KSP type nope" "${one[@]}" "$labs/mass_spring" -scheme implicit_euler -T 0.01 -output_dir $out : \
+expect 2 "$differ" "${one[@]}" "$labs/mass_spring" -scheme implicit_euler -T 0.01 -output_dir $out : \
   -n 1 "$labs/mass_spring" -scheme implicit_euler -T 0.01 -ms_ksp_type nope -output_dir $out
-expect 2 "stray argument 'leftover'" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" leftover -output_dir $out
-expect 2 "-options_file: cannot open" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" -options_file /nonexistent -output_dir $out
-expect 2 "thickness_word.txt:2: 'x'" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" -thickness_file thickness_word.txt -output_dir $out
-expect 2 "M_zero_diag.mtx:2: M is not positive definite" "${one[@]}" "$d" -M M.mtx -K K.mtx -output_dir $out : -n 1 "$d" -M M_zero_diag.mtx -K K.mtx -output_dir $out
-expect 2 "curve_nan.csv:3:" "${one[@]}" "$d" -output_dir $out : -n 1 "$d" -load_curve curve_nan.csv -output_dir $out
-expect 2 "output directory 'afile/x' cannot be created" "${one[@]}" "$m" -T 0.1 -output_dir mpi_ok : -n 1 "$m" -T 0.1 -output_dir afile/x
-expect 2 "-omega_points: 1 is out of range" "${one[@]}" "$labs/stability" -output_dir $out : -n 1 "$labs/stability" -omega_points 1 -output_dir $out
+expect 2 "$differ" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" leftover -output_dir $out
+expect 2 "$differ" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" -options_file /nonexistent -output_dir $out
+expect 2 "$differ" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" -thickness_file thickness_word.txt -output_dir $out
+expect 2 "$differ" "${one[@]}" "$d" -M M.mtx -K K.mtx -output_dir $out : -n 1 "$d" -M M_zero_diag.mtx -K K.mtx -output_dir $out
+expect 2 "$differ" "${one[@]}" "$d" -output_dir $out : -n 1 "$d" -load_curve curve_nan.csv -output_dir $out
+expect 2 "$differ" "${one[@]}" "$m" -T 0.1 -output_dir mpi_ok : -n 1 "$m" -T 0.1 -output_dir afile/x
+expect 2 "$differ" "${one[@]}" "$labs/stability" -output_dir $out : -n 1 "$labs/stability" -omega_points 1 -output_dir $out
 
 echo "$passed passed, $failures failed"
 [ "$failures" = 0 ]
