@@ -1,15 +1,16 @@
 #include "MesLib/BeamSystem.hpp"
-#include <algorithm>
-#include <fstream>
-#include <cstdio>
-#include <cmath>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
 #include <memory>
 #include <sstream>
 
 #include "MesLib/KroneckerCG.hpp"
 #include "MesLib/KroneckerMass.hpp"
 #include "MesLib/MatrixFreeOperator.hpp"
+#include "common/Agree.hpp"
 
 namespace beam {
 
@@ -51,24 +52,47 @@ std::uint64_t estimatedRunBytes(const BeamSpec &spec, OperatorKind kind, bool di
   return std::uint64_t(bytes);
 }
 
-void checkMemory(const BeamSpec &spec, OperatorKind kind, bool direct_solver) {
-  std::uint64_t available = 0;
+unsigned long long memAvailableBytes() {
   std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  std::uint64_t kb = 0;
-  std::string unit;
+  std::string key, unit;
+  unsigned long long kb = 0;
   while (meminfo >> key >> kb >> unit)
-    if (key == "MemAvailable:") available = kb * 1024;
-  const std::uint64_t need = estimatedRunBytes(spec, kind, direct_solver);
-  if (available > 0 && need > available) {
-    char msg[320];
+    if (key == "MemAvailable:") return kb * 1024;
+  return 0;
+}
+
+void checkMemory(MPI_Comm comm, const BeamSpec &spec, OperatorKind kind, bool direct_solver,
+                 const std::function<unsigned long long()> &node_available) {
+  // The ranks on one node share its memory: the node's leader reads MemAvailable once and every rank of
+  // the node compares the node's share of the run (the run spread evenly over the ranks) with it. The
+  // verdict is agreed by all ranks, so no rank is refused alone (two reads of MemAvailable near the
+  // limit could differ) while the others go on into the collective setup.
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  MPI_Comm node;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+  int node_rank = 0, node_size = 1;
+  MPI_Comm_rank(node, &node_rank);
+  MPI_Comm_size(node, &node_size);
+  unsigned long long available = node_rank == 0 ? node_available() : 0;
+  MPI_Bcast(&available, 1, MPI_UNSIGNED_LONG_LONG, 0, node);
+  MPI_Comm_free(&node);
+  const double need = double(estimatedRunBytes(spec, kind, direct_solver));
+  const double share = need * node_size / size;
+  std::string error;
+  if (available > 0 && share > double(available)) {
+    char on_node[96] = "";
+    if (node_size < size) std::snprintf(on_node, sizeof on_node, "; %.1f GiB for this node's %d of %d ranks", share / (1 << 30), node_size, size);
+    char msg[400];
     std::snprintf(msg, sizeof msg,
-                  "-mx %d -my %d: the run needs about %.1f GiB (%s operator%s), this machine has %.1f GiB available; "
+                  "-mx %d -my %d: the run needs about %.1f GiB (%s operator%s%s), this machine has %.1f GiB available; "
                   "accepted: a smaller beam%s",
-                  spec.mx, spec.my, double(need) / (1 << 30), operatorName(kind), direct_solver ? ", direct solver" : "",
+                  spec.mx, spec.my, need / (1 << 30), operatorName(kind), direct_solver ? ", direct solver" : "", on_node,
                   double(available) / (1 << 30), direct_solver ? ", or -linear_solver cg -operator matfree" : "");
-    throw inputError(msg);
+    error = msg;
   }
+  agreeOnFailure(comm, error, kExitBadInput);
 }
 
 void addRayleighDamping(SecondOrderSystem &system, const Beam &beam, double alpha, double beta) {

@@ -3,6 +3,7 @@
 // run takes when the user names none.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "MesLib/Beam.hpp"
@@ -18,8 +19,12 @@ OperatorKind parseOperator(const std::string &name); // "assembled" | "matfree"
 // row, value and column index) or none matrix-free, a Cholesky factor for the direct solver (the
 // smaller of a band across the short side and nested dissection's fill), and some 16 vectors.
 std::uint64_t estimatedRunBytes(const BeamSpec &spec, OperatorKind kind, bool direct_solver);
-// Refuses (input error with the estimate) a run that cannot fit in the memory this machine has available.
-void checkMemory(const BeamSpec &spec, OperatorKind kind, bool direct_solver);
+// Refuses (input error with the estimate, on every rank of comm alike) a run that cannot fit in the
+// memory available: each node's share of the run (its ranks' part) against that node's MemAvailable.
+// node_available is read on each node's first rank only (MemAvailable of /proc/meminfo, 0 if unknown).
+unsigned long long memAvailableBytes();
+void checkMemory(MPI_Comm comm, const BeamSpec &spec, OperatorKind kind, bool direct_solver,
+                 const std::function<unsigned long long()> &node_available = memAvailableBytes);
 
 // The returned system refers to `beam` (matrix-free operators are built from it on demand), so the
 // beam must outlive it.

@@ -9,18 +9,10 @@
 namespace beam {
 namespace {
 
-// PETSc log events of the fused loops (names bench/Traffic.cpp charges).
-PetscLogEvent loopEvent(const char *name) {
-  PetscClassId id;
-  PetscLogEvent event;
-  BEAM_PETSC(PetscClassIdRegister("Beam", &id));
-  BEAM_PETSC(PetscLogEventRegister(name, id, &event));
-  return event;
-}
-
 // x += alpha p, r -= alpha q in one pass.
 void updateIterate(double alpha, Vec p, Vec q, Vec x, Vec r) {
-  static const PetscLogEvent event = loopEvent("KronCGUpdate");
+  static PetscLogEvent event = -1; // PETSc log events of the fused loops (bench/Traffic.cpp charges them)
+  BEAM_PETSC(registerLogEvent("KronCGUpdate", &event));
   BEAM_PETSC(PetscLogEventBegin(event, x, r, 0, 0));
   const PetscScalar *pv, *qv;
   PetscScalar *xv, *rv;
@@ -43,7 +35,8 @@ void updateIterate(double alpha, Vec p, Vec q, Vec x, Vec r) {
 
 // r = b - q and b . x (global) in one pass.
 double residualAndDot(Vec b, Vec q, Vec x, Vec r) {
-  static const PetscLogEvent event = loopEvent("KronCGResidual");
+  static PetscLogEvent event = -1;
+  BEAM_PETSC(registerLogEvent("KronCGResidual", &event));
   BEAM_PETSC(PetscLogEventBegin(event, b, r, 0, 0));
   const PetscScalar *bv, *qv, *xv;
   PetscScalar *rv;
@@ -77,7 +70,8 @@ double residualAndDot(Vec b, Vec q, Vec x, Vec r) {
 
 // r = b, x = 0 in one pass (the residual of the zero start).
 void startFromZero(Vec b, Vec x, Vec r) {
-  static const PetscLogEvent event = loopEvent("KronCGStart");
+  static PetscLogEvent event = -1;
+  BEAM_PETSC(registerLogEvent("KronCGStart", &event));
   BEAM_PETSC(PetscLogEventBegin(event, b, r, 0, 0));
   const PetscScalar *bv;
   PetscScalar *xv, *rv;

@@ -258,11 +258,7 @@ double KroneckerMassInverse::applyDot(Vec r, Vec z) const {
 // PETSc log events of the sweeps, so profiles show them and bench/Traffic.cpp can charge their passes.
 PetscLogEvent sweepEvent(bool dot) {
   static PetscLogEvent events[2] = {-1, -1};
-  if (events[dot] < 0) {
-    PetscClassId id;
-    BEAM_PETSC(PetscClassIdRegister("Beam", &id));
-    BEAM_PETSC(PetscLogEventRegister(dot ? "KronSweepDot" : "KronSweep", id, &events[dot]));
-  }
+  BEAM_PETSC(registerLogEvent(dot ? "KronSweepDot" : "KronSweep", &events[dot]));
   return events[dot];
 }
 

@@ -529,24 +529,13 @@ PetscErrorCode multDotStencil(Mat A, Vec x, Vec y, PetscReal *dot) {
   PetscFunctionReturn(0);
 }
 
-// The fused forms' own log events, registered at their first use.
-PetscErrorCode registerOnce(const char *name, PetscLogEvent &event) {
-  PetscFunctionBeginUser;
-  if (event < 0) {
-    PetscClassId id;
-    PetscCall(PetscClassIdRegister("Beam", &id));
-    PetscCall(PetscLogEventRegister(name, id, &event));
-  }
-  PetscFunctionReturn(0);
-}
-
 // y = alpha v + beta A x for the stencil (multAffine, common/Petsc.hpp), under its own log event (not a
 // MatMult: bench/Traffic.cpp charges it a product plus one read of v).
 PetscErrorCode multAffineStencil(Mat A, Vec x, PetscScalar alpha, PetscScalar beta, Vec v, Vec y) {
   static PetscLogEvent event = -1;
   Context *ctx;
   PetscFunctionBeginUser;
-  PetscCall(registerOnce("StencilAffine", event));
+  PetscCall(registerLogEvent("StencilAffine", &event)); // at first use
   PetscCall(MatShellGetContext(A, &ctx));
   if (x == y || v == y) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "multAffine needs y other than x and v");
   PetscCall(PetscLogEventBegin(event, A, x, v, y));
@@ -561,7 +550,7 @@ PetscErrorCode quadraticFormStencil(Mat A, Vec x, PetscReal *value) {
   static PetscLogEvent event = -1;
   Context *ctx;
   PetscFunctionBeginUser;
-  PetscCall(registerOnce("StencilQuadForm", event));
+  PetscCall(registerLogEvent("StencilQuadForm", &event));
   PetscCall(MatShellGetContext(A, &ctx));
   PetscCall(PetscLogEventBegin(event, A, x, 0, 0));
   double local = 0;

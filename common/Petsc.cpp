@@ -166,6 +166,23 @@ void throwPetscError(PetscErrorCode code, const char *expr, const char *file, in
   throw runError(msg);
 }
 
+PetscErrorCode registerLogEvent(const char *name, PetscLogEvent *event) {
+  PetscFunctionBeginUser;
+  if (*event < 0) {
+    PetscClassId id;
+    PetscCall(PetscClassIdRegister("Beam", &id));
+    PetscCall(PetscLogEventRegister(name, id, event));
+  }
+  PetscFunctionReturn(0);
+}
+
+bool keptWhileUnwinding(PetscObject obj) {
+  if (std::uncaught_exceptions() == 0) return false;
+  PetscMPIInt size = 1;
+  MPI_Comm_size(PetscObjectComm(obj), &size);
+  return size > 1;
+}
+
 PVec duplicate(Vec like) {
   // A large vector's like (LargeVector.hpp): same layout, its own mapping. The ranks must agree on the
   // branch: createVectorMPI sets up a layout (an MPI_Allgather) where VecDuplicate shares like's, and a

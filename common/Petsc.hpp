@@ -25,6 +25,13 @@ std::string lastPetscMessage(bool clear = false);
     if (PetscUnlikely(beam_ierr_)) ::beam::throwPetscError(beam_ierr_, #__VA_ARGS__, __FILE__, __LINE__); \
   } while (0)
 
+// True while an exception unwinds the stack (std::uncaught_exceptions) and `obj` lives on more than one
+// rank: its handle then leaves it undestroyed. A parallel destroy may be collective and blocking (MUMPS's
+// termination broadcasts, an MPI-IO viewer's close), and an error raised on one rank only would wait in
+// it forever while the other ranks wait in the time loop's next collective; left alone, the failing rank
+// reaches runMain's arrival check and ends the job. The process is about to end: its memory goes with it.
+bool keptWhileUnwinding(PetscObject obj);
+
 // Owning handle for a PETSc object destroyed by `Destroy(&obj)`.
 template <typename T, PetscErrorCode (*Destroy)(T *)>
 class Handle {
@@ -51,7 +58,7 @@ public:
   }
   explicit operator bool() const { return obj_ != nullptr; }
   void reset() {
-    if (obj_) (void)Destroy(&obj_); // destructors must not throw
+    if (obj_ && !keptWhileUnwinding(reinterpret_cast<PetscObject>(obj_))) (void)Destroy(&obj_); // must not throw
     obj_ = nullptr;
   }
 
@@ -64,6 +71,10 @@ using PMat = Handle<Mat, MatDestroy>;
 using PKSP = Handle<KSP, KSPDestroy>;
 using PIS = Handle<IS, ISDestroy>;
 using PScatter = Handle<VecScatter, VecScatterDestroy>;
+
+// Registers `name` under the project's log class "Beam" (-log_view; bench/Traffic.cpp charges each
+// event's passes) unless already done: *event < 0 means not yet. PETSc-style, so PETSc callbacks use it.
+PetscErrorCode registerLogEvent(const char *name, PetscLogEvent *event);
 
 // A new vector with the same layout as `like`.
 PVec duplicate(Vec like);

@@ -368,6 +368,8 @@ mpi=(mpiexec --quiet -n 2)
 expect 2 "-dt: -1 is out of range" "${mpi[@]}" "$m" -dt -1 -output_dir $out
 expect 2 "M_zero_diag.mtx:2: M is not positive definite" "${mpi[@]}" "$d" -M M_zero_diag.mtx -K K.mtx -output_dir $out
 expect 2 "every DOF" "${mpi[@]}" "$m" -mx 1 -my 1 -supports clamped_both -output_dir $out
+# The memory check is agreed by the ranks (each node's share against its MemAvailable): all refuse at once.
+expect 2 "this machine has" "${mpi[@]}" "$m" -mx 20000 -my 20000 -output_dir $out
 expect 3 "semi_implicit diverged at step" "${mpi[@]}" "$labs/semi_implicit" -dt 0.05 -T 20 -console_every 100000 -output_dir mpi_div
 # Per-rank command lines (MPMD) that differ, with a bad value or valid ones: the ranks compare their
 # command lines before PETSc reads them, so the job ends at once with exit 2 and one line quoting both.

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "MesLib/Beam.hpp"
+#include "MesLib/BeamSystem.hpp"
 
 using namespace beam;
 
@@ -449,4 +450,29 @@ TEST(MesLib, DefaultAndTopLoads) {
     const double want = spec.top_load * (spec.mx - 0.5) * spec.hx;
     EXPECT_NEAR(fy, want, 1e-14 * std::abs(want));
   }
+}
+
+// The memory check's verdict is the same on every rank: each node's first rank reads what the node has
+// available, so two reads that differ near the limit cannot refuse one rank alone (which would leave
+// the others waiting in the setup's collectives). Here every rank is on one node, rank 0 its first.
+TEST(MemoryCheck, RanksAgreeOnTheVerdict) {
+  int rank = 0;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  BeamSpec spec;
+  spec.mx = 200;
+  spec.my = 10;
+  const unsigned long long need = estimatedRunBytes(spec, OperatorKind::MatrixFree, false);
+  // Rank 0 reads enough, the others (never asked) would say too little: every rank goes on.
+  EXPECT_NO_THROW(checkMemory(PETSC_COMM_WORLD, spec, OperatorKind::MatrixFree, false,
+                              [&] { return rank == 0 ? need + 1 : need / 2; }));
+  // Rank 0 reads too little: every rank refuses with the estimate.
+  try {
+    checkMemory(PETSC_COMM_WORLD, spec, OperatorKind::MatrixFree, false, [&] { return rank == 0 ? need - 1 : 2 * need; });
+    ADD_FAILURE() << "rank " << rank << " went on";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.exitCode(), kExitBadInput);
+    EXPECT_NE(std::string(e.what()).find("this machine has"), std::string::npos) << e.what();
+  }
+  // Unknown (no MemAvailable): no refusal.
+  EXPECT_NO_THROW(checkMemory(PETSC_COMM_WORLD, spec, OperatorKind::MatrixFree, false, [] { return 0ULL; }));
 }
