@@ -61,7 +61,7 @@ unsigned long long memAvailableBytes() {
   return 0;
 }
 
-void checkMemory(MPI_Comm comm, const BeamSpec &spec, OperatorKind kind, bool direct_solver,
+void checkMemory(MPI_Comm comm, const BeamSpec &spec, OperatorKind kind, bool direct_solver, const char *accepted,
                  const std::function<unsigned long long()> &node_available) {
   // The ranks on one node share its memory: the node's leader reads MemAvailable once and every rank of
   // the node compares the node's share of the run (the run spread evenly over the ranks) with it. The
@@ -87,9 +87,10 @@ void checkMemory(MPI_Comm comm, const BeamSpec &spec, OperatorKind kind, bool di
     char msg[400];
     std::snprintf(msg, sizeof msg,
                   "-mx %d -my %d: the run needs about %.1f GiB (%s operator%s%s), this machine has %.1f GiB available; "
-                  "accepted: a smaller beam%s",
+                  "accepted: %s",
                   spec.mx, spec.my, need / (1 << 30), operatorName(kind), direct_solver ? ", direct solver" : "", on_node,
-                  double(available) / (1 << 30), direct_solver ? ", or -linear_solver cg -operator matfree" : "");
+                  double(available) / (1 << 30),
+                  accepted ? accepted : direct_solver ? "a smaller beam, or -linear_solver cg -operator matfree" : "a smaller beam");
     error = msg;
   }
   agreeOnFailure(comm, error, kExitBadInput);

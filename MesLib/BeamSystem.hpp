@@ -23,7 +23,9 @@ std::uint64_t estimatedRunBytes(const BeamSpec &spec, OperatorKind kind, bool di
 // memory available: each node's share of the run (its ranks' part) against that node's MemAvailable.
 // node_available is read on each node's first rank only (MemAvailable of /proc/meminfo, 0 if unknown).
 unsigned long long memAvailableBytes();
-void checkMemory(MPI_Comm comm, const BeamSpec &spec, OperatorKind kind, bool direct_solver,
+// `accepted` replaces the message's list of ways out (default: a smaller beam, and for a direct solver
+// the matrix-free CG path).
+void checkMemory(MPI_Comm comm, const BeamSpec &spec, OperatorKind kind, bool direct_solver, const char *accepted = nullptr,
                  const std::function<unsigned long long()> &node_available = memAvailableBytes);
 
 // The returned system refers to `beam` (matrix-free operators are built from it on demand), so the

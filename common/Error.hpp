@@ -1,6 +1,7 @@
 // One exception type for everything a lab reports to its user, carrying the documented exit code:
 // 2 = bad input (options, files), 3 = the run failed (divergence, solver failure, write error).
 #pragma once
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -8,9 +9,33 @@ namespace beam {
 
 enum ExitCode : int { kExitOk = 0, kExitBadInput = 2, kExitRunFailed = 3 };
 
+// The last Error raised in this process (any thread): what the MPI watchdog reports when a rank is stuck
+// unwinding it (common/Petsc.hpp, UnwindWatch), since an exception in flight cannot be inspected.
+struct LastError {
+  int code = kExitRunFailed;
+  std::string what;
+};
+namespace detail {
+inline std::mutex &lastErrorMutex() {
+  static std::mutex m;
+  return m;
+}
+inline LastError &lastErrorStore() {
+  static LastError e;
+  return e;
+}
+} // namespace detail
+inline LastError lastError() {
+  const std::lock_guard<std::mutex> lock(detail::lastErrorMutex());
+  return detail::lastErrorStore();
+}
+
 class Error : public std::runtime_error {
 public:
-  Error(int exit_code, const std::string &what) : std::runtime_error(what), exit_code_(exit_code) {}
+  Error(int exit_code, const std::string &what) : std::runtime_error(what), exit_code_(exit_code) {
+    const std::lock_guard<std::mutex> lock(detail::lastErrorMutex());
+    detail::lastErrorStore() = LastError{exit_code, what};
+  }
   int exitCode() const { return exit_code_; }
 
 private:

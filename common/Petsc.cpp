@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 
@@ -18,6 +20,67 @@ namespace beam {
 namespace {
 
 std::string g_last_message; // per-process: the message PETSc produced for the error being thrown
+std::string g_program = "lab"; // runMain's, for the watchdog's line
+
+} // namespace
+
+// PetscSession's watchdog thread (ranks > 1): armed by UnwindWatch around a destroy during unwinding.
+class Watchdog {
+public:
+  explicit Watchdog(int rank) : rank_(rank), thread_([this] { run(); }) {}
+  ~Watchdog() {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+  void arm(double seconds) {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      if (depth_++ == 0)
+        deadline_ = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                            std::chrono::duration<double>(seconds));
+    }
+    wake_.notify_all();
+  }
+  void disarm() {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      --depth_;
+    }
+    wake_.notify_all();
+  }
+
+private:
+  void run() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!stop_) {
+      if (depth_ == 0) {
+        wake_.wait(lock, [&] { return stop_ || depth_ > 0; });
+        continue;
+      }
+      if (wake_.wait_until(lock, deadline_, [&] { return stop_ || depth_ == 0; })) continue;
+      // The main thread is stuck in a collective destroy the other ranks will never join.
+      const LastError e = lastError();
+      std::fprintf(stderr, "%s: error (rank %d): %s\n", g_program.c_str(), rank_, e.what.c_str());
+      std::fflush(stderr);
+      MPI_Abort(MPI_COMM_WORLD, e.code);
+    }
+  }
+
+  int rank_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stop_ = false;
+  int depth_ = 0;
+  std::chrono::steady_clock::time_point deadline_;
+  std::thread thread_;
+};
+
+namespace {
+Watchdog *g_watchdog = nullptr; // the session's, while it lives
 
 // Error handler that records PETSc's message instead of printing a traceback.
 PetscErrorCode captureHandler(MPI_Comm, int, const char *, const char *, PetscErrorCode n, PetscErrorType p,
@@ -176,11 +239,18 @@ PetscErrorCode registerLogEvent(const char *name, PetscLogEvent *event) {
   PetscFunctionReturn(0);
 }
 
-bool keptWhileUnwinding(PetscObject obj) {
-  if (std::uncaught_exceptions() == 0) return false;
+
+UnwindWatch::UnwindWatch(PetscObject obj) {
+  if (!g_watchdog || std::uncaught_exceptions() == 0) return;
   PetscMPIInt size = 1;
   MPI_Comm_size(PetscObjectComm(obj), &size);
-  return size > 1;
+  if (size < 2) return;
+  g_watchdog->arm(kUnwindDestroySeconds);
+  armed_ = true;
+}
+
+UnwindWatch::~UnwindWatch() {
+  if (armed_) g_watchdog->disarm();
 }
 
 PVec duplicate(Vec like) {
@@ -257,9 +327,15 @@ PetscSession::PetscSession(int *argc, char ***argv, const char *help)
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank_);
   MPI_Comm_size(PETSC_COMM_WORLD, &size_);
   MPI_Comm_dup(PETSC_COMM_WORLD, &arrival_);
+  if (size_ > 1) {
+    watchdog_ = std::make_unique<Watchdog>(rank_);
+    g_watchdog = watchdog_.get();
+  }
 }
 
 PetscSession::~PetscSession() {
+  g_watchdog = nullptr;
+  watchdog_.reset();
   if (arrival_ != MPI_COMM_NULL) MPI_Comm_free(&arrival_);
   PetscPopErrorHandler(); // frees the capturing handler (no-op with -debug, where none was pushed)
   PetscFinalize();
@@ -294,6 +370,7 @@ void agreeOnOutcome(MPI_Comm comm, const std::function<void()> &step) {
 }
 
 int runMain(const PetscSession &session, const char *program, const std::function<int()> &body) {
+  g_program = program;
   int code = kExitOk;
   std::string message;
   try {

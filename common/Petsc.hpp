@@ -7,6 +7,7 @@
 #include <petscksp.h>
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -25,12 +26,25 @@ std::string lastPetscMessage(bool clear = false);
     if (PetscUnlikely(beam_ierr_)) ::beam::throwPetscError(beam_ierr_, #__VA_ARGS__, __FILE__, __LINE__); \
   } while (0)
 
-// True while an exception unwinds the stack (std::uncaught_exceptions) and `obj` lives on more than one
-// rank: its handle then leaves it undestroyed. A parallel destroy may be collective and blocking (MUMPS's
-// termination broadcasts, an MPI-IO viewer's close), and an error raised on one rank only would wait in
-// it forever while the other ranks wait in the time loop's next collective; left alone, the failing rank
-// reaches runMain's arrival check and ends the job. The process is about to end: its memory goes with it.
-bool keptWhileUnwinding(PetscObject obj);
+// Guards the destroy of a PETSc object while an exception unwinds the stack (std::uncaught_exceptions)
+// on a communicator of more than one rank. Such a destroy may be collective and blocking (MUMPS's
+// termination broadcasts): when every rank fails alike, or the others end an agreed step
+// (agreeOnOutcome), they destroy the same object and it completes; when this rank failed alone and the
+// others wait in a later collective, it never would, and runMain's arrival check would never be
+// reached. So the watch arms PetscSession's watchdog for the destroy's duration: if the destroy has not
+// returned after kUnwindDestroySeconds, the watchdog prints this rank's error (the last beam::Error
+// raised) and ends the job with MPI_Abort and the error's exit code. Elsewhere it costs one check.
+inline constexpr double kUnwindDestroySeconds = 10.0;
+class UnwindWatch {
+public:
+  explicit UnwindWatch(PetscObject obj);
+  ~UnwindWatch();
+  UnwindWatch(const UnwindWatch &) = delete;
+  UnwindWatch &operator=(const UnwindWatch &) = delete;
+
+private:
+  bool armed_ = false;
+};
 
 // Owning handle for a PETSc object destroyed by `Destroy(&obj)`.
 template <typename T, PetscErrorCode (*Destroy)(T *)>
@@ -58,7 +72,10 @@ public:
   }
   explicit operator bool() const { return obj_ != nullptr; }
   void reset() {
-    if (obj_ && !keptWhileUnwinding(reinterpret_cast<PetscObject>(obj_))) (void)Destroy(&obj_); // must not throw
+    if (obj_) {
+      const UnwindWatch watch(reinterpret_cast<PetscObject>(obj_));
+      (void)Destroy(&obj_); // destructors must not throw
+    }
     obj_ = nullptr;
   }
 
@@ -110,6 +127,7 @@ void multAffine(Mat A, Vec x, double alpha, double beta, Vec v, Vec y);
 // arguments and leaves the error for runMain, which reports it as bad input (exit 2). So does a command
 // line that differs between MPI ranks (program name, options, PETSC_OPTIONS), compared before PETSc
 // starts: ranks given different valid options would hang, crash or mix their physics.
+class Watchdog;
 class PetscSession {
 public:
   PetscSession(int *argc, char ***argv, const char *help);
@@ -131,6 +149,7 @@ private:
   char **bare_argv_ = nullptr;
   MPI_Comm arrival_ = MPI_COMM_NULL;
   bool owns_mpi_ = false; // MPI_Init was called here (before PETSc), so MPI_Finalize is called here too
+  std::unique_ptr<Watchdog> watchdog_; // on more than one rank (UnwindWatch)
 };
 
 // The problem with a command line (argv[1..argc-1]) as described above, or "" when it is fine.

@@ -29,6 +29,9 @@ SecondOrderSystem modalSystem(const Beam &beam, const BeamLabOptions &options) {
   if (options.operator_kind != OperatorKind::Assembled)
     throw inputError(std::string("-operator ") + operatorName(options.operator_kind) +
                      ": the eigenvalue labs restrict assembled M and S to the free DOFs; accepted: assembled");
+  // Before the matrices are allocated: assembled M and S, and the Cholesky factor of the eigensolvers'
+  // shift-and-invert (FreeVibration).
+  checkMemory(beam.comm(), options.beam, OperatorKind::Assembled, true, "a smaller beam");
   return beamSystem(beam, options);
 }
 

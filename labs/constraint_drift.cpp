@@ -75,7 +75,8 @@ int main(int argc, char **argv) {
     BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "constraint_drift: %s, %s, dt = %g, T = %g\n\n%-18s %14s %14s %14s\n",
                            o.mechanism.description.source.c_str(), o.scheme.c_str(), o.run.dt, o.run.T, "variant",
                            "max |g|", "final |g|", "max|drift|"));
-    bool diverged = false;
+    int diverged = 0;
+    std::string first_divergence;
     for (size_t i = 0; i < variants.size(); ++i) {
       beam::OutputOptions out = o.output;
       out.dir = o.output.dir + "/" + variants[i].name;
@@ -85,7 +86,7 @@ int main(int argc, char **argv) {
       models[i]->initialState(x, v);
       Violation violation;
       const beam::RunResult r = beam::runModel(*loops[i], *models[i], x, v, beam::labOutput(out, "multibody", {}), {&violation});
-      diverged = diverged || r.diverged;
+      if (r.diverged && diverged++ == 0) first_divergence = "'" + variants[i].name + "': " + r.divergence;
       const Variant &var = variants[i];
       BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%-18s %14.4e %14.4e %14.4e%s\n", var.name.c_str(), violation.largest,
                              violation.last, r.max_abs_drift, r.diverged ? "  DIVERGED" : ""));
@@ -101,6 +102,10 @@ int main(int argc, char **argv) {
       for (const auto &v : variants) args.push_back(v.name);
       beam::runPlotScript("plot_constraint_drift.py", args);
     }
-    return diverged ? int(beam::kExitRunFailed) : 0;
+    // A diverging variant is a failed run (exit 3, one line), once the table and the plot are written.
+    if (diverged)
+      throw beam::runError(std::to_string(diverged) + " of " + std::to_string(variants.size()) +
+                           " variants diverged (DIVERGED in the table, which is written); the first, " + first_divergence);
+    return 0;
   });
 }

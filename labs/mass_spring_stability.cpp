@@ -52,7 +52,12 @@ struct Settings {
   beam::RunSettings sweep_run;  // -dt, -T of the stiffness sweep
   std::vector<double> factors = {1, 100, 10000};
   double perturbation = 1e-3;   // elastic energy of the trial displacement / the energy scale
-  beam::CriticalStepSearch search{1000, 100};
+  beam::CriticalStepSearch search = [] {
+    beam::CriticalStepSearch s;
+    s.steps = 1000;
+    s.growth = 100;
+    return s;
+  }();
   std::string dir = "out/mass_spring_stability";
 };
 

@@ -23,6 +23,7 @@
 #include "labs/DiscreteLabOptions.hpp"
 #include "labs/ModalLab.hpp"
 #include "output/FileUtil.hpp"
+#include "solvers/Energy.hpp"
 
 static const char help[] = "Critical time steps of every scheme on the beam or a discrete system, in theory and "
                            "measured, and the spectral-radius chart of their amplification matrices.\n";
@@ -82,6 +83,11 @@ int main(int argc, char **argv) {
     beam::ModalSolver highest(problem, {beam::SpectrumEnd::Largest, 1, 1e-10, 0, "omega_max_"});
     beam::ModalSolver lowest(problem, {beam::SpectrumEnd::Smallest, 1, 1e-10, 0, "omega_min_"});
     beam::readSchemeOptions(beam::schemeNames());
+    auto settings = stability;
+    settings.measure.solver = analysed->solver; // the trial runs use the lab's -linear_solver
+    // The trials' energy scale, solved once and before the options are judged, so -static_* are read.
+    if (settings.measure.steps > 0 && !beam::helpRequested())
+      settings.measure.compliance = beam::staticCompliance(system, settings.measure.solver);
     if (beam::finishOptions(PETSC_COMM_WORLD)) return 0; // -help: eigensolvers and schemes have listed theirs
     beam::prepareOutputDirectory(analysed->output_dir);
 
@@ -93,8 +99,6 @@ int main(int argc, char **argv) {
     BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%s, %lld free DOFs of %lld\nomega_max = %.10g\nomega_min = %.10g\n",
                            analysed->label.c_str(), (long long)problem.freeCount(), (long long)dofs, omega_max,
                            lowest.omegas().front()));
-    auto settings = stability;
-    settings.measure.solver = analysed->solver; // the trial runs use the lab's -linear_solver
     beam::reportCriticalSteps(system, analysed->frozen, beam::schemeNames(), omega_max, settings);
     beam::writeSpectralRadiusChart(PETSC_COMM_WORLD,
                                    beam::spectralRadiusTable(beam::schemeNames(), stability.omega_range,

@@ -11,6 +11,7 @@
 #include "solvers/Amplification.hpp"
 #include "solvers/Energy.hpp"
 #include "solvers/FreeVibration.hpp"
+#include "solvers/LinearModel.hpp"
 #include "solvers/TimeLoop.hpp"
 
 namespace beam {
@@ -49,14 +50,12 @@ namespace {
 
 // The trial runs' initial displacement (see the header): random, 0 at frozen DOFs, strain energy equal to
 // the compliance energy (or 1 without a load).
-PVec roughDisplacement(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen,
-                       LinearSolverKind solver) {
+PVec roughDisplacement(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen, double compliance) {
   PVec x = system.createVector(), w = system.createVector();
   roughField(x, frozen);
   PetscScalar strain;
   BEAM_PETSC(MatMult(system.stiffness, x, w));
   BEAM_PETSC(VecDot(x, w, &strain));
-  const double compliance = staticCompliance(system, solver);
   const double target = compliance > 0 ? compliance : 1.0;
   BEAM_PETSC(VecScale(x, std::sqrt(target / (0.5 * PetscRealPart(strain)))));
   return x;
@@ -66,7 +65,10 @@ PVec roughDisplacement(const SecondOrderSystem &system, const std::vector<PetscI
 
 MeasuredStep measureCriticalStep(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen,
                                  const std::string &scheme, double guess, const CriticalStepSearch &search) {
-  const PVec x0 = roughDisplacement(system, frozen, search.solver);
+  // One model for every trial: the static solve (the energy scale) and M's factor are made once.
+  const double compliance = search.compliance ? *search.compliance : staticCompliance(system, search.solver);
+  const LinearModel model(system, search.solver, compliance);
+  const PVec x0 = roughDisplacement(system, frozen, compliance);
   PVec x = system.createVector(), y = system.createVector();
   return bisectStableStep(
       [&](double dt) {
@@ -78,7 +80,7 @@ MeasuredStep measureCriticalStep(const SecondOrderSystem &system, const std::vec
         run.solver = search.solver;
         BEAM_PETSC(VecCopy(x0, x));
         BEAM_PETSC(VecSet(y, 0.0));
-        return !integrate(*stepper, system, x, y, run, {}).diverged;
+        return !integrate(*stepper, model, x, y, run, {}).diverged;
       },
       guess, search);
 }

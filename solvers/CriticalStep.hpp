@@ -7,6 +7,7 @@
 // Practice: bisection on dt over short runs of the real system (measureCriticalStep below).
 #pragma once
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ struct CriticalStepSearch {
   double precision = 1e-4;     // bisection stops when (hi - lo) / hi < precision
   int widenings = 10;          // bracket moves by x0.9 (down) or x1.1 (up) before giving up
   LinearSolverKind solver = LinearSolverKind::Direct;
+  // The system's static compliance 1/2 f'S^-1 f when the caller has it (staticCompliance, once per
+  // system): the trial runs' energy scale and initial strain energy. Otherwise computed here.
+  std::optional<double> compliance;
 };
 
 struct MeasuredStep {

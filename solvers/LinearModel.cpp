@@ -15,6 +15,11 @@ double dot(Vec a, Vec b) {
 LinearModel::LinearModel(const SecondOrderSystem &system, LinearSolverKind solver)
     : system_(&system), solver_kind_(solver), work_(system.createVector()), force_(system.createVector()) {}
 
+LinearModel::LinearModel(const SecondOrderSystem &system, LinearSolverKind solver, double reference_energy)
+    : LinearModel(system, solver) {
+  reference_energy_ = reference_energy;
+}
+
 LinearModel::LinearModel(SecondOrderSystem &&system, LinearSolverKind solver)
     : owned_(std::move(system)), system_(&*owned_), solver_kind_(solver), work_(owned_->createVector()),
       force_(owned_->createVector()) {}

@@ -20,6 +20,8 @@ class LinearModel : public Model {
 public:
   // Refers to `system`, which must outlive the model. `solver` is the kind of every solve with M.
   LinearModel(const SecondOrderSystem &system, LinearSolverKind solver);
+  // With the reference energy (staticCompliance) already known.
+  LinearModel(const SecondOrderSystem &system, LinearSolverKind solver, double reference_energy);
   // Owns the system.
   LinearModel(SecondOrderSystem &&system, LinearSolverKind solver);
   LinearModel(const LinearModel &) = delete;

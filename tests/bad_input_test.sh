@@ -228,6 +228,8 @@ expect 2 "more than this build's PETSc indices can count" "$m" -mx 50000 -my 500
 expect 2 "more than this build's PETSc indices can count" "$m" -mx 1000000000 -my 1 -output_dir $out
 expect 2 "this machine has" "$m" -mx 5000 -my 5000 -linear_solver direct -output_dir $out
 expect 2 "this machine has" "$m" -mx 20000 -my 20000 -output_dir $out
+expect 2 "this machine has" "$labs/modes" -mx 20000 -my 20000 -output_dir $out
+expect 2 "this machine has" "$labs/stability" -mx 20000 -my 20000 -output_dir $out
 expect 2 "-save_final: cannot write" "$m" -save_final /nonexistent/dir/x.mtx -output_dir $out
 { mm 'coordinate real symmetric'; printf '2 2 2\n1 1 1\n2 2 -1\n'; } > K_indefinite.mtx
 { mm 'coordinate real symmetric'; printf '2 2 2\n1 1 -2\n2 2 -1\n'; } > K_negative.mtx
@@ -336,6 +338,9 @@ expect 2 "malformed.json" "$cdl" -model malformed.json -output_dir $out
 expect 0 "" "$cdl" -model double_pendulum -T 1 -output_dir cdrift
 awk -F, '$1 == "projection" { p = $5 } $1 == "none" { n = $5 } END { exit !(p < 1e-12 && n > 100 * p) }' \
   cdrift/constraint_drift.csv || fail "constraint_drift: projection should hold g to round-off and beat no stabilization"
+# Diverging variants: exit 3 and one line (formerly exit 3 with no line), the table still written.
+expect 3 "5 of 5 variants diverged" "$cdl" -model double_pendulum -dt 0.5 -T 50 -output_dir cdiv
+[ -s cdiv/constraint_drift.csv ] || fail "constraint_drift: a diverging run should still write its table"
 
 # contact_study: its own set, the scheme, -output_dir.
 csl="$labs/contact_study"

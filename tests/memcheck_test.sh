@@ -56,6 +56,10 @@ for mode in dump valgrind; do
   check 0 $mode "$labs/discrete_system" -system fifteen_dof -scheme newmark -T 1 -output_dir discrete_$mode
   check 0 $mode mpiexec --quiet -n 2 "$m" "${short[@]}" -output_dir mpi_$mode
 done
+# A failure on every rank alike frees everything on 2 ranks too (the unwind watch destroys, not keeps),
+# on the default and the direct (MUMPS) path.
+check 3 dump mpiexec --quiet -n 2 "$labs/semi_implicit" "${short[@]}" -dt 0.5 -T 20 -output_dir mpi_diverged
+check 3 dump mpiexec --quiet -n 2 "$labs/semi_implicit" "${short[@]}" -dt 0.5 -T 20 -linear_solver direct -output_dir mpi_diverged_direct
 
 echo "$passed passed, $failures failed"
 [ "$failures" = 0 ]

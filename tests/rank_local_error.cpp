@@ -1,13 +1,26 @@
-// A failure on one MPI rank only, after a direct (MUMPS) factorization: the job must end with the
+// A failure on one MPI rank only while a direct (MUMPS) factorization is alive: the job must end with the
 // documented exit code and one error line, not hang. The failing rank unwinds through the solver's
-// destructor; MUMPS's termination is a collective the healthy rank, waiting in a collective of the time
-// loop, never joins. Run by rank_local_error_test.sh under mpiexec with a time limit.
+// destructor, and MUMPS's termination is collective. Run by rank_local_error_test.sh under mpiexec with
+// a time limit, in two modes:
+//   alone   the last rank fails and the others wait in a collective (as in the time loop) that it never
+//           reaches: its destroy cannot complete, the watchdog ends the job (exit 3, its line);
+//   agreed  the last rank fails inside a step run under agreeOnOutcome, whose end the others reach: they
+//           destroy the same solver, and every rank reports the agreed error (exit 2, one line).
 #include <petscmat.h>
+
+#include <cstring>
 
 #include "common/Petsc.hpp"
 #include "solvers/LinearSolver.hpp"
 
 int main(int argc, char **argv) {
+  // The mode is the first argument, taken off before the session checks the command line.
+  const bool agreed = argc > 1 && std::strcmp(argv[1], "agreed") == 0;
+  if (argc > 1) {
+    argv[1] = argv[0];
+    --argc;
+    ++argv;
+  }
   beam::PetscSession session(&argc, &argv, nullptr);
   return beam::runMain(session, "rank_local_error", [&] {
     const PetscInt n = 64; // a 1D Laplacian, SPD: factored by MUMPS on several ranks
@@ -23,8 +36,16 @@ int main(int argc, char **argv) {
     BEAM_PETSC(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
     BEAM_PETSC(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
     BEAM_PETSC(MatSetOption(A, MAT_SPD, PETSC_TRUE));
+    const bool last = session.rank() == session.size() - 1;
+    if (agreed) {
+      beam::agreeOnOutcome(PETSC_COMM_WORLD, [&] {
+        const beam::LinearSolver solver(A, "shifted_", beam::LinearSolverKind::Direct);
+        if (last) throw beam::inputError("a failure on the last rank only, in an agreed step");
+      });
+      return 0;
+    }
     const beam::LinearSolver solver(A, "shifted_", beam::LinearSolverKind::Direct);
-    if (session.rank() == session.size() - 1) throw beam::runError("a failure on the last rank only");
+    if (last) throw beam::runError("a failure on the last rank only");
     MPI_Barrier(PETSC_COMM_WORLD); // the healthy ranks wait in a collective the failing rank never reaches
     return 0;
   });

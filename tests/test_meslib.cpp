@@ -463,16 +463,16 @@ TEST(MemoryCheck, RanksAgreeOnTheVerdict) {
   spec.my = 10;
   const unsigned long long need = estimatedRunBytes(spec, OperatorKind::MatrixFree, false);
   // Rank 0 reads enough, the others (never asked) would say too little: every rank goes on.
-  EXPECT_NO_THROW(checkMemory(PETSC_COMM_WORLD, spec, OperatorKind::MatrixFree, false,
+  EXPECT_NO_THROW(checkMemory(PETSC_COMM_WORLD, spec, OperatorKind::MatrixFree, false, nullptr,
                               [&] { return rank == 0 ? need + 1 : need / 2; }));
   // Rank 0 reads too little: every rank refuses with the estimate.
   try {
-    checkMemory(PETSC_COMM_WORLD, spec, OperatorKind::MatrixFree, false, [&] { return rank == 0 ? need - 1 : 2 * need; });
+    checkMemory(PETSC_COMM_WORLD, spec, OperatorKind::MatrixFree, false, nullptr, [&] { return rank == 0 ? need - 1 : 2 * need; });
     ADD_FAILURE() << "rank " << rank << " went on";
   } catch (const Error &e) {
     EXPECT_EQ(e.exitCode(), kExitBadInput);
     EXPECT_NE(std::string(e.what()).find("this machine has"), std::string::npos) << e.what();
   }
   // Unknown (no MemAvailable): no refusal.
-  EXPECT_NO_THROW(checkMemory(PETSC_COMM_WORLD, spec, OperatorKind::MatrixFree, false, [] { return 0ULL; }));
+  EXPECT_NO_THROW(checkMemory(PETSC_COMM_WORLD, spec, OperatorKind::MatrixFree, false, nullptr, [] { return 0ULL; }));
 }
