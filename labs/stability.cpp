@@ -86,8 +86,12 @@ int main(int argc, char **argv) {
     auto settings = stability;
     settings.measure.solver = analysed->solver; // the trial runs use the lab's -linear_solver
     // The trials' energy scale, solved once and before the options are judged, so -static_* are read.
-    if (settings.measure.steps > 0 && !beam::helpRequested())
-      settings.measure.compliance = beam::staticCompliance(system, settings.measure.solver);
+    // A failed solve is left to the trial runs, which meet it again after the options are judged (a bad
+    // option is reported first, and the header before the failure).
+    if (settings.measure.steps > 0 && !beam::helpRequested()) try {
+        settings.measure.compliance = beam::staticCompliance(system, settings.measure.solver);
+      } catch (const beam::Error &) {
+      }
     if (beam::finishOptions(PETSC_COMM_WORLD)) return 0; // -help: eigensolvers and schemes have listed theirs
     beam::prepareOutputDirectory(analysed->output_dir);
 
