@@ -1,7 +1,10 @@
 // Collective error agreement: every rank of `comm` calls it with its own error message ("" = fine).
 // If any rank failed, every rank throws the same beam::Error (the message and exit code of the lowest
 // failing rank), so the ranks stay in step and rank 0 reports the cause. For checks that only some
-// ranks can make (rank 0 reads a file, a rank's piece fails to write).
+// ranks can make (rank 0 reads a file, a rank's piece fails to write) and steps whose failure may
+// differ between ranks (option values, files and directories given per rank under mpiexec): a failing
+// rank never leaves the others waiting in a later collective, nor waits itself in the collective
+// destructors of the objects it unwinds.
 #pragma once
 #include <mpi.h>
 
@@ -11,11 +14,15 @@ namespace beam {
 
 void agreeOnFailure(MPI_Comm comm, const std::string &error, int exit_code);
 
-// Runs `check` (which may throw beam::Error on this rank only) and agrees on its outcome.
+// Runs `check` (which may throw on this rank only) and agrees on its outcome with one reduction every
+// rank reaches: a beam::Error keeps its exit code, any other exception is a run error (exit 3).
 template <class F>
 void agreeOn(MPI_Comm comm, F &&check);
 
 } // namespace beam
+
+#include <exception>
+#include <new>
 
 #include "common/Error.hpp"
 
@@ -29,7 +36,14 @@ void agreeOn(MPI_Comm comm, F &&check) {
   } catch (const Error &e) {
     error = e.what();
     code = e.exitCode();
+  } catch (const std::bad_alloc &) {
+    error = "out of memory";
+    code = kExitRunFailed;
+  } catch (const std::exception &e) {
+    error = e.what();
+    code = kExitRunFailed;
   }
+  if (code != kExitOk && error.empty()) error = "(no message)"; // "" means success to agreeOnFailure
   agreeOnFailure(comm, error, code);
 }
 } // namespace beam

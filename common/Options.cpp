@@ -240,7 +240,7 @@ bool helpRequested() {
 
 bool finishOptions(MPI_Comm comm) {
   const bool help = helpRequested();
-  agreeOnOutcome(comm, [&] {
+  agreeOn(comm, [&] {
     if (help) return; // -help lists options; it does not judge them
     PetscInt n = 0;
     char **names = nullptr, **values = nullptr;

@@ -20,7 +20,7 @@
 #pragma once
 #include <petscsys.h>
 
-#include "common/Petsc.hpp" // agreeOnOutcome, for option sets read on every rank
+#include "common/Petsc.hpp" // agreeOn, for option sets read on every rank
 
 #include <functional>
 #include <limits>

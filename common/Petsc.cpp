@@ -306,6 +306,10 @@ void multAffine(Mat A, Vec x, double alpha, double beta, Vec v, Vec y) {
   BEAM_PETSC(VecAXPBY(y, alpha, beta, v));
 }
 
+namespace {
+PetscErrorCode silentHelp(MPI_Comm, const char[], ...) { return 0; }
+} // namespace
+
 PetscSession::PetscSession(int *argc, char ***argv, const char *help)
     : command_line_error_(commandLineProblem(*argc, *argv)), bare_argv_(*argv) {
   // MPI first, so the ranks can compare their command lines before PETSc reads them (ranksDisagree).
@@ -326,6 +330,9 @@ PetscSession::PetscSession(int *argc, char ***argv, const char *help)
   if (!debug) PetscPushErrorHandler(captureHandler, nullptr);
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank_);
   MPI_Comm_size(PETSC_COMM_WORLD, &size_);
+  // -help: every rank builds the same objects, so the help of those on PETSC_COMM_SELF (the stability
+  // lab's one-DOF amplification systems) came from every rank, interleaved. Rank 0 says it once.
+  if (rank_ != 0) PetscHelpPrintf = silentHelp;
   MPI_Comm_dup(PETSC_COMM_WORLD, &arrival_);
   if (size_ > 1) {
     watchdog_ = std::make_unique<Watchdog>(rank_);
@@ -342,40 +349,13 @@ PetscSession::~PetscSession() {
   if (owns_mpi_) MPI_Finalize(); // PETSc finalizes only an MPI it initialized itself
 }
 
-void agreeOnOutcome(MPI_Comm comm, const std::function<void()> &step) {
-  int code = kExitOk;
-  std::string message;
-  try {
-    step();
-  } catch (const Error &e) {
-    code = e.exitCode();
-    message = e.what();
-  } catch (const std::exception &e) {
-    code = kExitRunFailed;
-    message = e.what();
-  }
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  // Every rank reaches this one reduction, failed or not: the lowest failing rank, or size if none.
-  const int mine = code != kExitOk ? rank : size;
-  int first = size;
-  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
-  if (first == size) return;
-  int header[2] = {code, int(message.size())};
-  MPI_Bcast(header, 2, MPI_INT, first, comm);
-  message.resize(size_t(header[1]));
-  MPI_Bcast(message.data(), header[1], MPI_CHAR, first, comm);
-  throw Error(header[0], message);
-}
-
 int runMain(const PetscSession &session, const char *program, const std::function<int()> &body) {
   g_program = program;
   int code = kExitOk;
   std::string message;
   try {
     // The first collective of every rank: a command line refused on some ranks only ends all of them here.
-    agreeOnOutcome(PETSC_COMM_WORLD, [&] {
+    agreeOn(PETSC_COMM_WORLD, [&] {
       if (!session.commandLineError().empty()) throw inputError(session.commandLineError());
     });
     code = body();
@@ -395,7 +375,7 @@ int runMain(const PetscSession &session, const char *program, const std::functio
   for (char &c : message)
     if ((unsigned char)c < 0x20 || c == 0x7f) c = ' ';
   if (message.size() > 600) message = message.substr(0, 600) + " ...";
-  // Most errors are collective (options and files are agreed on by agreeOnOutcome, energy checks are
+  // Most errors are collective (options and files are agreed on by agreeOn, energy checks are
   // the same on every rank): every rank arrives here, rank 0 reports, and all finish normally. An error
   // on some ranks only would leave the others waiting in a collective call: if the others do not arrive
   // within a few seconds, this rank reports and ends the whole job. The check runs on its own

@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "common/Agree.hpp" // agreeOn, for steps whose failure may differ between ranks
 #include "common/Error.hpp"
 
 namespace beam {
@@ -29,7 +30,7 @@ std::string lastPetscMessage(bool clear = false);
 // Guards the destroy of a PETSc object while an exception unwinds the stack (std::uncaught_exceptions)
 // on a communicator of more than one rank. Such a destroy may be collective and blocking (MUMPS's
 // termination broadcasts): when every rank fails alike, or the others end an agreed step
-// (agreeOnOutcome), they destroy the same object and it completes; when this rank failed alone and the
+// (agreeOn), they destroy the same object and it completes; when this rank failed alone and the
 // others wait in a later collective, it never would, and runMain's arrival check would never be
 // reached. So the watch arms PetscSession's watchdog for the destroy's duration: if the destroy has not
 // returned after kUnwindDestroySeconds, the watchdog prints this rank's error (the last beam::Error
@@ -154,13 +155,6 @@ private:
 
 // The problem with a command line (argv[1..argc-1]) as described above, or "" when it is fine.
 std::string commandLineProblem(int argc, char **argv);
-
-// Runs `step` on every rank and agrees on its outcome with one collective every rank reaches: if it
-// threw an input or run error on any rank, every rank throws the lowest such rank's error. For steps
-// whose failure may differ between ranks (option values, files and directories given per rank under
-// mpiexec), so a failing rank never leaves the others waiting in a later collective (nor waits itself
-// in the collective destructors of the objects it unwinds).
-void agreeOnOutcome(MPI_Comm comm, const std::function<void()> &step);
 
 // Runs `body` and maps every failure to the documented exit code, printing one line
 // "<program>: error: <what>" on rank 0's stderr (errors are detected collectively: options, files and

@@ -148,7 +148,7 @@ BeamLabOptions readBeamLabOptions(MPI_Comm comm, const std::string &lab, BeamLab
   o.run.T = 50;
   o.run.dt = 0.01;
   o.output_dir = "out/" + lab;
-  agreeOnOutcome(comm, [&] {
+  agreeOn(comm, [&] {
     const bool time_run = kind == BeamLabKind::OneScheme || kind == BeamLabKind::AllSchemes;
     readMeshOptions(comm, o.beam);
     readMaterialOptions(comm, o.beam);

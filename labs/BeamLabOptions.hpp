@@ -46,7 +46,7 @@ struct BeamLabOptions {
 };
 
 // Defaults of the beam labs: the course's 20x5 beam, dt = 0.01, T = 50 (about one period of the first
-// bending mode, 2 pi / 0.1229 = 51). Agreed on by every rank (agreeOnOutcome): a value bad on one
+// bending mode, 2 pi / 0.1229 = 51). Agreed on by every rank (agreeOn): a value bad on one
 // rank only ends all of them with its error.
 BeamLabOptions readBeamLabOptions(MPI_Comm comm, const std::string &lab, BeamLabKind kind = BeamLabKind::OneScheme);
 

@@ -53,7 +53,7 @@ DiscreteLabOptions readDiscreteLabOptions(MPI_Comm comm) {
   DiscreteLabOptions o;
   o.run.dt = 0.01;
   o.run.T = 10;
-  agreeOnOutcome(comm, [&] {
+  agreeOn(comm, [&] {
     o.source = readDiscreteSourceOptions(comm, "two_dof");
     o.load_factor = readLoadInTimeOptions(comm, !o.source.files.load_history.empty(), "-load_history");
     o.scheme = readSchemeOption(comm, o.scheme);
@@ -74,7 +74,7 @@ DiscreteLabOptions readDiscreteLabOptions(MPI_Comm comm) {
 DiscreteModel discreteModel(const DiscreteLabOptions &o) {
   DiscreteModel model;
   // Files are read on every rank; one that is bad on some ranks only must end all of them.
-  agreeOnOutcome(PETSC_COMM_WORLD, [&] { model = discreteModel(o.source, o.load_factor); });
+  agreeOn(PETSC_COMM_WORLD, [&] { model = discreteModel(o.source, o.load_factor); });
   return model;
 }
 

@@ -32,7 +32,7 @@ struct DiscreteLabOptions {
   bool quiet = false;       // -quiet: no progress display
 };
 
-// Agreed on by every rank (agreeOnOutcome), files included.
+// Agreed on by every rank (agreeOn), files included.
 DiscreteLabOptions readDiscreteLabOptions(MPI_Comm comm);
 // The model the options describe: built in or from files, with its load in time.
 DiscreteModel discreteModel(const DiscreteLabOptions &options);

@@ -94,7 +94,7 @@ MassSpringLabOptions readMassSpringLabOptions(MPI_Comm comm) {
   o.run.T = 2;
   o.run.newton_prefix = "ms_";
   o.output.dir = "out/mass_spring";
-  agreeOnOutcome(comm, [&] {
+  agreeOn(comm, [&] {
     o.network = readNetworkOptions(comm, "disk");
     o.scheme = readModelRunOptions(comm, o.run, o.output, o.scheme, true);
     readOptions(comm, "Trajectories", "", [&](OptionReader &r) {

@@ -37,7 +37,7 @@ SecondOrderSystem modalSystem(const Beam &beam, const BeamLabOptions &options) {
 
 StabilityOptions readStabilityOptions(MPI_Comm comm) {
   StabilityOptions o;
-  agreeOnOutcome(comm, [&] {
+  agreeOn(comm, [&] {
     readOptions(comm, "Stability analysis", "", [&](OptionReader &r) {
       o.omega_range = r.real("-omega_range", "Chart: Omega = omega*dt from 0 to this", o.omega_range, Bounds::above(0));
       o.omega_points = int(r.integer("-omega_points", "Chart: number of Omega values", o.omega_points, 2, 1000000));
@@ -114,7 +114,7 @@ void reportCriticalSteps(const SecondOrderSystem &system, const std::vector<Pets
 
 ModesOptions readModesOptions(MPI_Comm comm) {
   ModesOptions o;
-  agreeOnOutcome(comm, [&] {
+  agreeOn(comm, [&] {
     readOptions(comm, "Natural modes", "", [&](OptionReader &r) {
       o.modes = int(r.integer("-modes", "Number of natural modes to compute", o.modes, 1, 100000));
     });

@@ -29,7 +29,7 @@ MultibodyLabOptions readMultibodyLabOptions(MPI_Comm comm) {
   o.run.dt = 1e-3;
   o.run.T = 2;
   o.output.dir = "out/multibody";
-  agreeOnOutcome(comm, [&] {
+  agreeOn(comm, [&] {
     o.mechanism = readMechanismOptions(comm);
     o.scheme = readModelRunOptions(comm, o.run, o.output, o.scheme, false);
   });

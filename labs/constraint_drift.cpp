@@ -48,7 +48,7 @@ int main(int argc, char **argv) {
     o.run.dt = 1e-3;
     o.run.T = 5;
     o.output.dir = "out/constraint_drift";
-    beam::agreeOnOutcome(PETSC_COMM_WORLD, [&] {
+    beam::agreeOn(PETSC_COMM_WORLD, [&] {
       o.mechanism = beam::readMechanismOptions(PETSC_COMM_WORLD);
       beam::readRunOptions(PETSC_COMM_WORLD, o.run);
       o.scheme = beam::readSchemeOption(PETSC_COMM_WORLD, o.scheme);

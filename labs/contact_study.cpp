@@ -99,7 +99,7 @@ int main(int argc, char **argv) {
     std::string scheme_name = "implicit_midpoint";
     beam::OutputOptions out;
     out.dir = "out/contact_study";
-    beam::agreeOnOutcome(PETSC_COMM_WORLD, [&] {
+    beam::agreeOn(PETSC_COMM_WORLD, [&] {
       beam::readOptions(PETSC_COMM_WORLD, "Contact study", "", [&](beam::OptionReader &r) {
         m = r.real("-mass", "Mass of the particle, total mass of the disk", m, beam::Bounds::above(0));
         k = r.real("-contact_stiffness", "Penalty stiffness k_c of the plane", k, beam::Bounds::above(0));

@@ -67,7 +67,7 @@ Settings readSettings(MPI_Comm comm) {
   s.sweep_run.T = 1;
   beam::OutputOptions out;
   out.dir = s.dir;
-  beam::agreeOnOutcome(comm, [&] {
+  beam::agreeOn(comm, [&] {
     s.network = beam::readNetworkOptions(comm, "disk");
     s.schemes = beam::readSchemeListOption(comm, beam::generalSchemeNames());
     beam::readRunOptions(comm, s.sweep_run);

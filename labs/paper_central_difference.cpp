@@ -108,7 +108,7 @@ int main(int argc, char **argv) {
   return beam::runMain(session, "paper_central_difference", [&] {
     beam::OutputOptions output;
     output.dir = "out/paper_central_difference";
-    beam::agreeOnOutcome(PETSC_COMM_WORLD, [&] { beam::readOutputOptions(PETSC_COMM_WORLD, output, {nullptr, 0, false}); });
+    beam::agreeOn(PETSC_COMM_WORLD, [&] { beam::readOutputOptions(PETSC_COMM_WORLD, output, {nullptr, 0, false}); });
     const std::string out = output.dir;
     const std::vector<Case> cases = {{"two_dof", 5.0, 0.5, {0.285, 0.1423, 0.6325, 0.9487}, 20.0},
                                      {"fifteen_dof", 7.0, 1.5, {0.7873, 0.9258, 0.5}, 150.0}};

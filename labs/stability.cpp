@@ -44,7 +44,7 @@ struct AnalysedSystem {
 std::unique_ptr<AnalysedSystem> analysedSystem(MPI_Comm comm) {
   auto a = std::make_unique<AnalysedSystem>();
   beam::DiscreteSource source;
-  beam::agreeOnOutcome(comm, [&] { source = beam::readDiscreteSourceOptions(comm, ""); });
+  beam::agreeOn(comm, [&] { source = beam::readDiscreteSourceOptions(comm, ""); });
   if (!source.given()) {
     const auto options = beam::readBeamLabOptions(comm, "stability", beam::BeamLabKind::Stability);
     a->beam.emplace(options.beam, comm);
@@ -59,7 +59,7 @@ std::unique_ptr<AnalysedSystem> analysedSystem(MPI_Comm comm) {
   beam::OutputOptions output;
   output.dir = "out/stability";
   beam::DiscreteModel model;
-  beam::agreeOnOutcome(comm, [&] {
+  beam::agreeOn(comm, [&] {
     beam::readLinearSolverOption(comm, run);
     beam::readOutputOptions(comm, output, {nullptr, 0, false});
     model = beam::discreteModel(source, {});
@@ -85,10 +85,11 @@ int main(int argc, char **argv) {
     beam::readSchemeOptions(beam::schemeNames());
     auto settings = stability;
     settings.measure.solver = analysed->solver; // the trial runs use the lab's -linear_solver
-    // The trials' energy scale, solved once and before the options are judged, so -static_* are read.
-    // A failed solve is left to the trial runs, which meet it again after the options are judged (a bad
-    // option is reported first, and the header before the failure).
-    if (settings.measure.steps > 0 && !beam::helpRequested()) try {
+    // The trials' energy scale, solved once and before the options are judged, so -static_* are read
+    // (and listed by -help, as in the scheme labs). A failed solve is left to the trial runs, which meet
+    // it again after the options are judged (a bad option is reported first, and the header before the
+    // failure).
+    if (settings.measure.steps > 0) try {
         settings.measure.compliance = beam::staticCompliance(system, settings.measure.solver);
       } catch (const beam::Error &) {
       }

@@ -4,12 +4,14 @@
 #include <cstring>
 #include <fstream>
 
+#include "common/Agree.hpp"
 #include "common/Error.hpp"
 #include "output/FileUtil.hpp"
 
 namespace beam {
 
-CsvLog::CsvLog(MPI_Comm comm, std::string path, std::string header) : path_(std::move(path)), header_(std::move(header)) {
+CsvLog::CsvLog(MPI_Comm comm, std::string path, std::string header)
+    : path_(std::move(path)), header_(std::move(header)), comm_(comm) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   writer_ = rank == 0;
@@ -23,16 +25,22 @@ void CsvLog::open(const char *mode) {
 }
 
 void CsvLog::write(const std::string &row) {
-  if (!writer_) return;
-  if (!file_) {
-    open("w");
-    if (std::fputs(header_.c_str(), file_.get()) < 0) fail();
-  }
-  std::fputs(row.c_str(), file_.get());
-  if (std::fflush(file_.get()) != 0 || std::ferror(file_.get())) fail();
+  agreeOn(comm_, [&] {
+    if (!writer_) return;
+    if (!file_) {
+      open("w");
+      if (std::fputs(header_.c_str(), file_.get()) < 0) fail();
+    }
+    std::fputs(row.c_str(), file_.get());
+    if (std::fflush(file_.get()) != 0 || std::ferror(file_.get())) fail();
+  });
 }
 
 void CsvLog::resume(const std::function<bool(const std::string &row)> &keep) {
+  agreeOn(comm_, [&] { resumeHere(keep); });
+}
+
+void CsvLog::resumeHere(const std::function<bool(const std::string &row)> &keep) {
   if (!writer_) return;
   std::ifstream in(path_);
   if (!in) throw runError("cannot continue '" + path_ + "': it is missing");
@@ -48,9 +56,11 @@ void CsvLog::resume(const std::function<bool(const std::string &row)> &keep) {
 }
 
 void CsvLog::close() {
-  if (!file_) return;
-  const int rc = std::fclose(file_.release());
-  if (rc != 0) fail();
+  agreeOn(comm_, [&] {
+    if (!file_) return;
+    const int rc = std::fclose(file_.release());
+    if (rc != 0) fail();
+  });
 }
 
 void appendCsvField(std::string &row, double v) {

@@ -60,7 +60,7 @@ void EnergyLog::resume(const StepState &s) {
 }
 
 void EnergyLog::observe(const StepState &s) {
-  if (!log_.writer()) return;
+  if (!log_.writer()) return log_.write(""); // the other ranks agree on rank 0's write
   const EnergyTerms &e = s.energy;
   std::string row = std::to_string((long long)s.step);
   for (size_t c = 1; c < columns_.size(); ++c) {

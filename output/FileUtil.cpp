@@ -13,7 +13,7 @@ namespace beam {
 void prepareOutputDirectory(const std::string &dir) {
   // Collective: a directory bad on some ranks only (per-rank arguments, node-local paths) ends every
   // rank here, before any of them waits in the run's collectives.
-  agreeOnOutcome(PETSC_COMM_WORLD, [&] {
+  agreeOn(PETSC_COMM_WORLD, [&] {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec) throw inputError("output directory '" + dir + "' cannot be created: " + ec.message());

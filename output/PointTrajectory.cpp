@@ -36,7 +36,7 @@ void PointTrajectory::observe(const StepState &s) {
     for (PetscInt i = 0; i < n; ++i) values[k].push_back(PetscRealPart(a[i]));
     BEAM_PETSC(VecRestoreArrayRead(gathered_, &a));
   }
-  if (!log_.writer()) return;
+  if (!log_.writer()) return log_.write(""); // the other ranks agree on rank 0's write
   std::string rows;
   for (size_t i = 0; i < points_.size(); ++i) {
     std::string row = std::to_string((long long)s.step);

@@ -27,7 +27,7 @@ void TrajectoryLog::observe(const StepState &s) {
   if (s.step % every_ != 0 && !s.last()) return;
   BEAM_PETSC(VecScatterBegin(scatter_, s.x, whole_, INSERT_VALUES, SCATTER_FORWARD));
   BEAM_PETSC(VecScatterEnd(scatter_, s.x, whole_, INSERT_VALUES, SCATTER_FORWARD));
-  if (!log_.writer()) return;
+  if (!log_.writer()) return log_.write(""); // the other ranks agree on rank 0's write
   PetscInt n;
   BEAM_PETSC(VecGetLocalSize(whole_, &n));
   const PetscScalar *a;

@@ -2,10 +2,12 @@
 
 #include <sys/stat.h>
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 
+#include "common/Agree.hpp"
 #include "common/Error.hpp"
 #include "common/Petsc.hpp"
 
@@ -178,6 +180,15 @@ void writeCheckpoint(const std::string &path, const CheckpointHeader &header, Ve
   vectors.insert(vectors.end(), history.begin(), history.end());
   const RawHeader r = rawHeader(header);
   const std::string sum = hex(checksum(r, vectors));
+  // Rank 0 writes the file: a path it cannot create (a directory in the way, no permission, a removed
+  // output directory) is agreed first, so every rank stops together instead of the others waiting in
+  // VecView for a rank 0 that has given up.
+  agreeOn(comm, [&] {
+    if (rankOf(comm) != 0) return;
+    std::FILE *f = std::fopen(tmp.c_str(), "wb");
+    if (!f) throw runError("cannot write checkpoint '" + path + "' (through '" + tmp + "'): " + std::strerror(errno));
+    std::fclose(f);
+  });
   try {
     PViewer v = openBinary(comm, tmp, FILE_MODE_WRITE);
     BEAM_PETSC(PetscViewerBinaryWrite(v, r.ints, 6, PETSC_INT));

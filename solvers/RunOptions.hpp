@@ -17,7 +17,7 @@
 //   // then build the model, the scheme and the TimeLoop (every solver reads its options), and
 //   if (finishOptions(comm)) return 0;                   // unknown options refused; -help stops here
 //
-// Wrap the reading in agreeOnOutcome(comm, ...) so a value bad on one MPI rank only ends every rank.
+// Wrap the reading in agreeOn(comm, ...) so a value bad on one MPI rank only ends every rank.
 // Option names and defaults are the README's; errors are one line, exit 2.
 #pragma once
 #include <petscsys.h>

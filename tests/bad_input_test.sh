@@ -376,6 +376,22 @@ expect 2 "every DOF" "${mpi[@]}" "$m" -mx 1 -my 1 -supports clamped_both -output
 # The memory check is agreed by the ranks (each node's share against its MemAvailable): all refuse at once.
 expect 2 "this machine has" "${mpi[@]}" "$m" -mx 20000 -my 20000 -output_dir $out
 expect 3 "semi_implicit diverged at step" "${mpi[@]}" "$labs/semi_implicit" -dt 0.05 -T 20 -console_every 100000 -output_dir mpi_div
+# Files only rank 0 writes (energy.csv, the checkpoint): a file it cannot write is agreed by every rank,
+# so the job ends at once with rank 0's line ("error:", not "error (rank 0):"). Before, the other rank
+# waited in the next step's collectives until the 5 s arrival check, or on the direct path until the
+# 10 s unwind watchdog, ended the job with the failing rank's line.
+mkdir -p w_energy/energy.csv w_ckpt/checkpoint.bin.tmp
+for solver in cg direct; do
+  expect 3 "midpoint: error: cannot write 'w_energy/energy.csv': Is a directory" "${mpi[@]}" "$m" -linear_solver $solver -output_dir w_energy
+  expect 3 "midpoint: error: cannot write checkpoint 'w_ckpt/checkpoint.bin'" "${mpi[@]}" "$m" -linear_solver $solver \
+    -checkpoint_every 5 -output_dir w_ckpt
+done
+expect 3 "mass_spring: error: cannot write 'w_energy/energy.csv'" "${mpi[@]}" "$labs/mass_spring" -T 0.01 -output_dir w_energy
+# Every scheme of energy_drift diverging leaves nothing to compare: exit 3 after the table (some
+# diverging is the lab's point: exit 0).
+expect 3 "all 2 schemes diverged (DIVERGED in the table, which is written); the first, almost_explicit diverged at step" \
+  "$labs/energy_drift" -schemes almost_explicit,semi_implicit -dt 0.05 -T 20 -output_dir ed_div
+[ -s ed_div/energy_drift.csv ] || fail "energy_drift: the table of a run where every scheme diverged was not written"
 # Per-rank command lines (MPMD) that differ, with a bad value or valid ones: the ranks compare their
 # command lines before PETSc reads them, so the job ends at once with exit 2 and one line quoting both.
 # Before that check a bad value was caught, but valid values that differed hung (-T), mixed the physics

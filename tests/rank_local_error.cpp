@@ -4,7 +4,7 @@
 // a time limit, in two modes:
 //   alone   the last rank fails and the others wait in a collective (as in the time loop) that it never
 //           reaches: its destroy cannot complete, the watchdog ends the job (exit 3, its line);
-//   agreed  the last rank fails inside a step run under agreeOnOutcome, whose end the others reach: they
+//   agreed  the last rank fails inside a step run under agreeOn, whose end the others reach: they
 //           destroy the same solver, and every rank reports the agreed error (exit 2, one line).
 #include <petscmat.h>
 
@@ -38,7 +38,7 @@ int main(int argc, char **argv) {
     BEAM_PETSC(MatSetOption(A, MAT_SPD, PETSC_TRUE));
     const bool last = session.rank() == session.size() - 1;
     if (agreed) {
-      beam::agreeOnOutcome(PETSC_COMM_WORLD, [&] {
+      beam::agreeOn(PETSC_COMM_WORLD, [&] {
         const beam::LinearSolver solver(A, "shifted_", beam::LinearSolverKind::Direct);
         if (last) throw beam::inputError("a failure on the last rank only, in an agreed step");
       });

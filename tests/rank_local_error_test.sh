@@ -3,7 +3,7 @@
 # 3 ranks:
 # - alone: the job ends with exit 3 and the failing rank's line, through the unwind watchdog (10 s) and
 #   MPI_Abort, instead of waiting forever in MUMPS's collective termination;
-# - agreed (inside agreeOnOutcome): every rank destroys the solver and reports the agreed error, exit 2,
+# - agreed (inside agreeOn): every rank destroys the solver and reports the agreed error, exit 2,
 #   one line, at once.
 # Usage: rank_local_error_test.sh <rank_local_error binary>
 prog=$1

@@ -124,7 +124,7 @@ TEST(Options, AgreementCarriesTheFailingRanksError) {
   MPI_Comm_size(PETSC_COMM_WORLD, &size);
   const int failing = size - 1;
   try {
-    agreeOnOutcome(PETSC_COMM_WORLD, [&] {
+    agreeOn(PETSC_COMM_WORLD, [&] {
       if (rank == failing) throw inputError("bad on rank " + std::to_string(failing));
     });
     ADD_FAILURE() << "no error on rank " << rank;
@@ -132,7 +132,7 @@ TEST(Options, AgreementCarriesTheFailingRanksError) {
     EXPECT_EQ(e.exitCode(), kExitBadInput);
     EXPECT_EQ(std::string(e.what()), "bad on rank " + std::to_string(failing));
   }
-  EXPECT_NO_THROW(agreeOnOutcome(PETSC_COMM_WORLD, [] {}));
+  EXPECT_NO_THROW(agreeOn(PETSC_COMM_WORLD, [] {}));
 }
 
 // A scheme instance reads its parameters and names its solvers under its own prefix.
