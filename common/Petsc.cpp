@@ -306,10 +306,6 @@ void multAffine(Mat A, Vec x, double alpha, double beta, Vec v, Vec y) {
   BEAM_PETSC(VecAXPBY(y, alpha, beta, v));
 }
 
-namespace {
-PetscErrorCode silentHelp(MPI_Comm, const char[], ...) { return 0; }
-} // namespace
-
 PetscSession::PetscSession(int *argc, char ***argv, const char *help)
     : command_line_error_(commandLineProblem(*argc, *argv)), bare_argv_(*argv) {
   // MPI first, so the ranks can compare their command lines before PETSc reads them (ranksDisagree).
@@ -331,8 +327,12 @@ PetscSession::PetscSession(int *argc, char ***argv, const char *help)
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank_);
   MPI_Comm_size(PETSC_COMM_WORLD, &size_);
   // -help: every rank builds the same objects, so the help of those on PETSC_COMM_SELF (the stability
-  // lab's one-DOF amplification systems) came from every rank, interleaved. Rank 0 says it once.
-  if (rank_ != 0) PetscHelpPrintf = silentHelp;
+  // lab's one-DOF amplification systems; PETSc prints the "(one of)" lists with PetscFPrintf, not
+  // PetscHelpPrintf) came from every rank, interleaved. Rank 0 says it once: under -help the other
+  // ranks have nothing to print on stdout (errors go to stderr).
+  PetscBool help_requested = PETSC_FALSE;
+  PetscOptionsHasHelp(nullptr, &help_requested);
+  if (help_requested && rank_ != 0 && !std::freopen("/dev/null", "w", stdout)) std::fclose(stdout);
   MPI_Comm_dup(PETSC_COMM_WORLD, &arrival_);
   if (size_ > 1) {
     watchdog_ = std::make_unique<Watchdog>(rank_);

@@ -190,7 +190,8 @@ void writeModes(const Beam &beam, const std::vector<double> &omegas, const std::
   prepareOutputDirectory(dir);
   int rank = 0;
   MPI_Comm_rank(beam.comm(), &rank);
-  if (rank == 0) {
+  agreeOn(beam.comm(), [&] { // rank 0 writes: its failure ends every rank at once
+    if (rank != 0) return;
     std::string csv = "mode,omega,frequency\n";
     for (size_t k = 0; k < omegas.size(); ++k) {
       char line[128];
@@ -198,7 +199,7 @@ void writeModes(const Beam &beam, const std::vector<double> &omegas, const std::
       csv += line;
     }
     writeFileAtomically(dir + "/modes.csv", csv);
-  }
+  });
   // Mode number k+1 plays the step and the time of a snapshot series: one VTU per mode, and modes.pvd.
   const BeamModel picture(beam, beamSystem(beam), LinearSolverKind::Direct); // draws; solves nothing
   VtkSnapshots snapshots(picture, dir, 1, "modes");

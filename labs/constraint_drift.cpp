@@ -96,12 +96,13 @@ int main(int argc, char **argv) {
     }
     int rank = 0;
     MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-    if (rank == 0) {
+    beam::agreeOn(PETSC_COMM_WORLD, [&] { // rank 0 writes: its failure ends every rank at once
+      if (rank != 0) return;
       beam::writeFileAtomically(o.output.dir + "/constraint_drift.csv", table);
       std::vector<std::string> args = {o.output.dir};
       for (const auto &v : variants) args.push_back(v.name);
       beam::runPlotScript("plot_constraint_drift.py", args);
-    }
+    });
     // A diverging variant is a failed run (exit 3, one line), once the table and the plot are written.
     if (diverged)
       throw beam::runError(std::to_string(diverged) + " of " + std::to_string(variants.size()) +

@@ -250,11 +250,12 @@ int main(int argc, char **argv) {
 
     int rank = 0;
     MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-    if (rank == 0) {
+    beam::agreeOn(PETSC_COMM_WORLD, [&] { // rank 0 writes: its failure ends every rank at once
+      if (rank != 0) return;
       beam::writeFileAtomically(s.dir + "/critical_steps.csv", csv);
       beam::writeFileAtomically(s.dir + "/stiffness_sweep.csv", sweep_csv);
       beam::runPlotScript("plot_mass_spring_stability.py", std::vector<std::string>{s.dir});
-    }
+    });
     return 0;
   });
 }

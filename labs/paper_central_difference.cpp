@@ -162,13 +162,14 @@ int main(int argc, char **argv) {
     }
     int rank = 0;
     MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-    if (rank == 0) {
+    beam::agreeOn(PETSC_COMM_WORLD, [&] { // rank 0 writes: its failure ends every rank at once
+      if (rank != 0) return;
       beam::writeFileAtomically(out + "/summary.csv", summary);
       std::printf("\nwrote %s/summary.csv and the trajectories under %s/<case>/<scheme>/\n", out.c_str(), out.c_str());
       std::vector<std::string> arguments = {out};
       arguments.insert(arguments.end(), plots.begin(), plots.end());
       beam::runPlotScript("plot_paper_central_difference.py", arguments);
-    }
+    });
     return 0;
   });
 }

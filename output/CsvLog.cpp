@@ -1,6 +1,11 @@
 #include "output/CsvLog.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 
@@ -17,23 +22,52 @@ CsvLog::CsvLog(MPI_Comm comm, std::string path, std::string header)
   writer_ = rank == 0;
 }
 
-void CsvLog::fail() const { throw runError("cannot write '" + path_ + "': " + std::strerror(errno)); }
+CsvLog::~CsvLog() {
+  if (fd_ >= 0) ::close(fd_);
+}
 
-void CsvLog::open(const char *mode) {
-  file_.reset(std::fopen(path_.c_str(), mode));
-  if (!file_) fail();
+void CsvLog::fail(int err) const { throw runError("cannot write '" + path_ + "': " + std::strerror(err)); }
+
+void CsvLog::open(int flags) {
+  fd_ = openForWriting(path_, O_WRONLY | flags);
+  if (fd_ < 0) fail(errno);
+  struct stat st {};
+  truncatable_ = ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode);
+  complete_ = truncatable_ ? (long long)st.st_size : 0;
+}
+
+void CsvLog::append(const std::string &text) {
+  size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int err = n < 0 ? errno : ENOSPC;
+      if (truncatable_ && ::ftruncate(fd_, off_t(complete_)) == 0) ::lseek(fd_, off_t(complete_), SEEK_SET);
+      fail(err);
+    }
+    done += size_t(n);
+  }
+  complete_ += (long long)text.size();
 }
 
 void CsvLog::write(const std::string &row) {
   agreeOn(comm_, [&] {
     if (!writer_) return;
-    if (!file_) {
-      open("w");
-      if (std::fputs(header_.c_str(), file_.get()) < 0) fail();
+    if (fd_ < 0) {
+      open(O_TRUNC);
+      append(header_);
     }
-    std::fputs(row.c_str(), file_.get());
-    if (std::fflush(file_.get()) != 0 || std::ferror(file_.get())) fail();
+    append(row);
   });
+}
+
+std::string regularFileProblem(const std::string &path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return "it is missing";
+  if (S_ISDIR(st.st_mode)) return "it is a directory";
+  if (!S_ISREG(st.st_mode)) return "it is not a regular file";
+  return "";
 }
 
 void CsvLog::resume(const std::function<bool(const std::string &row)> &keep) {
@@ -42,8 +76,11 @@ void CsvLog::resume(const std::function<bool(const std::string &row)> &keep) {
 
 void CsvLog::resumeHere(const std::function<bool(const std::string &row)> &keep) {
   if (!writer_) return;
+  // A device or a FIFO in its place would be read forever (/dev/zero) or waited on.
+  if (const std::string why = regularFileProblem(path_); !why.empty())
+    throw runError("cannot continue '" + path_ + "': " + why);
   std::ifstream in(path_);
-  if (!in) throw runError("cannot continue '" + path_ + "': it is missing");
+  if (!in) throw runError("cannot continue '" + path_ + "': it cannot be read");
   std::string kept = header_, line;
   std::getline(in, line);                       // header
   while (std::getline(in, line) && !in.eof()) { // the last line counts only if it ended with a newline
@@ -52,14 +89,15 @@ void CsvLog::resumeHere(const std::function<bool(const std::string &row)> &keep)
   }
   in.close();
   writeFileAtomically(path_, kept);
-  open("a");
+  open(O_APPEND);
 }
 
 void CsvLog::close() {
   agreeOn(comm_, [&] {
-    if (!file_) return;
-    const int rc = std::fclose(file_.release());
-    if (rc != 0) fail();
+    if (fd_ < 0) return;
+    const int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0) fail(errno);
   });
 }
 

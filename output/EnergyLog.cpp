@@ -35,9 +35,10 @@ EnergyLog::EnergyLog(const Model &model, const std::string &path, bool newton_it
       columns_(columnsOf(model, newton_its, leading)), log_(model.comm(), path, joined(columns_)) {}
 
 std::string csvLogCovers(const std::string &path, const std::string &header, long long step) {
+  if (const std::string why = regularFileProblem(path); !why.empty()) return why; // /dev/zero: read forever
   std::ifstream in(path);
   std::string line;
-  if (!in) return "it is missing";
+  if (!in) return "it cannot be read";
   if (!std::getline(in, line) || line + "\n" != header) return "its columns differ from this run's";
   long long last = -1; // rows must go 0, 1, 2, ... (several rows per step allowed)
   while (last < step && std::getline(in, line) && !in.eof()) { // a last line counts only if complete

@@ -1,5 +1,8 @@
 #include "output/FileUtil.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -40,8 +43,13 @@ void writeFileAtomically(const std::string &path, const std::string &content) {
   const auto status = std::filesystem::status(path, ec);
   const bool special = !ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status);
   const std::string tmp = special ? path : path + ".tmp";
-  std::FILE *f = std::fopen(tmp.c_str(), "wb");
-  if (!f) throw runError("cannot write '" + path + "': " + std::strerror(errno));
+  const int fd = openForWriting(tmp, O_WRONLY | O_TRUNC);
+  std::FILE *f = fd < 0 ? nullptr : ::fdopen(fd, "wb");
+  if (!f) {
+    const int err = errno;
+    if (fd >= 0) ::close(fd);
+    throw runError("cannot write '" + path + "': " + std::strerror(err));
+  }
   const bool ok = std::fwrite(content.data(), 1, content.size(), f) == content.size() && std::fflush(f) == 0;
   const int err = errno;
   if (std::fclose(f) != 0 || !ok) {

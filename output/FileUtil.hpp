@@ -2,6 +2,8 @@
 #pragma once
 #include <string>
 
+#include "common/OutputFile.hpp" // openForWriting
+
 namespace beam {
 
 // Creates `dir` (and parents) if needed and checks that a file can be written in it; throws an input

@@ -61,12 +61,13 @@ void writeMatrixMarket(Mat A, const std::string &path) {
   long long total = 0;
   MPI_Reduce(&count, &total, 1, MPI_LONG_LONG, MPI_SUM, 0, comm);
   const std::string all = gatherText(comm, body);
-  if (rankOf(comm) == 0) {
+  agreeOn(comm, [&] { // rank 0 writes: its failure ends every rank at once
+    if (rankOf(comm) != 0) return;
     char head[160];
     std::snprintf(head, sizeof head, "%%%%MatrixMarket matrix coordinate real general\n%lld %lld %lld\n",
                   (long long)m, (long long)n, total);
     writeFileAtomically(path, head + all);
-  }
+  });
 }
 
 void writeMatrixMarketArray(const std::vector<Vec> &columns, const std::string &path) {
@@ -92,19 +93,22 @@ void writeMatrixMarketArray(const std::vector<Vec> &columns, const std::string &
       BEAM_PETSC(VecRestoreArrayRead(whole, &a));
     }
   }
-  if (rankOf(comm) == 0) {
+  agreeOn(comm, [&] {
+    if (rankOf(comm) != 0) return;
     char head[128];
     std::snprintf(head, sizeof head, "%%%%MatrixMarket matrix array real general\n%lld %zu\n", (long long)n,
                   columns.size());
     writeFileAtomically(path, head + body);
-  }
+  });
 }
 
 void writeIndexList(MPI_Comm comm, const std::vector<PetscInt> &indices, const std::string &path) {
-  if (rankOf(comm) != 0) return;
-  std::string body;
-  for (PetscInt i : indices) body += std::to_string(i) + "\n";
-  writeFileAtomically(path, body);
+  agreeOn(comm, [&] {
+    if (rankOf(comm) != 0) return;
+    std::string body;
+    for (PetscInt i : indices) body += std::to_string(i) + "\n";
+    writeFileAtomically(path, body);
+  });
 }
 
 } // namespace beam

@@ -13,6 +13,7 @@ class TrajectoryLog final : public Monitor {
 public:
   TrajectoryLog(Vec like, const std::string &path, int every);
   void observe(const StepState &state) override;
+  void checkResume(const StepState &state) const override;
   void resume(const StepState &state) override;
   void finish(const RunResult &) override { log_.close(); }
 

@@ -1,6 +1,8 @@
 #include "solvers/Checkpoint.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cmath>
@@ -9,6 +11,7 @@
 
 #include "common/Agree.hpp"
 #include "common/Error.hpp"
+#include "common/OutputFile.hpp"
 #include "common/Petsc.hpp"
 
 namespace beam {
@@ -183,28 +186,34 @@ void writeCheckpoint(const std::string &path, const CheckpointHeader &header, Ve
   // Rank 0 writes the file: a path it cannot create (a directory in the way, no permission, a removed
   // output directory) is agreed first, so every rank stops together instead of the others waiting in
   // VecView for a rank 0 that has given up.
+  // A FIFO in its place is refused rather than waited on (openForWriting).
+  const bool writer = rankOf(comm) == 0;
   agreeOn(comm, [&] {
-    if (rankOf(comm) != 0) return;
-    std::FILE *f = std::fopen(tmp.c_str(), "wb");
-    if (!f) throw runError("cannot write checkpoint '" + path + "' (through '" + tmp + "'): " + std::strerror(errno));
-    std::fclose(f);
+    if (!writer) return;
+    const int fd = openForWriting(tmp, O_WRONLY | O_TRUNC);
+    if (fd < 0) throw runError("cannot write checkpoint '" + path + "' (through '" + tmp + "'): " + std::strerror(errno));
+    ::close(fd);
   });
   try {
     PViewer v = openBinary(comm, tmp, FILE_MODE_WRITE);
-    BEAM_PETSC(PetscViewerBinaryWrite(v, r.ints, 6, PETSC_INT));
-    BEAM_PETSC(PetscViewerBinaryWrite(v, r.name, kNameLength, PETSC_CHAR));
-    BEAM_PETSC(PetscViewerBinaryWrite(v, r.reals, 7, PETSC_REAL));
-    if (!r.identity.empty()) BEAM_PETSC(PetscViewerBinaryWrite(v, r.identity.data(), PetscInt(r.identity.size()), PETSC_CHAR));
-    BEAM_PETSC(PetscViewerBinaryWrite(v, sum.data(), kChecksumLength, PETSC_CHAR));
+    // Only rank 0 writes the header: a full disk there is agreed too (the others would wait in VecView).
+    agreeOn(comm, [&] {
+      BEAM_PETSC(PetscViewerBinaryWrite(v, r.ints, 6, PETSC_INT));
+      BEAM_PETSC(PetscViewerBinaryWrite(v, r.name, kNameLength, PETSC_CHAR));
+      BEAM_PETSC(PetscViewerBinaryWrite(v, r.reals, 7, PETSC_REAL));
+      if (!r.identity.empty()) BEAM_PETSC(PetscViewerBinaryWrite(v, r.identity.data(), PetscInt(r.identity.size()), PETSC_CHAR));
+      BEAM_PETSC(PetscViewerBinaryWrite(v, sum.data(), kChecksumLength, PETSC_CHAR));
+    });
     for (Vec vec : vectors) BEAM_PETSC(VecView(vec, v));
     v.reset(); // flushes and closes before the rename
   } catch (const Error &e) {
+    if (writer) std::remove(tmp.c_str()); // no stale partial file; the previous checkpoint stays
     throw runError("cannot write checkpoint '" + path + "': " + e.what());
   }
   int failed = 0;
-  if (rankOf(comm) == 0 && std::rename(tmp.c_str(), path.c_str()) != 0) failed = 1;
+  if (writer && std::rename(tmp.c_str(), path.c_str()) != 0) failed = errno;
   MPI_Bcast(&failed, 1, MPI_INT, 0, comm);
-  if (failed) throw runError("cannot write checkpoint '" + path + "': rename failed");
+  if (failed) throw runError("cannot write checkpoint '" + path + "': rename failed: " + std::strerror(failed));
 }
 
 CheckpointHeader readCheckpointHeader(MPI_Comm comm, const std::string &path) {

@@ -118,6 +118,7 @@ bool TimeLoop::advance(Progress &p, PetscInt n) {
     p.result.diverged = true;
     p.result.divergence = why.str();
     p.result.final_drift = drift;
+    if (std::isfinite(drift)) p.result.max_abs_drift = std::max(p.result.max_abs_drift, std::abs(drift));
     return false;
   }
   StepState &s = p.state;

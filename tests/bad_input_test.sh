@@ -387,6 +387,30 @@ for solver in cg direct; do
     -checkpoint_every 5 -output_dir w_ckpt
 done
 expect 3 "mass_spring: error: cannot write 'w_energy/energy.csv'" "${mpi[@]}" "$labs/mass_spring" -T 0.01 -output_dir w_energy
+# A FIFO without a reader in energy.csv's place is refused, not waited on (it hung); a full disk at the
+# checkpoint's header (rank 0 writes it) is agreed (it took the 10 s watchdog on the direct path).
+mkdir -p w_fifo w_full && mkfifo w_fifo/energy.csv && ln -sf /dev/full w_full/checkpoint.bin.tmp
+expect 3 "midpoint: error: cannot write 'w_fifo/energy.csv': No such device or address" "${mpi[@]}" "$m" -T 0.1 -output_dir w_fifo
+for solver in cg direct; do
+  ln -sf /dev/full w_full/checkpoint.bin.tmp
+  expect 3 "fully_implicit: error: cannot write checkpoint 'w_full/checkpoint.bin'" "${mpi[@]}" "$labs/fully_implicit" \
+    -linear_solver $solver -T 0.2 -output_dir w_full
+done
+# Tables and exported files that rank 0 alone writes at the end are agreed too (they took the 5 s
+# arrival check or the 10 s watchdog): modes.csv, the exported matrices.
+mkdir -p w_modes/modes.csv w_export/K.mtx
+expect 3 "modes: error: cannot write 'w_modes/modes.csv': Is a directory" "${mpi[@]}" "$labs/modes" -output_dir w_modes
+expect 3 "midpoint: error: cannot write 'w_export/K.mtx'" "${mpi[@]}" "$m" -linear_solver direct -T 0.1 -export_system w_export \
+  -output_dir w_export_run
+# Restarting with a log that is a device (read forever: /dev/zero took all memory) or that was cut short
+# (discrete_system's trajectory.csv was continued with a silent gap, exit 0).
+"$m" -T 0.3 -snapshot_every 0 -checkpoint_every 5 -quiet -output_dir w_zero > /dev/null 2>&1
+ln -sf /dev/zero w_zero/energy.csv
+expect 2 "-restart: cannot continue 'w_zero/energy.csv': it is not a regular file" "${mpi[@]}" "$m" -T 0.5 -snapshot_every 0 \
+  -restart w_zero -output_dir w_zero
+"$d" -T 0.5 -checkpoint_every 10 -output_dir w_traj > /dev/null 2>&1
+head -2 w_traj/trajectory.csv > w_traj/cut && mv w_traj/cut w_traj/trajectory.csv
+expect 2 "-restart: cannot continue 'w_traj/trajectory.csv': its rows stop before t = 0.5" "$d" -T 1 -restart w_traj -output_dir w_traj
 # Every scheme of energy_drift diverging leaves nothing to compare: exit 3 after the table (some
 # diverging is the lab's point: exit 0).
 expect 3 "all 2 schemes diverged (DIVERGED in the table, which is written); the first, almost_explicit diverged at step" \

@@ -3,6 +3,9 @@
 // uninterrupted run — bit for bit on one rank, to 1e-12 relative on several (parallel reductions
 // and MUMPS may round differently from run to run). Also: a mismatched restart is rejected (exit 2).
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+
+#include <csignal>
 
 #include <cmath>
 #include <cstdio>
@@ -12,6 +15,7 @@
 #include <string>
 
 #include "MesLib/BeamSystem.hpp"
+#include "output/CsvLog.hpp"
 #include "solvers/LinearModel.hpp"
 #include "solvers/TimeLoop.hpp"
 
@@ -237,6 +241,47 @@ TEST_F(CorruptCheckpoint, DirectoryIsRefused) {
     EXPECT_EQ(e.exitCode(), 2);
     EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
   }
+}
+
+// A row that does not fit (a full disk, here the file-size limit) is cut off again: the log stays valid
+// CSV up to its last complete row, and the next row that fits continues it. One rank (the limit is the
+// process's; on more ranks only rank 0 writes, the same code).
+TEST(CsvLog, AFailedRowIsCutOffSoTheFileStaysValid) {
+  int size = 1;
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  if (size > 1) GTEST_SKIP() << "the file-size limit is per process";
+  char dir[] = "/tmp/csvlog_XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string path = std::string(dir) + "/log.csv";
+  auto contents = [&] {
+    std::ifstream in(path);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  {
+    CsvLog log(PETSC_COMM_WORLD, path, "a,b\n");
+    log.write("0,1\n"); // 8 bytes with the header
+    rlimit old{};
+    ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old), 0);
+    rlimit tight = old;
+    tight.rlim_cur = 13; // room for 5 of the next row's 12 bytes: a partial write, then EFBIG
+    const auto previous = std::signal(SIGXFSZ, SIG_IGN);
+    ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &tight), 0);
+    std::string error;
+    try {
+      log.write("1,123456789\n");
+    } catch (const Error &e) {
+      error = e.what();
+    }
+    setrlimit(RLIMIT_FSIZE, &old);
+    std::signal(SIGXFSZ, previous);
+    EXPECT_NE(error.find("cannot write '" + path + "'"), std::string::npos) << error;
+    EXPECT_EQ(contents(), "a,b\n0,1\n");
+    log.write("2,3\n");
+    log.close();
+  }
+  EXPECT_EQ(contents(), "a,b\n0,1\n2,3\n");
+  std::remove(path.c_str());
+  std::remove(dir);
 }
 
 } // namespace
