@@ -61,6 +61,10 @@ void captureVtkError(vtkObject *, unsigned long, void *client, void *call) {
   auto *out = static_cast<std::string *>(client);
   if (!call || !out->empty()) return;
   std::string msg = static_cast<const char *>(call);
+  // The executive's echo ("Algorithm <writer>(<ptr>) returned failure for request: vtkInformation ..."
+  // and a dump of the request) says nothing about the file: keep waiting for the writer's own error,
+  // or fall back to the writer's error code (a full disk: "OutOfDiskSpaceError").
+  if (msg.find("returned failure for request") != std::string::npos) return;
   const auto colon = msg.find("): "); // drop "ERROR: In <file>, line <n>\n<class> (<ptr>): "
   if (colon != std::string::npos) msg.erase(0, colon + 3);
   while (!msg.empty() && std::isspace(static_cast<unsigned char>(msg.back()))) msg.pop_back();
