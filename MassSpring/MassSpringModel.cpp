@@ -14,6 +14,7 @@
 
 #include "MassSpring/Physics.hpp"
 #include "common/Error.hpp"
+#include "common/OutputFile.hpp"
 
 namespace beam {
 namespace {
@@ -493,9 +494,13 @@ void MassSpringModel::saveFinal(Vec x, Vec v, const std::string &path) const {
     }
     BEAM_PETSC(VecRestoreArrayRead(whole_x, &px));
     BEAM_PETSC(VecRestoreArrayRead(whole_v, &pv));
-    std::FILE *f = std::fopen((path + ".tmp").c_str(), "w");
-    if (!f || std::fputs(csv.c_str(), f) < 0 || std::fclose(f) != 0 || std::rename((path + ".tmp").c_str(), path.c_str()) != 0)
-      error = "-save_final: cannot write '" + path + "'";
+    // Through writeFileAtomically: a device in its place (/dev/full) is written in place; a "<path>.tmp"
+    // renamed over it replaced the device itself when run as root.
+    try {
+      writeFileAtomically(path, csv);
+    } catch (const Error &e) {
+      error = std::string("-save_final: ") + e.what();
+    }
   }
   agreeOnFailure(comm_, error, kExitRunFailed);
 }

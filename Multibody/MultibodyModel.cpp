@@ -9,7 +9,9 @@
 #include <iomanip>
 #include <sstream>
 
+#include "common/Agree.hpp"
 #include "common/Error.hpp"
+#include "common/OutputFile.hpp"
 
 namespace beam::multibody {
 namespace {
@@ -365,10 +367,10 @@ void MultibodyModel::initialState(Vec x, Vec v) const {
 }
 
 void MultibodyModel::saveFinal(Vec x, Vec v, const std::string &path) const {
-  int ok = 1;
-  if (rank_ == 0) {
+  agreeOn(comm_, [&] { // rank 0 writes; a device or FIFO in its place is written in place, never waited on
+    if (rank_ != 0) return;
     const Vector q = toEigen(x), qd = toEigen(v);
-    std::ofstream out(path);
+    std::ostringstream out;
     out << "body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n" << std::setprecision(17);
     for (int b = 0; b < bodyCount(); ++b) {
       out << d_.bodies[b].name;
@@ -378,11 +380,8 @@ void MultibodyModel::saveFinal(Vec x, Vec v, const std::string &path) const {
       for (int i = 0; i < 3; ++i) out << ',' << w(i);
       out << '\n';
     }
-    out.flush();
-    ok = out.good() ? 1 : 0;
-  }
-  MPI_Bcast(&ok, 1, MPI_INT, 0, comm_);
-  if (!ok) throw runError("cannot write " + path);
+    writeFileAtomically(path, out.str());
+  });
 }
 
 // --- drawing ------------------------------------------------------------------------------------

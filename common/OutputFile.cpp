@@ -1,6 +1,14 @@
 #include "common/OutputFile.hpp"
 
 #include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "common/Error.hpp"
 
 namespace beam {
 
@@ -8,6 +16,38 @@ int openForWriting(const std::string &path, int flags) {
   const int fd = ::open(path.c_str(), flags | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0666);
   if (fd >= 0) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   return fd;
+}
+
+
+void commitFile(const std::string &tmp, const std::string &path) {
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    std::remove(tmp.c_str());
+    throw runError("cannot write '" + path + "': " + why);
+  }
+}
+
+void writeFileAtomically(const std::string &path, const std::string &content) {
+  // A target that exists and is not a regular file (a device such as /dev/full or /dev/stdout, a pipe)
+  // cannot be replaced by a rename: write to it directly.
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  const bool special = !ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status);
+  const std::string tmp = special ? path : path + ".tmp";
+  const int fd = openForWriting(tmp, O_WRONLY | O_TRUNC);
+  std::FILE *f = fd < 0 ? nullptr : ::fdopen(fd, "wb");
+  if (!f) {
+    const int err = errno;
+    if (fd >= 0) ::close(fd);
+    throw runError("cannot write '" + path + "': " + std::strerror(err));
+  }
+  const bool ok = std::fwrite(content.data(), 1, content.size(), f) == content.size() && std::fflush(f) == 0;
+  const int err = errno;
+  if (std::fclose(f) != 0 || !ok) {
+    if (!special) std::remove(tmp.c_str());
+    throw runError("cannot write '" + path + "': " + std::strerror(err ? err : EIO));
+  }
+  if (!special) commitFile(tmp, path);
 }
 
 } // namespace beam

@@ -1,4 +1,5 @@
-// Opening an output file without ever waiting: the one open(2) every writer of the project makes.
+// Output files: opening one without ever waiting (the one open(2) every writer makes), and replacing a
+// whole file atomically.
 #pragma once
 #include <string>
 
@@ -8,5 +9,13 @@ namespace beam {
 // without a reader fails (ENXIO) instead of waiting forever for one; the descriptor is blocking again
 // once open. Returns -1 with errno set on failure.
 int openForWriting(const std::string &path, int flags);
+
+// Writes `content` to `path` through a temporary file in the same directory and a rename, so readers
+// see either the old or the new file, never a partial one. Throws a run error naming the file.
+// A device or a FIFO in its place (/dev/full, /dev/stdout) is written in place, never renamed over.
+void writeFileAtomically(const std::string &path, const std::string &content);
+
+// Renames `tmp` onto `path` (atomic on POSIX); throws a run error naming the file.
+void commitFile(const std::string &tmp, const std::string &path);
 
 } // namespace beam

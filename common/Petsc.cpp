@@ -7,6 +7,7 @@
 
 #include <cctype>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -330,6 +331,9 @@ PetscSession::PetscSession(int *argc, char ***argv, const char *help)
   // lab's one-DOF amplification systems; PETSc prints the "(one of)" lists with PetscFPrintf, not
   // PetscHelpPrintf) came from every rank, interleaved. Rank 0 says it once: under -help the other
   // ranks have nothing to print on stdout (errors go to stderr).
+  // A reader of a FIFO log that quits must end the run with "cannot write ...: Broken pipe" (exit 3), not
+  // with PETSc's signal handler (exit 59).
+  std::signal(SIGPIPE, SIG_IGN);
   PetscBool help_requested = PETSC_FALSE;
   PetscOptionsHasHelp(nullptr, &help_requested);
   if (help_requested && rank_ != 0 && !std::freopen("/dev/null", "w", stdout)) std::fclose(stdout);

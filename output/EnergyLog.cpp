@@ -34,24 +34,33 @@ EnergyLog::EnergyLog(const Model &model, const std::string &path, bool newton_it
     : parts_(model.energyNames()), diagnostics_(model.diagnosticNames()),
       columns_(columnsOf(model, newton_its, leading)), log_(model.comm(), path, joined(columns_)) {}
 
-std::string csvLogCovers(const std::string &path, const std::string &header, long long step) {
+std::string csvLogCovers(const std::string &path, const std::string &header, long long step, long long rows_per_step) {
   if (const std::string why = regularFileProblem(path); !why.empty()) return why; // /dev/zero: read forever
   std::ifstream in(path);
   std::string line;
   if (!in) return "it cannot be read";
   if (!std::getline(in, line) || line + "\n" != header) return "its columns differ from this run's";
-  long long last = -1; // rows must go 0, 1, 2, ... (several rows per step allowed)
-  while (last < step && std::getline(in, line) && !in.eof()) { // a last line counts only if complete
+  const auto fields = std::count(header.begin(), header.end(), ',');
+  const std::string edited = " before step " + std::to_string(step) + " of the checkpoint (truncated or edited)";
+  long long current = 0, rows = 0; // rows must go 0 (rows_per_step times), 1, 2, ..., step
+  while (std::getline(in, line) && !in.eof()) { // a last line counts only if it ended with a newline
     const long long row = std::atoll(line.c_str());
-    if (row != last && row != last + 1) break;
-    last = row;
+    if (row > step) break; // rows after the checkpoint are written again
+    if (std::count(line.begin(), line.end(), ',') != fields) return "a row has other columns than its header" + edited;
+    if (row == current && rows < rows_per_step)
+      ++rows;
+    else if (row == current + 1 && rows == rows_per_step) {
+      current = row;
+      rows = 1;
+    } else
+      return "its rows skip or repeat a step" + edited;
   }
-  return last >= step ? "" : "its rows stop before step " + std::to_string(step) + " of the checkpoint (truncated or edited)";
+  return current == step && rows == rows_per_step ? "" : "its rows stop" + edited;
 }
 
 void EnergyLog::checkResume(const StepState &s) const {
   if (!log_.writer()) return;
-  const std::string why = csvLogCovers(log_.path(), joined(columns_), s.step);
+  const std::string why = csvLogCovers(log_.path(), joined(columns_), s.step, 1);
   if (!why.empty()) throw inputError("-restart: cannot continue '" + log_.path() + "': " + why);
 }
 

@@ -34,8 +34,9 @@ private:
   CsvLog log_;
 };
 
-// Whether `path` holds the rows 0..step of a CSV log with this header (the first column the step,
-// several rows per step allowed); "" when it does, else what is wrong. Reads only.
-std::string csvLogCovers(const std::string &path, const std::string &header, long long step);
+// Whether `path` holds the rows 0..step of a CSV log with this header: a regular file, the first column
+// the step, exactly rows_per_step rows per step (one per tracked particle in a trajectory), each with the
+// header's columns; "" when it does, else what is wrong. Reads only.
+std::string csvLogCovers(const std::string &path, const std::string &header, long long step, long long rows_per_step);
 
 } // namespace beam

@@ -2,7 +2,7 @@
 #pragma once
 #include <string>
 
-#include "common/OutputFile.hpp" // openForWriting
+#include "common/OutputFile.hpp" // openForWriting, writeFileAtomically, commitFile
 
 namespace beam {
 
@@ -11,15 +11,8 @@ namespace beam {
 // (collective: the ranks agree on the outcome).
 void prepareOutputDirectory(const std::string &dir);
 
-// Writes `content` to `path` through a temporary file in the same directory and a rename, so readers
-// see either the old or the new file, never a partial one. Throws a run error naming the file.
-void writeFileAtomically(const std::string &path, const std::string &content);
-
 // Checks at the start of a run that `path` can be written when the run ends (its temporary file can be
 // created next to it; nothing is left behind); throws an input error naming `option` and the path.
 void checkWritableFile(const std::string &option, const std::string &path);
-
-// Renames `tmp` onto `path` (atomic on POSIX); throws a run error naming the file.
-void commitFile(const std::string &tmp, const std::string &path);
 
 } // namespace beam

@@ -51,7 +51,7 @@ void PointTrajectory::observe(const StepState &s) {
 
 void PointTrajectory::checkResume(const StepState &s) const {
   if (!log_.writer()) return;
-  const std::string why = csvLogCovers(log_.path(), kHeader, s.step);
+  const std::string why = csvLogCovers(log_.path(), kHeader, s.step, (long long)points_.size());
   if (!why.empty()) throw inputError("-restart: cannot continue '" + log_.path() + "': " + why);
 }
 

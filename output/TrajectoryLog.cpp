@@ -1,7 +1,10 @@
 #include "output/TrajectoryLog.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
+
+#include "common/Exact.hpp"
 
 namespace beam {
 
@@ -21,25 +24,28 @@ TrajectoryLog::TrajectoryLog(Vec like, const std::string &path, int every)
 
 void TrajectoryLog::checkResume(const StepState &s) const {
   if (!log_.writer()) return;
-  // The rows are at steps 0, every, 2 every, ... (and at the last step of each run): up to the
-  // checkpoint's time they must start at 0, leave no gap wider than every steps and reach its last
-  // multiple of every. A truncated file would otherwise be continued with a silent gap.
+  // The rows are every -snapshot_every steps (and at the last step of each run), a spacing that may
+  // have changed between runs: up to the checkpoint's time they must start at 0, go forward, have the
+  // header's columns, and reach the checkpoint's time within the file's own largest spacing. A
+  // truncated file would otherwise be continued with a silent gap.
   std::string why = regularFileProblem(log_.path());
   if (why.empty()) {
     std::ifstream in(log_.path());
     std::string line;
-    const double dt = s.step > 0 ? s.time / double(s.step) : 0, gap = double(every_) * dt * (1 + 1e-9);
-    const double last_due = double(s.step - s.step % every_) * dt * (1 - 1e-9);
-    double previous = -1;
+    const auto fields = std::count(log_.header().begin(), log_.header().end(), ',');
+    const std::string edited = " before t = " + exactDecimal(s.time) + " of the checkpoint (truncated or edited)";
+    double previous = -1, widest = 0;
     if (!std::getline(in, line) || line + "\n" != log_.header()) why = "its columns differ from this run's";
     while (why.empty() && std::getline(in, line) && !in.eof()) { // a last line counts only if complete
       const double t = std::strtod(line.c_str(), nullptr);
       if (t > s.time * (1 + 1e-12) + 1e-300) break;
-      if (previous < 0 ? t != 0 : t - previous > gap) break;
+      if (std::count(line.begin(), line.end(), ',') != fields) why = "a row has other columns than its header" + edited;
+      else if (previous < 0 ? t != 0 : !(t > previous)) why = "its times do not start at 0 or do not increase" + edited;
+      else if (previous >= 0) widest = std::max(widest, t - previous);
       previous = t;
     }
-    if (why.empty() && previous < last_due)
-      why = "its rows stop before t = " + std::to_string(s.time) + " of the checkpoint (truncated or edited)";
+    if (why.empty() && (previous < 0 || previous < s.time - widest * (1 + 1e-9)))
+      why = "its rows stop" + edited;
   }
   if (!why.empty()) throw inputError("-restart: cannot continue '" + log_.path() + "': " + why);
 }

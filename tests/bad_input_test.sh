@@ -411,6 +411,31 @@ expect 3 "midpoint: error: cannot write 'w_export/K.mtx'" "${mpi[@]}" "$m" -line
 ln -sf /dev/zero w_zero/energy.csv
 expect 2 "-restart: cannot continue 'w_zero/energy.csv': it is not a regular file" "${mpi[@]}" "$m" -T 0.5 -snapshot_every 0 \
   -restart w_zero -output_dir w_zero
+# A duplicated row (a step twice), and -track's rows of the last step cut short (one particle's row of
+# step 50 missing): continued with a repeated or missing row before, exit 0.
+"$m" -T 0.2 -checkpoint_every 5 -snapshot_every 0 -quiet -output_dir w_dup > /dev/null 2>&1
+sed -i '5p' w_dup/energy.csv
+expect 2 "-restart: cannot continue 'w_dup/energy.csv': its rows skip or repeat a step before step 20" "$m" -T 0.4 \
+  -snapshot_every 0 -restart w_dup -output_dir w_dup
+"$labs/mass_spring" -T 0.05 -checkpoint_every 5 -track 0,3 -snapshot_every 0 -quiet -output_dir w_track > /dev/null 2>&1
+head -c -10 w_track/trajectory.csv > w_track/cut && mv w_track/cut w_track/trajectory.csv
+expect 2 "-restart: cannot continue 'w_track/trajectory.csv': its rows stop before step 50" "$labs/mass_spring" -T 0.1 \
+  -track 0,3 -snapshot_every 0 -restart w_track -output_dir w_track
+# -save_final on a device is written in place: mass_spring wrote '/dev/full.tmp' and renamed it over the
+# device (as root: /dev/full became a regular file) and multibody reported success; a FIFO without a
+# reader hung multibody.
+for lab in mass_spring multibody; do
+  expect 3 "$lab: error: " "$labs/$lab" -T 0.05 -snapshot_every 0 -quiet -save_final /dev/full -output_dir w_sf
+done
+[ -c /dev/full ] || fail "-save_final /dev/full replaced the device"
+mkfifo w_sf_fifo
+expect 2 "-save_final: cannot write 'w_sf_fifo': No such device or address" "$labs/multibody" -T 0.05 -snapshot_every 0 \
+  -save_final w_sf_fifo -output_dir w_sf
+# A FIFO reader that quits: "Broken pipe", exit 3 (PETSc's signal handler ended it with exit 59).
+mkdir -p w_pipe && mkfifo w_pipe/energy.csv
+(timeout 30 head -c 300 w_pipe/energy.csv > /dev/null) &
+expect 3 "midpoint: error: cannot write 'w_pipe/energy.csv': Broken pipe" "$m" -T 2 -snapshot_every 0 -quiet -output_dir w_pipe
+wait
 "$d" -T 0.5 -checkpoint_every 10 -output_dir w_traj > /dev/null 2>&1
 head -2 w_traj/trajectory.csv > w_traj/cut && mv w_traj/cut w_traj/trajectory.csv
 expect 2 "-restart: cannot continue 'w_traj/trajectory.csv': its rows stop before t = 0.5" "$d" -T 1 -restart w_traj -output_dir w_traj
