@@ -479,8 +479,8 @@ void MassSpringModel::saveFinal(Vec x, Vec v, const std::string &path) const {
   }
   int rank = 0;
   MPI_Comm_rank(comm_, &rank);
-  std::string error;
-  if (rank == 0) {
+  agreeOn(comm_, [&] { // rank 0 writes; its failure ends every rank at once
+    if (rank != 0) return;
     const PetscScalar *px, *pv;
     BEAM_PETSC(VecGetArrayRead(whole_x, &px));
     BEAM_PETSC(VecGetArrayRead(whole_v, &pv));
@@ -499,10 +499,9 @@ void MassSpringModel::saveFinal(Vec x, Vec v, const std::string &path) const {
     try {
       writeFileAtomically(path, csv);
     } catch (const Error &e) {
-      error = std::string("-save_final: ") + e.what();
+      throw runError(std::string("-save_final: ") + e.what());
     }
-  }
-  agreeOnFailure(comm_, error, kExitRunFailed);
+  });
 }
 
 } // namespace beam

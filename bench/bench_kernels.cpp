@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "bench/Timing.hpp"
+#include "MesLib/BeamSystem.hpp" // memAvailableBytes
 #include "common/LargeVector.hpp"
 #include "common/Options.hpp"
 
@@ -58,6 +59,15 @@ int main(int argc, char **argv) {
       header = r.flag("-header", "Print the CSV header first", header);
     });
     if (beam::finishOptions(PETSC_COMM_WORLD)) return 0;
+    // Four vectors of -dofs values on this node: refused when they would not fit (touching them would
+    // wake the OOM killer instead of giving an error).
+    beam::agreeOn(PETSC_COMM_WORLD, [&] {
+      const double need = 4.0 * 8.0 * double(dofs), available = double(beam::memAvailableBytes());
+      if (available > 0 && need > 0.8 * available)
+        throw beam::inputError("-dofs " + std::to_string(dofs) + ": 4 vectors need " + std::to_string(need / (1 << 30)) +
+                               " GiB, this machine has " + std::to_string(available / (1 << 30)) +
+                               " GiB available; accepted: fewer values");
+    });
     const int ranks = session.size();
     std::vector<beam::PVec> vectors;
     std::vector<double *> v;

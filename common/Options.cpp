@@ -108,7 +108,10 @@ PetscInt OptionReader::integer(const char *name, const char *help, PetscInt valu
     return value;
   }
   if ((!set && given(name)) || (set && !isPlainInteger(text, v))) fail(not_integer);
-  if (ok() && set && (v < min || v > max)) fail(option + ": " + text + " is out of range; accepted: " + accepted);
+  if (ok() && set && v < min) fail(option + ": " + text + " is out of range; accepted: " + accepted);
+  if (ok() && set && v > max) // the short form ">= min" would not say why: name the upper limit
+    fail(option + ": " + text + " is out of range; accepted: an integer in [" + std::to_string(min) + ", " +
+         std::to_string(max) + "]");
   return ok() ? v : value;
 }
 

@@ -18,7 +18,6 @@ int openForWriting(const std::string &path, int flags) {
   return fd;
 }
 
-
 void commitFile(const std::string &tmp, const std::string &path) {
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     const std::string why = std::strerror(errno);

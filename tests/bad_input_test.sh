@@ -364,6 +364,8 @@ awk -F, '$1 == "disk" { d = $6 < 0 ? -$6 : $6; if (d > 2e-2) bad = 1; n++ } END 
 
 if [ -e $out ]; then fail "a rejected run created its output directory"; fi
 
+# An integer above the reader's limit names the limit ("accepted: an integer >= 1" did not say why).
+expect 2 "-mx: 2000000000 is out of range; accepted: an integer in [1, 1000000000]" "$m" -mx 2000000000 -output_dir $out
 # Extreme but valid input (a regression guard, checked by the sanitizer build): samples 1e-300 apart
 # put t/dt far beyond any index.
 expect 0 "" "$d" -load_history history.mtx -load_dt 1e-300 -T 0.1 -output_dir valid1

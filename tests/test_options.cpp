@@ -3,7 +3,11 @@
 // the amplification scan's isolation from the lab's solver options.
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <new>
+#include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "tests/ScopedOptions.hpp"
 #include "common/Options.hpp"
@@ -133,6 +137,30 @@ TEST(Options, AgreementCarriesTheFailingRanksError) {
     EXPECT_EQ(std::string(e.what()), "bad on rank " + std::to_string(failing));
   }
   EXPECT_NO_THROW(agreeOn(PETSC_COMM_WORLD, [] {}));
+}
+
+// Any exception on one rank is agreed, not only beam::Error: another std::exception is a run error
+// (exit 3) with its text, bad_alloc "out of memory", and an Error without a message still a failure
+// (an empty message means success to agreeOnFailure).
+TEST(Options, AgreementCarriesAnyException) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  const bool failing = rank == size - 1;
+  auto outcome = [&](const std::function<void()> &on_failing_rank) -> std::pair<int, std::string> {
+    try {
+      agreeOn(PETSC_COMM_WORLD, [&] {
+        if (failing) on_failing_rank();
+      });
+    } catch (const Error &e) {
+      return {e.exitCode(), e.what()};
+    }
+    return {kExitOk, "went on"};
+  };
+  using Outcome = std::pair<int, std::string>;
+  EXPECT_EQ(outcome([] { throw std::runtime_error("not a beam error"); }), Outcome(kExitRunFailed, "not a beam error"));
+  EXPECT_EQ(outcome([] { throw std::bad_alloc(); }), Outcome(kExitRunFailed, "out of memory"));
+  EXPECT_EQ(outcome([] { throw inputError(""); }), Outcome(kExitBadInput, "(no message)"));
 }
 
 // A scheme instance reads its parameters and names its solvers under its own prefix.
