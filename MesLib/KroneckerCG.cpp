@@ -125,12 +125,28 @@ PetscInt KroneckerCG::solve(Vec b, Vec x, double rtol, PetscInt max_it, bool fro
   const double tol2 = rtol * rtol * std::max(bx, rz);
   PetscInt its = 0;
   bool converged = rz <= tol2;
+  const bool fused = inverse_->fusable();
   std::swap(p, z); // p_0 = z_0
   while (!converged && its < max_it) {
     ++its;
     const double pq = multDot(A_, p, q);
     if (!(pq > 0)) throw runError("Kronecker CG: p'Ap = " + std::to_string(pq) + " (operator not positive definite)");
     const double alpha = rz / pq;
+    if (fused) {
+      // r -= alpha q with the forward half (z's first stage in z's vector), r'z from it; then, unless
+      // converged, x += alpha p and p = z + beta p with the backward half.
+      if (pc_event_ >= 0) BEAM_PETSC(PetscLogEventBegin(pc_event_, 0, r, z, 0));
+      const double rz_next = inverse_->residualForward(alpha, q, r, z);
+      if (pc_event_ >= 0) BEAM_PETSC(PetscLogEventEnd(pc_event_, 0, r, z, 0));
+      converged = rz_next <= tol2;
+      if (converged) {
+        BEAM_PETSC(VecAXPY(x, alpha, p));
+        break;
+      }
+      inverse_->directionBackward(z, alpha, rz_next / rz, p, x);
+      rz = rz_next;
+      continue;
+    }
     updateIterate(alpha, p, q, x, r);
     const double rz_next = precondition(r, z);
     converged = rz_next <= tol2;

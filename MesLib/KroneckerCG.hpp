@@ -1,8 +1,10 @@
 // Conjugate gradients on a matrix-free beam operator A = a M + b C + c S preconditioned by the exact
 // Kronecker inverse of the consistent mass (KroneckerMass.hpp), with the vector work fused: the product
-// returns p'Ap from its own pass (multDot), the preconditioner r'z from its backward sweep,
-// and x += alpha p, r -= alpha q are one loop. Per iteration: one product, one preconditioner sweep and
-// two vector loops, no separate reductions.
+// returns p'Ap from its own pass (multDot). On one or two ranks (KroneckerMassInverse::fusable) the rest of
+// an iteration is two passes: r -= alpha q with the inverse's forward half, which also gives r'z, then
+// the backward half with x += alpha p and p = z + beta p, z never stored: per iteration the product's 2
+// passes over the state plus 4 (read r, q; write r, w) and 5 (read w, p, x; write p, x), against 2 + 14
+// unfused (x, r update 6, the inverse with its dot 5, p = z + beta p 3), which more ranks still take.
 //
 // The iteration is PETSc's KSPCG with the natural norm (LinearSolver's CG): the same recurrences, the
 // same test ||r_k||_P = sqrt(r_k'z_k). Its reference differs: PETSc applies the preconditioner to b once

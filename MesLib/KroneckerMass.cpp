@@ -98,15 +98,18 @@ std::vector<double> invertDense(std::vector<double> a, int n) {
 // The x solves of NB rows at once, in place (w may be b): L w = b, then D L^T u = w, both components of a
 // node sharing Tx. Each row's sweep is a chain of dependent multiply-adds; interleaving the rows' chains
 // keeps the core busy instead of waiting on each one's latency (measured: 1.6x faster at 2e6 DOFs).
-template <int NB>
+// With Quad, also each row's b' Tx^{-1} b = sum_i w_i^2 / D_i over the forward elimination's values w, in
+// chains of their own beside the recurrences' (quad[j]).
+template <int NB, bool Quad = false>
 void solveRows(const double *__restrict l, const double *__restrict inv_d, PetscInt nodes, const double *const b[],
-               double *const w[]) {
+               double *const w[], double *quad = nullptr) {
   // The recurrences carry their last values in registers (u, v: the two components of each row), not
   // through memory, whose store-to-load forwarding would lengthen every link of the chain.
-  double u[NB], v[NB];
+  double u[NB], v[NB], q[NB];
   for (int j = 0; j < NB; ++j) {
     u[j] = w[j][0] = b[j][0];
     v[j] = w[j][1] = b[j][1];
+    if constexpr (Quad) q[j] = (u[j] * u[j] + v[j] * v[j]) * inv_d[0];
   }
   for (PetscInt i = 1; i < nodes; ++i) {
     const double li = l[i];
@@ -115,8 +118,11 @@ void solveRows(const double *__restrict l, const double *__restrict inv_d, Petsc
       v[j] = b[j][2 * i + 1] - li * v[j];
       w[j][2 * i] = u[j];
       w[j][2 * i + 1] = v[j];
+      if constexpr (Quad) q[j] += (u[j] * u[j] + v[j] * v[j]) * inv_d[i];
     }
   }
+  if constexpr (Quad)
+    for (int j = 0; j < NB; ++j) quad[j] = q[j];
   for (int j = 0; j < NB; ++j) {
     u[j] *= inv_d[nodes - 1];
     v[j] *= inv_d[nodes - 1];
@@ -194,6 +200,7 @@ KroneckerMassInverse::KroneckerMassInverse(const Beam &beam) : comm_(beam.comm()
   first_free_ = 2 * PetscInt(c0);
   free_width_ = 2 * PetscInt(c1 - c0 + 1);
   factorTridiagonal(lineDiagonal(c0, c1, mx), rx_, x_inv_d_, x_l_);
+  row_work_.resize(2 * size_t(free_width_));
 
   const int y0 = int(beam.nodeBegin() / (mx + 1));
   rows_ = int((beam.nodeEnd() - beam.nodeBegin()) / (mx + 1));
@@ -255,11 +262,166 @@ double KroneckerMassInverse::applyDot(Vec r, Vec z) const {
   return global;
 }
 
+double KroneckerMassInverse::residualForward(double alpha, Vec q, Vec r, Vec w) const {
+  static PetscLogEvent event = -1;
+  BEAM_PETSC(registerLogEvent("KronResidualForward", &event));
+  BEAM_PETSC(PetscLogEventBegin(event, r, w, 0, 0));
+  const PetscScalar *qv;
+  PetscScalar *rv, *wv;
+  BEAM_PETSC(VecGetArrayRead(q, &qv));
+  BEAM_PETSC(VecGetArray(r, &rv));
+  BEAM_PETSC(VecGetArrayWrite(w, &wv));
+  const double local = forwardHalf(rv, rv, qv, alpha, wv, true);
+  BEAM_PETSC(VecRestoreArrayWrite(w, &wv));
+  BEAM_PETSC(VecRestoreArray(r, &rv));
+  BEAM_PETSC(VecRestoreArrayRead(q, &qv));
+  BEAM_PETSC(PetscLogFlops(8.0 * double(rows_) * double(free_width_)));
+  ++applications_;
+  BEAM_PETSC(PetscLogEventEnd(event, r, w, 0, 0));
+  double global = 0;
+  MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm_);
+  return global;
+}
+
+void KroneckerMassInverse::directionBackward(Vec w, double alpha, double beta, Vec p, Vec x) const {
+  if (!fusable()) throw runError("KroneckerMassInverse::directionBackward needs one or two ranks");
+  static PetscLogEvent event = -1;
+  BEAM_PETSC(registerLogEvent("KronDirectionBackward", &event));
+  BEAM_PETSC(PetscLogEventBegin(event, w, p, 0, 0));
+  const PetscScalar *wv;
+  PetscScalar *pv, *xv;
+  BEAM_PETSC(VecGetArrayRead(w, &wv));
+  BEAM_PETSC(VecGetArray(p, &pv));
+  BEAM_PETSC(VecGetArray(x, &xv));
+  const PetscInt W = free_width_, S = row_stride_, ff = first_free_;
+  // z of the row below (logical k + 1) and of this row: two rows of work, swapped.
+  double *buffers[2] = {row_work_.data(), row_work_.data() + W};
+  const double *next = nullptr;
+  for (int k = rows_ - 1; k >= 0; --k) {
+    const PetscInt at = physicalRow(k) * S;
+    const double *wk = wv + at;
+    double *pk = pv + at, *xk = xv + at;
+    // Frozen DOFs: z = r, which the forward half copied into w.
+    for (PetscInt i = 0; i < ff; ++i) {
+      xk[i] += alpha * pk[i];
+      pk[i] = wk[i] + beta * pk[i];
+    }
+    for (PetscInt i = ff + W; i < S; ++i) {
+      xk[i] += alpha * pk[i];
+      pk[i] = wk[i] + beta * pk[i];
+    }
+    const double *wf = wk + ff;
+    double *pf = pk + ff, *xf = xk + ff;
+    if (k == rows_ - 1) { // finished by the forward half
+      for (PetscInt i = 0; i < W; ++i) {
+        xf[i] += alpha * pf[i];
+        pf[i] = wf[i] + beta * pf[i];
+      }
+      next = wf;
+      continue;
+    }
+    double *z = buffers[k % 2];
+    const double s = inverse_scale_ * y_inv_d_[size_t(k)], l = y_l_[size_t(k + 1)];
+    for (PetscInt i = 0; i < W; ++i) {
+      const double zi = wf[i] * s - l * next[i];
+      z[i] = zi;
+      xf[i] += alpha * pf[i];
+      pf[i] = zi + beta * pf[i];
+    }
+    next = z;
+  }
+  BEAM_PETSC(VecRestoreArray(x, &xv));
+  BEAM_PETSC(VecRestoreArray(p, &pv));
+  BEAM_PETSC(VecRestoreArrayRead(w, &wv));
+  BEAM_PETSC(PetscLogFlops(7.0 * double(rows_) * double(W)));
+  BEAM_PETSC(PetscLogEventEnd(event, w, p, 0, 0));
+}
+
 // PETSc log events of the sweeps, so profiles show them and bench/Traffic.cpp can charge their passes.
 PetscLogEvent sweepEvent(bool dot) {
   static PetscLogEvent events[2] = {-1, -1};
   BEAM_PETSC(registerLogEvent(dot ? "KronSweepDot" : "KronSweep", &events[dot]));
   return events[dot];
+}
+
+double KroneckerMassInverse::forwardHalf(const double *rv, double *r_update, const double *qv, double alpha,
+                                         double *zv, bool dot) const {
+  if (dot && ranks_ > 2) throw runError("KroneckerMassInverse: the forward half's r'z needs one or two ranks");
+  const PetscInt W = free_width_, S = row_stride_, ff = first_free_;
+  const double *xl = x_l_.data(), *xd = x_inv_d_.data();
+  double *saved = row_work_.data(); // the row before a block, y-eliminated and not yet x-solved: u_{k0-1}
+  double rows_sum = 0, frozen_sum = 0; // sum over rows but the last of u_k' Tx^-1 u_k / D_k; r'r on frozen DOFs
+  // Over blocks of rows: the y elimination u_k = r_k - l_k u_{k-1} of the block's rows into z (the x and
+  // y solves commute), then their x solves in place, interleaved (the rows in cache once written).
+  // Frozen DOFs are copied (identity rows of M).
+  for (int k0 = 0; k0 < rows_; k0 += kRowBlock) {
+    const int nb = std::min(kRowBlock, rows_ - k0);
+    double *w[kRowBlock];
+    for (int j = 0; j < nb; ++j) {
+      const int k = k0 + j;
+      const PetscInt at = physicalRow(k) * S;
+      const double *rk = rv + at;
+      double *zk = zv + at;
+      if (r_update) { // CG's r -= alpha q, while the row is read anyway
+        double *uk = r_update + at;
+        const double *qk = qv + at;
+        for (PetscInt i = 0; i < S; ++i) uk[i] = rk[i] - alpha * qk[i];
+      }
+      if (zk != rk) {
+        for (PetscInt i = 0; i < ff; ++i) zk[i] = rk[i];
+        for (PetscInt i = ff + W; i < S; ++i) zk[i] = rk[i];
+      }
+      if (dot) {
+        for (PetscInt i = 0; i < ff; ++i) frozen_sum += rk[i] * rk[i];
+        for (PetscInt i = ff + W; i < S; ++i) frozen_sum += rk[i] * rk[i];
+      }
+      const double *rf = rk + ff;
+      double *wf = zk + ff;
+      if (k == 0) {
+        if (wf != rf) std::copy(rf, rf + W, wf);
+      } else {
+        const double l = y_l_[size_t(k)], *prev = j == 0 ? saved : w[j - 1];
+        for (PetscInt i = 0; i < W; ++i) wf[i] = rf[i] - l * prev[i];
+      }
+      w[j] = wf;
+    }
+    if (k0 + nb < rows_ || dot) std::copy(w[nb - 1], w[nb - 1] + W, saved); // for the next block; the last row's u
+    double quad[kRowBlock];
+    if (nb == kRowBlock) {
+      if (dot)
+        solveRows<kRowBlock, true>(xl, xd, W / 2, w, w, quad);
+      else
+        solveRows<kRowBlock>(xl, xd, W / 2, w, w);
+    } else {
+      for (int j = 0; j < nb; ++j)
+        if (dot)
+          solveRows<1, true>(xl, xd, W / 2, w + j, w + j, quad + j);
+        else
+          solveRows<1>(xl, xd, W / 2, w + j, w + j);
+    }
+    if (dot)
+      for (int j = 0; j < nb; ++j)
+        if (k0 + j < rows_ - 1) rows_sum += quad[j] * y_inv_d_[size_t(k0 + j)];
+  }
+  // The last logical row's value, scaled by 1 / (m0 t). On two ranks it is the row at the interface:
+  // with the other block's, the 2 x 2 reduced system u_m = y_m - e_m u_o, u_o = y_o - e_o u_m (e: the
+  // spikes' values there) gives the exact interface value. The backward sweep started from it needs no
+  // correction: the spike solves the sweep's homogeneous recurrence (its right-hand side is zero but
+  // at the interface), so the recurrence carries the correction along by itself.
+  double *w = zv + physicalRow(rows_ - 1) * S + ff;
+  const double s = inverse_scale_ * y_inv_d_[size_t(rows_ - 1)];
+  for (PetscInt i = 0; i < W; ++i) w[i] *= s;
+  if (ranks_ == 2) {
+    double *peer = ends_.data();
+    MPI_Sendrecv(w, int(W), MPI_DOUBLE, 1 - rank_, 1, peer, int(W), MPI_DOUBLE, 1 - rank_, 1, comm_,
+                 MPI_STATUS_IGNORE);
+    const double em = my_spike_, eo = peer_spike_, d = 1 / (1 - em * eo);
+    for (PetscInt i = 0; i < W; ++i) w[i] = (w[i] - em * peer[i]) * d;
+  }
+  if (!dot) return 0;
+  double last = 0; // u' z of the last row (saved holds its u)
+  for (PetscInt i = 0; i < W; ++i) last += saved[i] * w[i];
+  return inverse_scale_ * rows_sum + last + frozen_sum;
 }
 
 double KroneckerMassInverse::sweep(Vec r, Vec z, bool dot) const {
@@ -271,54 +433,10 @@ double KroneckerMassInverse::sweep(Vec r, Vec z, bool dot) const {
   BEAM_PETSC(VecGetArrayRead(r, &rv));
   BEAM_PETSC(VecGetArray(z, &zv));
   const PetscInt W = free_width_, S = row_stride_;
-  const double *xl = x_l_.data(), *xd = x_inv_d_.data();
   // Logical row j: physical row j, or rows_ - 1 - j on the reversed block.
-  auto row = [&](int j) { return zv + PetscInt(reversed_ ? rows_ - 1 - j : j) * S + first_free_; };
-  auto input = [&](int j) { return rv + PetscInt(reversed_ ? rows_ - 1 - j : j) * S; };
-  // Forward sweep over blocks of rows: the x solves of the block's rows (in cache once read), then the
-  // y elimination of each with the finished row before it. Frozen DOFs are copied (identity rows of M).
-  for (int k0 = 0; k0 < rows_; k0 += kRowBlock) {
-    const int nb = std::min(kRowBlock, rows_ - k0);
-    const double *b[kRowBlock];
-    double *w[kRowBlock];
-    for (int j = 0; j < nb; ++j) {
-      const double *rk = input(k0 + j);
-      double *zk = row(k0 + j) - first_free_;
-      if (zk != rk) {
-        for (PetscInt i = 0; i < first_free_; ++i) zk[i] = rk[i];
-        for (PetscInt i = first_free_ + W; i < S; ++i) zk[i] = rk[i];
-      }
-      b[j] = rk + first_free_;
-      w[j] = zk + first_free_;
-    }
-    if (nb == kRowBlock)
-      solveRows<kRowBlock>(xl, xd, W / 2, b, w);
-    else
-      for (int j = 0; j < nb; ++j) solveRows<1>(xl, xd, W / 2, b + j, w + j);
-    for (int k = std::max(k0, 1); k < k0 + nb; ++k) { // y: L w = u
-      const double l = y_l_[size_t(k)];
-      double *wk = row(k);
-      const double *prev = row(k - 1);
-      for (PetscInt i = 0; i < W; ++i) wk[i] -= l * prev[i];
-    }
-  }
-  // The last logical row's value, scaled by 1 / (m0 t). On two ranks it is the row at the interface:
-  // with the other block's, the 2 x 2 reduced system u_m = y_m - e_m u_o, u_o = y_o - e_o u_m (e: the
-  // spikes' values there) gives the exact interface value. The backward sweep started from it needs no
-  // correction: the spike solves the sweep's homogeneous recurrence (its right-hand side is zero but
-  // at the interface), so the recurrence carries the correction along by itself.
-  {
-    double *w = row(rows_ - 1);
-    const double s = inverse_scale_ * y_inv_d_[size_t(rows_ - 1)];
-    for (PetscInt i = 0; i < W; ++i) w[i] *= s;
-    if (ranks_ == 2) {
-      double *peer = ends_.data();
-      MPI_Sendrecv(w, int(W), MPI_DOUBLE, 1 - rank_, 1, peer, int(W), MPI_DOUBLE, 1 - rank_, 1, comm_,
-                   MPI_STATUS_IGNORE);
-      const double em = my_spike_, eo = peer_spike_, d = 1 / (1 - em * eo);
-      for (PetscInt i = 0; i < W; ++i) w[i] = (w[i] - em * peer[i]) * d;
-    }
-  }
+  auto row = [&](int j) { return zv + physicalRow(j) * S + first_free_; };
+  auto input = [&](int j) { return rv + physicalRow(j) * S; };
+  forwardHalf(rv, nullptr, nullptr, 0, zv, false);
   // r . z of a finished row, frozen DOFs (z = r) included; for CG's natural norm, while the row is in cache.
   auto rowDot = [&](int j) { // four partial sums: one would wait on the adder's latency every entry
     const double *zr = row(j) - first_free_, *rr = input(j);

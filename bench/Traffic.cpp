@@ -28,6 +28,9 @@ constexpr std::pair<const char *, double> kVectorPasses[] = {
     // z, then reads and writes z (its dot variant reads r once more); CG's fused loops read x, p, r, q
     // and write x, r, or read b, q, x and write r, or (a start from zero) read b and write r, x.
     {"KronSweep", 4}, {"KronSweepDot", 5}, {"KronCGUpdate", 6}, {"KronCGResidual", 4}, {"KronCGStart", 3},
+    // Its fused iteration on one or two ranks: r -= alpha q with the forward half (reads r, q, writes r, w),
+    // then the backward half with the direction and iterate (reads w, p, x, writes p, x).
+    {"KronResidualForward", 4}, {"KronDirectionBackward", 5},
     // The stencil's x'Ax without storing Ax (MesLib/MatrixFreeOperator.cpp): reads x once (its ghost
     // rows, two node rows per rank, are left out).
     {"StencilQuadForm", 1},

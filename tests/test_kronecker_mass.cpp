@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <memory>
+#include <tuple>
 
 #include "MesLib/BeamSystem.hpp"
 #include "MesLib/KroneckerMass.hpp"
@@ -42,11 +43,11 @@ SecondOrderSystem kroneckerSystem(const Beam &beam) {
   return system;
 }
 
-PVec randomVector(const Beam &beam, const std::vector<PetscInt> &zero_at = {}) {
+PVec randomVector(const Beam &beam, const std::vector<PetscInt> &zero_at = {}, unsigned long seed = 11) {
   PVec x = beam.createVector();
   PetscRandom rnd;
   BEAM_PETSC(PetscRandomCreate(beam.comm(), &rnd));
-  BEAM_PETSC(PetscRandomSetSeed(rnd, 11));
+  BEAM_PETSC(PetscRandomSetSeed(rnd, seed));
   BEAM_PETSC(PetscRandomSeed(rnd));
   BEAM_PETSC(VecSetRandom(x, rnd));
   BEAM_PETSC(PetscRandomDestroy(&rnd));
@@ -246,6 +247,59 @@ TEST(MassInverse, RefusedWhereTheMassIsNoKroneckerProduct) {
   EXPECT_NE(KroneckerMassInverse::whyNot(Beam(varying, PETSC_COMM_WORLD)), "");
   EXPECT_THROW(KroneckerMassInverse(Beam(varying, PETSC_COMM_WORLD)), Error);
 }
+
+// The fused CG iteration (one or two ranks) against the unfused one it replaces: r -= alpha q, z = M^-1 r
+// with r'z, p = z + beta p, x += alpha p. The same operations on the same values (the forward half is
+// shared, the backward recurrence and the updates are written alike), so r, p and x must be equal
+// bitwise. r'z differs in its summation: the fused one sums u_k' Tx^-1 u_k / D_k (the elimination's
+// values), the unfused one r_i z_i. Each is within n eps of the exact value times the sum of absolute
+// terms, which here (r'M^-1 r of a vector with entries of both signs, M^-1's entries of both signs) is
+// bounded by cond(M) <= 36 times the value: |difference| <= 2 n eps 36 |r'z|.
+class FusedIteration : public ::testing::TestWithParam<std::pair<int, Supports>> {};
+
+TEST_P(FusedIteration, IsTheUnfusedIterationBitwise) {
+  const auto [my, supports] = GetParam();
+  int ranks = 1;
+  MPI_Comm_size(PETSC_COMM_WORLD, &ranks);
+  if (my + 1 < ranks) GTEST_SKIP() << "fewer node rows than ranks: refused";
+  const Beam beam(spec(17, my, supports), PETSC_COMM_WORLD);
+  const KroneckerMassInverse inverse(beam);
+  if (!inverse.fusable()) {
+    EXPECT_GT(ranks, 2);
+    GTEST_SKIP() << "more than two ranks: CG takes the unfused iteration";
+  }
+  const double alpha = 0.37, beta = 0.61;
+  const PVec r0 = randomVector(beam, {}, 3), q = randomVector(beam, {}, 5), p0 = randomVector(beam, {}, 7),
+             x0 = randomVector(beam, {}, 9);
+  // Unfused.
+  const PVec r1 = duplicate(r0), z = beam.createVector(), p1 = duplicate(p0), x1 = duplicate(x0);
+  BEAM_PETSC(VecCopy(r0, r1));
+  BEAM_PETSC(VecCopy(p0, p1));
+  BEAM_PETSC(VecCopy(x0, x1));
+  BEAM_PETSC(VecAXPY(r1, -alpha, q));
+  const double rz1 = inverse.applyDot(r1, z);
+  BEAM_PETSC(VecAXPY(x1, alpha, p1));
+  BEAM_PETSC(VecAYPX(p1, beta, z));
+  // Fused.
+  const PVec r2 = duplicate(r0), w = beam.createVector(), p2 = duplicate(p0), x2 = duplicate(x0);
+  BEAM_PETSC(VecCopy(r0, r2));
+  BEAM_PETSC(VecCopy(p0, p2));
+  BEAM_PETSC(VecCopy(x0, x2));
+  const double rz2 = inverse.residualForward(alpha, q, r2, w);
+  inverse.directionBackward(w, alpha, beta, p2, x2);
+  PetscInt n;
+  BEAM_PETSC(VecGetSize(r0, &n));
+  EXPECT_NEAR(rz2, rz1, 2 * double(n) * kEps * 36 * std::abs(rz1));
+  for (const auto &[fused, unfused, name] : {std::make_tuple(Vec(r2), Vec(r1), "r"), std::make_tuple(Vec(p2), Vec(p1), "p"),
+                                             std::make_tuple(Vec(x2), Vec(x1), "x")}) {
+    BEAM_PETSC(VecAXPY(fused, -1.0, unfused));
+    EXPECT_EQ(norm(fused), 0.0) << name;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(RowsAndSupports, FusedIteration,
+                         ::testing::Values(std::make_pair(1, Supports::ClampedLeft), std::make_pair(6, Supports::ClampedBoth),
+                                           std::make_pair(9, Supports::ClampedLeft)));
 
 // CG on a M + c S preconditioned by (a M)^-1: the preconditioned operator I + (c/a) M^-1 S has its
 // spectrum in [1, kappa], kappa = 1 + (c/a) lambda_max(M^-1 S), and lambda_max(M^-1 S) <= the largest
