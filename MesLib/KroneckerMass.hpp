@@ -56,8 +56,9 @@ public:
   // residualForward: r -= alpha q, then the forward half of M^{-1} r into w (x solves, y elimination,
   // the interface), returning r . M^{-1} r (global) from that half alone: with Ty = N B N^T (N the
   // elimination, B the pivots, a 2 x 2 block at the interface on two ranks),
-  //   r' M^{-1} r = (1 / (m0 t)) sum_k u_k' Tx^{-1} u_k / D_k + (interface rows) u' z,
-  // u = (N^{-1} (x) I) r, and u_k' Tx^{-1} u_k = w_k' Tx w_k for the x-solved rows w_k = Tx^{-1} u_k.
+  //   r' M^{-1} r = (1 / (m0 t)) sum_k u_k' Tx^{-1} u_k / D_k (all rows but the last) + u' z (the last row,
+  // the interface on two ranks), u = (N^{-1} (x) I) r; u_k' Tx^{-1} u_k comes from the x solve's own
+  // forward elimination (sum_i v_i^2 / D_i). Frozen DOFs add r'r.
   // directionBackward: the backward half from w, z = M^{-1} r held one row at a time (never stored),
   // fused with x += alpha p and p = z + beta p.
   bool fusable() const { return ranks_ <= 2; }
