@@ -18,6 +18,18 @@ int openForWriting(const std::string &path, int flags) {
   return fd;
 }
 
+int writeFully(int fd, const void *data, size_t bytes) {
+  const auto *p = static_cast<const char *>(data);
+  while (bytes > 0) {
+    const ssize_t n = ::write(fd, p, bytes);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return n < 0 ? errno : ENOSPC;
+    p += n;
+    bytes -= size_t(n);
+  }
+  return 0;
+}
+
 void commitFile(const std::string &tmp, const std::string &path) {
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     const std::string why = std::strerror(errno);

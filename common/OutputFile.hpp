@@ -1,6 +1,7 @@
 // Output files: opening one without ever waiting (the one open(2) every writer makes), and replacing a
 // whole file atomically.
 #pragma once
+#include <cstddef>
 #include <string>
 
 namespace beam {
@@ -9,6 +10,11 @@ namespace beam {
 // without a reader fails (ENXIO) instead of waiting forever for one; the descriptor is blocking again
 // once open. Returns -1 with errno set on failure.
 int openForWriting(const std::string &path, int flags);
+
+// write(2) of all `bytes` (again after a partial write or EINTR). Returns 0, or the errno of the write
+// that failed (ENOSPC for a write that wrote nothing): a full disk or a file-size limit shows as the
+// system's own words ("No space left on device", "File too large").
+int writeFully(int fd, const void *data, size_t bytes);
 
 // Writes `content` to `path` through a temporary file in the same directory and a rename, so readers
 // see either the old or the new file, never a partial one. Throws a run error naming the file.

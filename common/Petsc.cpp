@@ -334,6 +334,9 @@ PetscSession::PetscSession(int *argc, char ***argv, const char *help)
   // A reader of a FIFO log that quits must end the run with "cannot write ...: Broken pipe" (exit 3), not
   // with PETSc's signal handler (exit 59).
   std::signal(SIGPIPE, SIG_IGN);
+  // Likewise a file-size limit (ulimit -f): the write that passes it must fail with "File too large"
+  // (exit 3, the files already written valid), not end the process by SIGXFSZ with a core dump.
+  std::signal(SIGXFSZ, SIG_IGN);
   PetscBool help_requested = PETSC_FALSE;
   PetscOptionsHasHelp(nullptr, &help_requested);
   if (help_requested && rank_ != 0 && !std::freopen("/dev/null", "w", stdout)) std::fclose(stdout);

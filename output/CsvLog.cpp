@@ -37,16 +37,9 @@ void CsvLog::open(int flags) {
 }
 
 void CsvLog::append(const std::string &text) {
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const int err = n < 0 ? errno : ENOSPC;
-      if (truncatable_ && ::ftruncate(fd_, off_t(complete_)) == 0) ::lseek(fd_, off_t(complete_), SEEK_SET);
-      fail(err);
-    }
-    done += size_t(n);
+  if (const int err = writeFully(fd_, text.data(), text.size())) {
+    if (truncatable_ && ::ftruncate(fd_, off_t(complete_)) == 0) ::lseek(fd_, off_t(complete_), SEEK_SET);
+    fail(err);
   }
   complete_ += (long long)text.size();
 }

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
+#include <cstdint>
 
 #include "common/Agree.hpp"
 #include "common/Error.hpp"
@@ -167,6 +169,84 @@ bool sizeMatches(MPI_Comm comm, const std::string &path, const RawHeader &r, con
   return ok != 0;
 }
 
+// PETSc's binary format, written by rank 0 with write(2): big-endian, as PetscBinaryWrite writes it on
+// this little-endian machine, so VecLoad and PetscViewerBinaryRead read it back (a checkpoint is the
+// bytes VecView wrote before, compared with cmp), and a failure names the system's error ("No space
+// left on device", "File too large") instead of PETSc's byte counts.
+class BigEndianFile {
+public:
+  explicit BigEndianFile(int fd) : fd_(fd) {}
+  void chars(const char *text, size_t n) { check(writeFully(fd_, text, n)); }
+  template <class T>
+  void values(const T *v, size_t n) {
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "PetscInt or PetscReal");
+    T buffer[4096];
+    for (size_t done = 0; done < n;) {
+      const size_t m = std::min(n - done, sizeof buffer / sizeof(T));
+      for (size_t i = 0; i < m; ++i) buffer[i] = bigEndian(v[done + i]);
+      check(writeFully(fd_, buffer, m * sizeof(T)));
+      done += m;
+    }
+  }
+
+private:
+  template <class T>
+  static T bigEndian(T value) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if constexpr (sizeof(T) == 8) {
+      std::uint64_t bits;
+      std::memcpy(&bits, &value, 8);
+      bits = __builtin_bswap64(bits);
+      std::memcpy(&value, &bits, 8);
+    } else {
+      std::uint32_t bits;
+      std::memcpy(&bits, &value, 4);
+      bits = __builtin_bswap32(bits);
+      std::memcpy(&value, &bits, 4);
+    }
+#endif
+    return value;
+  }
+  static void check(int err) {
+    if (err) throw runError(std::strerror(err));
+  }
+  int fd_;
+};
+
+// One vector as VecView writes it (its class id and global length, then its values), rank 0 writing:
+// the other ranks' pieces are gathered to rank 0 first and its write is agreed, so a disk that fills in
+// the middle of the vectors ends every rank at once. Inside VecView the others waited for a rank 0 that
+// had given up, until the arrival check (5 s) or the unwind watchdog (10 s) ended the job.
+void writeVector(MPI_Comm comm, BigEndianFile &file, Vec vec) {
+  PetscInt n;
+  BEAM_PETSC(VecGetSize(vec, &n));
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  PScatter to_zero;
+  PVec whole;
+  Vec source = vec;
+  if (size > 1) { // the whole vector on rank 0, nothing on the others; one rank writes its own array
+    BEAM_PETSC(VecScatterCreateToZero(vec, to_zero.out(), whole.out()));
+    BEAM_PETSC(VecScatterBegin(to_zero, vec, whole, INSERT_VALUES, SCATTER_FORWARD));
+    BEAM_PETSC(VecScatterEnd(to_zero, vec, whole, INSERT_VALUES, SCATTER_FORWARD));
+    source = whole;
+  }
+  agreeOn(comm, [&] {
+    if (rankOf(comm) != 0) return;
+    const PetscInt head[2] = {VEC_FILE_CLASSID, n};
+    file.values(head, 2);
+    const PetscScalar *a;
+    BEAM_PETSC(VecGetArrayRead(source, &a));
+    try {
+      file.values(a, size_t(n));
+    } catch (...) {
+      VecRestoreArrayRead(source, &a);
+      throw;
+    }
+    BEAM_PETSC(VecRestoreArrayRead(source, &a));
+  });
+}
+
 std::string hex(std::uint64_t v) {
   char b[kChecksumLength + 1];
   std::snprintf(b, sizeof b, "%016llx", (unsigned long long)v);
@@ -184,31 +264,43 @@ void writeCheckpoint(const std::string &path, const CheckpointHeader &header, Ve
   const RawHeader r = rawHeader(header);
   const std::string sum = hex(checksum(r, vectors));
   // Rank 0 writes the file: a path it cannot create (a directory in the way, no permission, a removed
-  // output directory) is agreed first, so every rank stops together instead of the others waiting in
-  // VecView for a rank 0 that has given up.
-  // A FIFO in its place is refused rather than waited on (openForWriting).
+  // output directory) is agreed first, so every rank stops together instead of the others waiting for a
+  // rank 0 that has given up. A FIFO in its place is refused rather than waited on (openForWriting).
   const bool writer = rankOf(comm) == 0;
+  int fd = -1; // rank 0's
   agreeOn(comm, [&] {
     if (!writer) return;
-    const int fd = openForWriting(tmp, O_WRONLY | O_TRUNC);
+    fd = openForWriting(tmp, O_WRONLY | O_TRUNC);
     if (fd < 0) throw runError("cannot write checkpoint '" + path + "' (through '" + tmp + "'): " + std::strerror(errno));
-    ::close(fd);
   });
   try {
-    PViewer v = openBinary(comm, tmp, FILE_MODE_WRITE);
-    // Only rank 0 writes the header: a full disk there is agreed too (the others would wait in VecView).
+    BigEndianFile file(fd);
+    // Only rank 0 writes; each write is agreed (a full disk at the header, in a vector, or at the close).
     agreeOn(comm, [&] {
-      BEAM_PETSC(PetscViewerBinaryWrite(v, r.ints, 6, PETSC_INT));
-      BEAM_PETSC(PetscViewerBinaryWrite(v, r.name, kNameLength, PETSC_CHAR));
-      BEAM_PETSC(PetscViewerBinaryWrite(v, r.reals, 7, PETSC_REAL));
-      if (!r.identity.empty()) BEAM_PETSC(PetscViewerBinaryWrite(v, r.identity.data(), PetscInt(r.identity.size()), PETSC_CHAR));
-      BEAM_PETSC(PetscViewerBinaryWrite(v, sum.data(), kChecksumLength, PETSC_CHAR));
+      if (!writer) return;
+      file.values(r.ints, 6);
+      file.chars(r.name, kNameLength);
+      file.values(r.reals, 7);
+      file.chars(r.identity.data(), r.identity.size());
+      file.chars(sum.data(), kChecksumLength);
     });
-    for (Vec vec : vectors) BEAM_PETSC(VecView(vec, v));
-    v.reset(); // flushes and closes before the rename
-  } catch (const Error &e) {
-    if (writer) std::remove(tmp.c_str()); // no stale partial file; the previous checkpoint stays
-    throw runError("cannot write checkpoint '" + path + "': " + e.what());
+    for (Vec vec : vectors) writeVector(comm, file, vec);
+    agreeOn(comm, [&] {
+      if (!writer) return;
+      const int closing = fd;
+      fd = -1;
+      if (::close(closing) != 0) throw runError(std::strerror(errno));
+    });
+  } catch (...) {
+    if (writer) {
+      if (fd >= 0) ::close(fd);
+      std::remove(tmp.c_str()); // no stale partial file; the previous checkpoint stays
+    }
+    try {
+      throw;
+    } catch (const Error &e) {
+      throw runError("cannot write checkpoint '" + path + "': " + e.what());
+    }
   }
   int failed = 0;
   if (writer && std::rename(tmp.c_str(), path.c_str()) != 0) failed = errno;

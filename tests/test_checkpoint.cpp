@@ -16,6 +16,7 @@
 
 #include "MesLib/BeamSystem.hpp"
 #include "output/CsvLog.hpp"
+#include "solvers/Checkpoint.hpp"
 #include "solvers/LinearModel.hpp"
 #include "solvers/TimeLoop.hpp"
 
@@ -240,6 +241,62 @@ TEST_F(CorruptCheckpoint, DirectoryIsRefused) {
   } catch (const Error &e) {
     EXPECT_EQ(e.exitCode(), 2);
     EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
+  }
+}
+
+// A disk that fills in the middle of the checkpoint's vectors (here rank 0's file-size limit, half the
+// checkpoint's size, inside x's values; only rank 0 writes): every rank stops together with rank 0's
+// error (exit 3), no '<path>.tmp' is left and the previous checkpoint stays. Through VecView the other
+// ranks waited for a rank 0 that had given up (on two ranks this test then hangs).
+TEST(Checkpoint, AFullDiskInTheVectorsStopsEveryRankTogether) {
+  int rank = 0;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  const std::string path = checkpointPath("full_disk"), tmp = path + ".tmp";
+  PVec x, y;
+  BEAM_PETSC(VecCreateMPI(PETSC_COMM_WORLD, PETSC_DECIDE, 10000, x.out()));
+  BEAM_PETSC(VecDuplicate(x, y.out()));
+  BEAM_PETSC(VecSet(x, 1.5));
+  BEAM_PETSC(VecSet(y, -2.5));
+  CheckpointHeader header;
+  header.scheme = "midpoint";
+  header.size = 10000;
+  header.step = 3;
+  header.dt = 0.01;
+  writeCheckpoint(path, header, x, y, {}); // the previous checkpoint
+  std::string previous;
+  if (rank == 0) {
+    std::ifstream in(path, std::ios::binary);
+    previous.assign(std::istreambuf_iterator<char>(in), {});
+    ASSERT_GT(previous.size(), 160000u);
+  }
+  header.step = 4;
+  BEAM_PETSC(VecSet(x, 3.0));
+  rlimit old{};
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old), 0);
+  const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  if (rank == 0) {
+    rlimit tight = old;
+    tight.rlim_cur = previous.size() / 2;
+    ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &tight), 0);
+  }
+  std::string error;
+  int code = 0;
+  try {
+    writeCheckpoint(path, header, x, y, {});
+  } catch (const Error &e) {
+    error = e.what();
+    code = e.exitCode();
+  }
+  setrlimit(RLIMIT_FSIZE, &old);
+  std::signal(SIGXFSZ, old_handler);
+  EXPECT_EQ(code, 3) << error;
+  EXPECT_NE(error.find("cannot write checkpoint '" + path + "'"), std::string::npos) << error;
+  MPI_Barrier(PETSC_COMM_WORLD);
+  if (rank == 0) {
+    std::ifstream in(path, std::ios::binary);
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), previous) << "the previous checkpoint must stay";
+    EXPECT_FALSE(std::ifstream(tmp).good()) << tmp << " left behind";
+    std::remove(path.c_str());
   }
 }
 
