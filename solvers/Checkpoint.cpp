@@ -4,12 +4,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <algorithm>
-#include <cstdint>
 
 #include "common/Agree.hpp"
 #include "common/Error.hpp"
@@ -169,43 +168,30 @@ bool sizeMatches(MPI_Comm comm, const std::string &path, const RawHeader &r, con
   return ok != 0;
 }
 
-// PETSc's binary format, written by rank 0 with write(2): big-endian, as PetscBinaryWrite writes it on
-// this little-endian machine, so VecLoad and PetscViewerBinaryRead read it back (a checkpoint is the
-// bytes VecView wrote before, compared with cmp), and a failure names the system's error ("No space
-// left on device", "File too large") instead of PETSc's byte counts.
+// PETSc's binary format, written by rank 0 with write(2): big-endian, swapped by PETSc's own
+// PetscByteSwap as PetscBinaryWrite does, so VecLoad and PetscViewerBinaryRead read it back (a checkpoint
+// is the bytes VecView wrote before, compared with cmp), and a failure names the system's error ("No
+// space left on device", "File too large") instead of PETSc's byte counts.
 class BigEndianFile {
 public:
   explicit BigEndianFile(int fd) : fd_(fd) {}
   void chars(const char *text, size_t n) { check(writeFully(fd_, text, n)); }
-  template <class T>
-  void values(const T *v, size_t n) {
-    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "PetscInt or PetscReal");
-    T buffer[4096];
-    for (size_t done = 0; done < n;) {
-      const size_t m = std::min(n - done, sizeof buffer / sizeof(T));
-      for (size_t i = 0; i < m; ++i) buffer[i] = bigEndian(v[done + i]);
-      check(writeFully(fd_, buffer, m * sizeof(T)));
-      done += m;
-    }
-  }
+  void values(const PetscInt *v, size_t n) { swapped(v, n, PETSC_INT); }
+  void values(const PetscReal *v, size_t n) { swapped(v, n, PETSC_REAL); }
 
 private:
   template <class T>
-  static T bigEndian(T value) {
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if constexpr (sizeof(T) == 8) {
-      std::uint64_t bits;
-      std::memcpy(&bits, &value, 8);
-      bits = __builtin_bswap64(bits);
-      std::memcpy(&value, &bits, 8);
-    } else {
-      std::uint32_t bits;
-      std::memcpy(&bits, &value, 4);
-      bits = __builtin_bswap32(bits);
-      std::memcpy(&value, &bits, 4);
-    }
+  void swapped(const T *v, size_t n, PetscDataType type) {
+    T buffer[4096];
+    for (size_t done = 0; done < n;) {
+      const size_t m = std::min(n - done, sizeof buffer / sizeof(T));
+      std::copy(v + done, v + done + m, buffer);
+#if !defined(PETSC_WORDS_BIGENDIAN)
+      BEAM_PETSC(PetscByteSwap(buffer, type, PetscInt(m)));
 #endif
-    return value;
+      check(writeFully(fd_, buffer, m * sizeof(T)));
+      done += m;
+    }
   }
   static void check(int err) {
     if (err) throw runError(std::strerror(err));
@@ -291,16 +277,12 @@ void writeCheckpoint(const std::string &path, const CheckpointHeader &header, Ve
       fd = -1;
       if (::close(closing) != 0) throw runError(std::strerror(errno));
     });
-  } catch (...) {
+  } catch (const Error &e) { // every failure inside is agreed, so all ranks come here together
     if (writer) {
       if (fd >= 0) ::close(fd);
       std::remove(tmp.c_str()); // no stale partial file; the previous checkpoint stays
     }
-    try {
-      throw;
-    } catch (const Error &e) {
-      throw runError("cannot write checkpoint '" + path + "': " + e.what());
-    }
+    throw runError("cannot write checkpoint '" + path + "': " + e.what());
   }
   int failed = 0;
   if (writer && std::rename(tmp.c_str(), path.c_str()) != 0) failed = errno;
