@@ -1,5 +1,7 @@
 #include "MesLib/KroneckerMass.hpp"
 
+#include "MesLib/GhostExchange.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -413,8 +415,7 @@ double KroneckerMassInverse::forwardHalf(const double *rv, double *r_update, con
   for (PetscInt i = 0; i < W; ++i) w[i] *= s;
   if (ranks_ == 2) {
     double *peer = ends_.data();
-    MPI_Sendrecv(w, int(W), MPI_DOUBLE, 1 - rank_, 1, peer, int(W), MPI_DOUBLE, 1 - rank_, 1, comm_,
-                 MPI_STATUS_IGNORE);
+    swapWithPeer(comm_, 1 - rank_, 1, w, peer, W); // in eager pieces (GhostExchange.hpp)
     const double em = my_spike_, eo = peer_spike_, d = 1 / (1 - em * eo);
     for (PetscInt i = 0; i < W; ++i) w[i] = (w[i] - em * peer[i]) * d;
   }

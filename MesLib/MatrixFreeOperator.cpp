@@ -1,5 +1,7 @@
 #include "MesLib/MatrixFreeOperator.hpp"
 
+#include "MesLib/GhostExchange.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -35,8 +37,7 @@ struct Context {
   // Per element row ey0 + k: the elements touching a frozen DOF, ascending; they take the masked path.
   std::vector<std::vector<int>> frozen_elements;
   std::vector<PetscInt> frozen_rows; // owned local rows that are frozen
-  PScatter scatter;                // ghost DOFs [g0, row0) and [row1, g1), in that order -> ghosts
-  PVec ghosts;                     // empty on one rank
+  std::unique_ptr<GhostExchange> exchange; // ghost DOFs [g0, row0) and [row1, g1), in that order; none on one rank
   PVec diagonal_vec;
   // Node stencil (uniform thickness, frozen DOFs only in whole end columns, ranks owning whole node
   // rows, mx >= 4): the operator summed per node, 9 neighbours x 2x2 blocks, one set per column class
@@ -135,22 +136,21 @@ void maskedElement(const Context &c, int ey, int ex, const WindowValues &xw, dou
 PetscErrorCode getArrays(const Context &c, Vec x, Vec y, const PetscScalar **xo, const PetscScalar **xghost,
                          PetscScalar **yo) {
   PetscFunctionBeginUser;
-  if (c.scatter) {
-    PetscCall(VecScatterBegin(c.scatter, x, c.ghosts, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecScatterEnd(c.scatter, x, c.ghosts, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecGetArrayRead(c.ghosts, xghost));
-  }
   PetscCall(VecGetArrayRead(x, xo));
+  if (c.exchange) {
+    PetscCall(c.exchange->begin(*xo));
+    PetscCall(c.exchange->end());
+    *xghost = c.exchange->ghosts();
+  }
   PetscCall(VecGetArrayWrite(y, yo));
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode restoreArrays(const Context &c, Vec x, Vec y, const PetscScalar **xo, const PetscScalar **xghost,
-                             PetscScalar **yo) {
+PetscErrorCode restoreArrays(Vec x, Vec y, const PetscScalar **xo, const PetscScalar **xghost, PetscScalar **yo) {
   PetscFunctionBeginUser;
   PetscCall(VecRestoreArrayWrite(y, yo));
   PetscCall(VecRestoreArrayRead(x, xo));
-  if (c.scatter) PetscCall(VecRestoreArrayRead(c.ghosts, xghost));
+  *xghost = nullptr;
   PetscFunctionReturn(0);
 }
 
@@ -187,7 +187,7 @@ PetscErrorCode mult(Mat A, Vec x, Vec y) {
     for (int ex = hi; ex < c.mx; ++ex) maskedElement(c, ey, ex, xw, yo);
   }
   for (PetscInt i : c.frozen_rows) yo[i] = c.frozen_diagonal * xo[i];
-  PetscCall(restoreArrays(c, x, y, &xo, &xghost, &yo));
+  PetscCall(restoreArrays(x, y, &xo, &xghost, &yo));
   PetscCall(PetscLogFlops(128.0 * double(c.ey1 - c.ey0 + 1) * c.mx));
   PetscFunctionReturn(0);
 }
@@ -275,11 +275,11 @@ PetscErrorCode stencilRows(Context &c, Vec x, Vec y, double *dot_out, const Affi
   // On several ranks the ghost rows travel while the rows that do not need them are computed: the wait
   // for them was a sixth of the products' time on two ranks at 2e6 DOFs (-log_view, VecScatterEnd).
   // On one rank every row is of the first kind, in order.
-  if (c.scatter) PetscCall(VecScatterBegin(c.scatter, x, c.ghosts, INSERT_VALUES, SCATTER_FORWARD));
   const PetscScalar *xo, *xghost = nullptr;
   PetscScalar *yo = nullptr;
   const PetscScalar *vo = nullptr;
   PetscCall(VecGetArrayRead(x, &xo));
+  if (c.exchange) PetscCall(c.exchange->begin(xo));
   if (y) PetscCall(VecGetArrayWrite(y, &yo));
   if (affine.v) PetscCall(VecGetArrayRead(affine.v, &vo));
   const PetscInt S = 2 * PetscInt(c.mx + 1);
@@ -307,12 +307,11 @@ PetscErrorCode stencilRows(Context &c, Vec x, Vec y, double *dot_out, const Affi
   double dot = 0;
   for (int k = 0; k < c.rows; ++k)
     if (!needsGhosts(k)) dot += row(k);
-  if (c.scatter) {
-    PetscCall(VecScatterEnd(c.scatter, x, c.ghosts, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecGetArrayRead(c.ghosts, &xghost));
+  if (c.exchange) {
+    PetscCall(c.exchange->end());
+    xghost = c.exchange->ghosts();
     for (int k = 0; k < c.rows; ++k)
       if (needsGhosts(k)) dot += row(k);
-    PetscCall(VecRestoreArrayRead(c.ghosts, &xghost));
   }
   if (affine.v) PetscCall(VecRestoreArrayRead(affine.v, &vo));
   if (y) PetscCall(VecRestoreArrayWrite(y, &yo));
@@ -480,22 +479,31 @@ void setupWindow(Context &ctx, const Beam &beam) {
   for (PetscInt f : beam.ownedFrozenDofs()) ctx.frozen_rows.push_back(f - ctx.row0);
 }
 
-// Ghosts: the window's DOFs owned by other ranks. One rank has none and needs no scatter; on several,
-// creating the scatter is collective, so every rank does it.
+// Ghosts: the window's DOFs owned by other ranks, below and above this rank's, fetched by GhostExchange
+// (MesLib/GhostExchange.hpp). One rank has none. Every rank's window follows from its DOFs as in
+// setupWindow, so each rank knows what the others need from it; creating the exchange is collective.
 void setupGhosts(Context &ctx, const Beam &beam) {
-  const PetscInt g1 = beam.mesh().P(ctx.mx, ctx.ey1 + 1, 1) + 1;
-  std::vector<PetscInt> ghost_dofs;
-  for (PetscInt d = ctx.g0; d < g1; ++d)
-    if (d < ctx.row0 || d >= ctx.row1) ghost_dofs.push_back(d);
   int ranks = 1;
   MPI_Comm_size(beam.comm(), &ranks);
   if (ranks == 1) return;
-  PVec x = beam.createVector();
-  PIS from;
-  BEAM_PETSC(VecCreateSeq(PETSC_COMM_SELF, PetscInt(ghost_dofs.size()), ctx.ghosts.out()));
-  BEAM_PETSC(ISCreateGeneral(PETSC_COMM_SELF, PetscInt(ghost_dofs.size()), ghost_dofs.data(), PETSC_COPY_VALUES,
-                             from.out()));
-  BEAM_PETSC(VecScatterCreate(x, from, ctx.ghosts, nullptr, ctx.scatter.out()));
+  const BeamMesh &mesh = beam.mesh();
+  const PVec x = beam.createVector();
+  const PetscInt *ranges;
+  BEAM_PETSC(VecGetOwnershipRanges(x, &ranges));
+  std::vector<PetscInt> ownership(ranges, ranges + ranks + 1);
+  auto window = [&](int q) {
+    const PetscInt first = ownership[size_t(q)], last = ownership[size_t(q) + 1]; // DOFs, whole nodes
+    const int y_first = mesh.nodeXY(first / 2)[1], y_last = mesh.nodeXY(last / 2 - 1)[1];
+    const int ey0 = std::max(0, y_first - 1), ey1 = std::min(mesh.my() - 1, y_last);
+    const PetscInt g0 = mesh.P(0, ey0, 0), g1 = mesh.P(mesh.mx(), ey1 + 1, 1) + 1;
+    std::vector<GhostExchange::Range> ghosts;
+    if (g0 < first) ghosts.emplace_back(g0, first);
+    if (last < g1) ghosts.emplace_back(last, g1);
+    return ghosts;
+  };
+  ctx.exchange = std::make_unique<GhostExchange>(beam.comm(), ownership, window); // a copy: window reads it
+  if (ctx.exchange->ghostCount() != (ctx.row0 - ctx.g0) + (mesh.P(ctx.mx, ctx.ey1 + 1, 1) + 1 - ctx.row1))
+    throw runError("matrix-free operator: the ghost exchange does not match the window");
 }
 
 // Diagonal: element diagonals summed into owned rows; a + c at frozen rows.
