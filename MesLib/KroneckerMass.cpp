@@ -103,7 +103,7 @@ std::vector<double> invertDense(std::vector<double> a, int n) {
 // With Quad, also each row's b' Tx^{-1} b = sum_i w_i^2 / D_i over the forward elimination's values w, in
 // chains of their own beside the recurrences' (quad[j]).
 template <int NB, bool Quad = false>
-void solveRows(const double *__restrict l, const double *__restrict inv_d, PetscInt nodes, const double *const b[],
+__attribute__((always_inline)) inline void solveRows(const double *__restrict l, const double *__restrict inv_d, PetscInt nodes, const double *const b[],
                double *const w[], double *quad = nullptr) {
   // The recurrences carry their last values in registers (u, v: the two components of each row), not
   // through memory, whose store-to-load forwarding would lengthen every link of the chain.
@@ -285,7 +285,7 @@ double KroneckerMassInverse::residualForward(double alpha, Vec q, Vec r, Vec w) 
   return global;
 }
 
-void KroneckerMassInverse::directionBackward(Vec w, double alpha, double beta, Vec p, Vec x) const {
+__attribute__((target_clones("arch=x86-64-v3", "default"))) void KroneckerMassInverse::directionBackward(Vec w, double alpha, double beta, Vec p, Vec x) const {
   if (!fusable()) throw runError("KroneckerMassInverse::directionBackward needs one or two ranks");
   static PetscLogEvent event = -1;
   BEAM_PETSC(registerLogEvent("KronDirectionBackward", &event));
@@ -346,7 +346,7 @@ PetscLogEvent sweepEvent(bool dot) {
   return events[dot];
 }
 
-double KroneckerMassInverse::forwardHalf(const double *rv, double *r_update, const double *qv, double alpha,
+__attribute__((target_clones("arch=x86-64-v3", "default"))) double KroneckerMassInverse::forwardHalf(const double *rv, double *r_update, const double *qv, double alpha,
                                          double *zv, bool dot) const {
   if (dot && ranks_ > 2) throw runError("KroneckerMassInverse: the forward half's r'z needs one or two ranks");
   const PetscInt W = free_width_, S = row_stride_, ff = first_free_;
@@ -425,7 +425,7 @@ double KroneckerMassInverse::forwardHalf(const double *rv, double *r_update, con
   return inverse_scale_ * rows_sum + last + frozen_sum;
 }
 
-double KroneckerMassInverse::sweep(Vec r, Vec z, bool dot) const {
+__attribute__((target_clones("arch=x86-64-v3", "default"))) double KroneckerMassInverse::sweep(Vec r, Vec z, bool dot) const {
   const PetscLogEvent event = sweepEvent(dot);
   BEAM_PETSC(PetscLogEventBegin(event, r, z, 0, 0));
   double rz = 0;
