@@ -1,6 +1,7 @@
 #include "MesLib/GhostExchange.hpp"
 
 #include <algorithm>
+#include <exception>
 #include <string>
 
 #include "common/Error.hpp"
@@ -102,6 +103,10 @@ GhostExchange::~GhostExchange() {
 // so they return PETSc's error code instead (an MPI error aborts the job first under MPI's default handler).
 PetscErrorCode GhostExchange::begin(const double *owned) {
   PetscFunctionBeginUser;
+  // A begin() after a begin() without end() (an error return between them) would drop receives still
+  // pending, which would then take the next product's messages.
+  PetscCheck(!begun_, PETSC_COMM_SELF, PETSC_ERR_ORDER, "ghost exchange: begin() twice without end()");
+  begun_ = true;
   try {
     receive_requests_.clear();
     for (const Message &r : receives_) postReceive(comm_, r.peer, 0, ghosts_.data() + r.offset, r.count, receive_requests_);
@@ -114,7 +119,7 @@ PetscErrorCode GhostExchange::begin(const double *owned) {
       std::copy(owned + m.offset, owned + m.offset + m.count, buffer);
       postSend(comm_, m.peer, 0, buffer, m.count, send_requests_);
     }
-  } catch (const Error &e) {
+  } catch (const std::exception &e) { // beam::Error from MPI, bad_alloc: not through PETSc's C frames
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "%s", e.what());
   }
   PetscFunctionReturn(0);
@@ -124,6 +129,7 @@ PetscErrorCode GhostExchange::end() {
   PetscFunctionBeginUser;
   if (!receive_requests_.empty())
     PetscCallMPI(MPI_Waitall(int(receive_requests_.size()), receive_requests_.data(), MPI_STATUSES_IGNORE));
+  begun_ = false;
   PetscFunctionReturn(0);
 }
 

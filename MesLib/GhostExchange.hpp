@@ -63,6 +63,7 @@ private:
   std::vector<Message> receives_, sends_;
   std::vector<double> ghosts_, send_buffer_;
   std::vector<MPI_Request> receive_requests_, send_requests_; // the pieces of the last begin()
+  bool begun_ = false; // begin() called, end() not yet
 };
 
 } // namespace beam

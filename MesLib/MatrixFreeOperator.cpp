@@ -374,7 +374,12 @@ void setupStencil(Context &c, const Beam &beam, const ElementMatrix &me, const E
   const BeamSpec &spec = beam.spec();
   const int mx = mesh.mx(), my = mesh.my();
   if (c.diagonal || !spec.element_thickness.empty() || mx < 4) return;
-  if (beam.nodeBegin() % (mx + 1) != 0 || beam.nodeEnd() % (mx + 1) != 0) return;
+  // Whole node rows on every rank, or no rank takes the stencil: its reductions (multDot, quadraticForm)
+  // are other MPI calls than the element path's, and with more ranks than node rows some ranks may own
+  // whole rows and others not (mx = 4, my = 5 on 7 ranks).
+  int whole = beam.nodeBegin() % (mx + 1) == 0 && beam.nodeEnd() % (mx + 1) == 0, all = 0;
+  MPI_Allreduce(&whole, &all, 1, MPI_INT, MPI_MIN, beam.comm());
+  if (!all) return;
   std::vector<char> frozen_column(size_t(mx + 1), 0);
   std::vector<int> frozen_count(size_t(mx + 1), 0);
   for (PetscInt f : beam.frozenDofs()) ++frozen_count[size_t(mesh.nodeXY(f / 2)[0])];
@@ -485,7 +490,7 @@ void setupWindow(Context &ctx, const Beam &beam) {
 void setupGhosts(Context &ctx, const Beam &beam) {
   int ranks = 1;
   MPI_Comm_size(beam.comm(), &ranks);
-  if (ranks == 1) return;
+  if (ranks == 1 || ctx.diagonal) return; // the lumped mass alone needs no neighbour
   const BeamMesh &mesh = beam.mesh();
   const PVec x = beam.createVector();
   const PetscInt *ranges;
