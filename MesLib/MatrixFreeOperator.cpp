@@ -446,23 +446,34 @@ void setupElementMatrix(Context &ctx, const Beam &beam, const ElementMatrix &me,
   ctx.frozen_diagonal = a + c;
 }
 
+// The window of the nodes [node_begin, node_end): the element rows touching them, [y_first - 1, y_last]
+// clipped to the beam (as in Beam::assemble), and the DOFs of node rows [ey0, ey1 + 1], [g0, g1),
+// contiguous in the global numbering. For this rank (setupWindow) and every other (setupGhosts).
+struct Window {
+  int ey0, ey1;
+  PetscInt g0, g1;
+};
+Window windowOf(const BeamMesh &mesh, PetscInt node_begin, PetscInt node_end) {
+  const int y_first = mesh.nodeXY(node_begin)[1], y_last = mesh.nodeXY(node_end - 1)[1];
+  const int ey0 = std::max(0, y_first - 1), ey1 = std::min(mesh.my() - 1, y_last);
+  return {ey0, ey1, mesh.P(0, ey0, 0), mesh.P(mesh.mx(), ey1 + 1, 1) + 1};
+}
+
 // This rank's rows, the window of node rows its elements touch, the frozen DOFs and elements in it,
 // per-element thicknesses.
 void setupWindow(Context &ctx, const Beam &beam) {
   const BeamMesh &mesh = beam.mesh();
   const BeamSpec &spec = beam.spec();
-  const int mx = mesh.mx(), my = mesh.my();
+  const int mx = mesh.mx();
   ctx.mx = mx;
   ctx.node_begin = beam.nodeBegin();
   ctx.node_end = beam.nodeEnd();
   ctx.row0 = 2 * beam.nodeBegin();
   ctx.row1 = 2 * beam.nodeEnd();
-  // Elements touching owned nodes lie in element rows [y_first - 1, y_last] (as in Beam::assemble).
-  const int y_first = mesh.nodeXY(beam.nodeBegin())[1], y_last = mesh.nodeXY(beam.nodeEnd() - 1)[1];
-  ctx.ey0 = std::max(0, y_first - 1);
-  ctx.ey1 = std::min(my - 1, y_last);
-  // The window: the DOFs of node rows [ey0, ey1 + 1], contiguous in the global numbering.
-  const PetscInt g0 = mesh.P(0, ctx.ey0, 0), g1 = mesh.P(mx, ctx.ey1 + 1, 1) + 1;
+  const Window window = windowOf(mesh, beam.nodeBegin(), beam.nodeEnd());
+  ctx.ey0 = window.ey0;
+  ctx.ey1 = window.ey1;
+  const PetscInt g0 = window.g0, g1 = window.g1;
   ctx.g0 = g0;
   ctx.frozen_window.assign(size_t(g1 - g0), 0);
   ctx.frozen_elements.resize(size_t(ctx.ey1 - ctx.ey0 + 1));
@@ -498,16 +509,16 @@ void setupGhosts(Context &ctx, const Beam &beam) {
   std::vector<PetscInt> ownership(ranges, ranges + ranks + 1);
   auto window = [&](int q) {
     const PetscInt first = ownership[size_t(q)], last = ownership[size_t(q) + 1]; // DOFs, whole nodes
-    const int y_first = mesh.nodeXY(first / 2)[1], y_last = mesh.nodeXY(last / 2 - 1)[1];
-    const int ey0 = std::max(0, y_first - 1), ey1 = std::min(mesh.my() - 1, y_last);
-    const PetscInt g0 = mesh.P(0, ey0, 0), g1 = mesh.P(mesh.mx(), ey1 + 1, 1) + 1;
+    const Window w = windowOf(mesh, first / 2, last / 2);
     std::vector<GhostExchange::Range> ghosts;
-    if (g0 < first) ghosts.emplace_back(g0, first);
-    if (last < g1) ghosts.emplace_back(last, g1);
+    if (w.g0 < first) ghosts.emplace_back(w.g0, first);
+    if (last < w.g1) ghosts.emplace_back(last, w.g1);
     return ghosts;
   };
   ctx.exchange = std::make_unique<GhostExchange>(beam.comm(), ownership, window); // a copy: window reads it
-  if (ctx.exchange->ghostCount() != (ctx.row0 - ctx.g0) + (mesh.P(ctx.mx, ctx.ey1 + 1, 1) + 1 - ctx.row1))
+  // The vectors' ownership is the beam's partition, so this rank's ghosts are its window's.
+  const Window mine = windowOf(mesh, beam.nodeBegin(), beam.nodeEnd());
+  if (ctx.exchange->ghostCount() != (ctx.row0 - mine.g0) + (mine.g1 - ctx.row1))
     throw runError("matrix-free operator: the ghost exchange does not match the window");
 }
 
