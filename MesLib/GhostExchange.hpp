@@ -22,8 +22,9 @@ namespace beam {
 // Messages between ranks in pieces of at most kEagerDoubles values: below OpenMPI's shared-memory eager
 // limit (4096 bytes with its header), so a piece is copied out at once and its send completes without
 // the receiver; a larger message goes by rendezvous, a handshake that needs both ranks inside MPI.
-// Measured at 2000 x 50 on two ranks, midpoint: the eager limit raised above a node row (32 kB) made the
-// step 8 % faster (medians of five interleaved runs, 2026-11-25).
+// Measured at 2000 x 50 on two ranks, midpoint, 200 steps: the eager limit raised above a node row
+// (32 kB, `--mca btl_vader_eager_limit 65536`) took the 2-rank speed-up from 1.68x to 1.89x (medians of
+// six interleaved runs, 2026-11-25).
 inline constexpr PetscInt kEagerDoubles = 480;
 // Appends the requests of the pieces of a receive / send of n doubles from or to peer.
 void postReceive(MPI_Comm comm, int peer, int tag, double *data, PetscInt n, std::vector<MPI_Request> &requests);
