@@ -45,7 +45,6 @@ GhostExchange::GhostExchange(MPI_Comm comm, std::vector<PetscInt> ownership,
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   if (ownership.size() != size_t(size) + 1) throw runError("ghost exchange: ownership needs size + 1 entries");
-  checkMpi(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup");
   const PetscInt first = ownership[size_t(rank)], last = ownership[size_t(rank) + 1];
   // Ownership is contiguous and ascending, so a range meets each owner in one contiguous piece, the pieces
   // in rank order; a rank's ghosts below its DOFs and above them come from different ranks, so one message
@@ -88,6 +87,8 @@ GhostExchange::GhostExchange(MPI_Comm comm, std::vector<PetscInt> ownership,
   }
   ghosts_.assign(size_t(ghost_count), 0.0);
   send_buffer_.assign(size_t(buffered), 0.0);
+  // Last, so no throw above can leave the duplicate unfreed (a throwing constructor runs no destructor).
+  checkMpi(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup");
 }
 
 GhostExchange::~GhostExchange() {
