@@ -142,17 +142,17 @@ for scheme in midpoint fully_implicit semi_implicit; do
   done
 done
 rm -rf "${tmp:?}/lumped" "${tmp:?}/consistent"
-# The default path on 1 and 2 ranks, in pairs, at 2e5 and 2e6 (20000x50, the issue's shape). At 2e5 a
-# run takes a fraction of a second, so a slow second of this shared 2-core host on either side moves one
-# pair's ratio by 20 % or more (1.59x to 2.2x in consecutive pairs, 2026-11-26): three times as many pairs
-# there, for a median that a single such pair does not move (about 90 s more in all).
-for scheme in midpoint fully_implicit semi_implicit; do
+# The default path on 1 and 2 ranks, in pairs, at 2e5 and 2e6 (20000x50, the issue's shape). Rounds over
+# the six configurations, not one configuration's pairs back to back: the host is shared, and a slow
+# minute of its memory system on the 2-rank side (2026-11-26 00:03: midpoint at 2e6, its five pairs
+# 1.36x-1.67x; ten pairs by hand right after, 1.72x-1.98x) then falls on one pair of several
+# configurations instead of on every pair of one. At 2e5 a run takes a fraction of a second and a slow
+# second moves a pair by 20 % (1.59x to 2.2x in consecutive pairs): three pairs there per round at 2e6.
+for ((r = 0; r < 3 * repeats; ++r)); do
   for s in "2000 50" "20000 50"; do
     read -r mx my <<< "$s"
-    [ "${QUICK:-0}" = 1 ] && [ "$mx" = 20000 ] && continue
-    pairs=$repeats
-    [ "$mx" = 2000 ] && pairs=$((3 * repeats))
-    for ((r = 0; r < pairs; ++r)); do
+    [ "$mx" = 20000 ] && { [ "${QUICK:-0}" = 1 ] || [ $((r % 3)) -ne 0 ]; } && continue
+    for scheme in midpoint fully_implicit semi_implicit; do
       row 1 -path default -mx "$mx" -my "$my" -steps "$(steps_for "$mx" default)" -scheme "$scheme"
       row 2 -path default -mx "$mx" -my "$my" -steps "$(steps_for "$mx" default)" -scheme "$scheme"
     done
