@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "MesLib/BeamSystem.hpp"
+#include "MesLib/GhostExchange.hpp"
 #include "MesLib/MatrixFreeOperator.hpp"
 
 namespace beam {
@@ -98,6 +99,56 @@ TEST(LumpedMass, DiagonalWithTheConsistentRowSums) {
   const double area = s.mx * s.hx * s.my * s.hy;
   // Both directions: 2 rho t area.
   EXPECT_NEAR(PetscRealPart(total), 2 * s.material.rho * s.thickness * area, 1e-12 * area);
+}
+
+// The exchange alone: every rank holds every other rank's values as ghosts (an all-gather), 1000 per
+// rank so each message goes in three eager pieces of at most 480; three products in a row, each with
+// new values, so a piece of one product taking another's place would show.
+TEST(GhostExchange, EveryOtherRanksValuesInPieces) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  const PetscInt per_rank = 1000;
+  std::vector<PetscInt> ownership;
+  for (int q = 0; q <= size; ++q) ownership.push_back(q * per_rank);
+  auto others = [&](int q) {
+    std::vector<GhostExchange::Range> r;
+    if (q > 0) r.push_back({0, q * per_rank});
+    if (q + 1 < size) r.push_back({(q + 1) * per_rank, size * per_rank});
+    return r;
+  };
+  GhostExchange exchange(PETSC_COMM_WORLD, ownership, others);
+  ASSERT_EQ(exchange.ghostCount(), (size - 1) * per_rank);
+  std::vector<double> owned(per_rank);
+  for (int product = 0; product < 3; ++product) {
+    for (PetscInt i = 0; i < per_rank; ++i) owned[size_t(i)] = 1e6 * product + double(rank * per_rank + i);
+    ASSERT_EQ(exchange.begin(owned.data()), 0);
+    ASSERT_EQ(exchange.end(), 0);
+    PetscInt k = 0, wrong = 0;
+    for (const auto &[first, last] : others(rank))
+      for (PetscInt g = first; g < last; ++g, ++k) wrong += exchange.ghosts()[k] != 1e6 * product + double(g);
+    EXPECT_EQ(wrong, 0) << "product " << product;
+  }
+}
+
+// Bad layouts, the same on every rank (so every rank throws, before the collective duplicate of the
+// communicator): one line each, and a good exchange still works afterwards.
+TEST(GhostExchange, RefusesBadLayouts) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  std::vector<PetscInt> ownership;
+  for (int q = 0; q <= size; ++q) ownership.push_back(q * 4);
+  const auto none = [](int) { return std::vector<GhostExchange::Range>{}; };
+  std::vector<PetscInt> too_long = ownership;
+  too_long.push_back(too_long.back() + 4);
+  EXPECT_THROW(GhostExchange(PETSC_COMM_WORLD, too_long, none), Error) << "ownership with size + 2 entries";
+  const auto own_first = [&](int q) { return std::vector<GhostExchange::Range>{{ownership[size_t(q)], ownership[size_t(q)] + 1}}; };
+  EXPECT_THROW(GhostExchange(PETSC_COMM_WORLD, ownership, own_first), Error) << "a ghost range holding owned DOFs";
+  GhostExchange fine(PETSC_COMM_WORLD, ownership, none);
+  const std::vector<double> owned(4, 1.0);
+  EXPECT_EQ(fine.begin(owned.data()), 0);
+  EXPECT_EQ(fine.end(), 0);
 }
 
 } // namespace
