@@ -132,10 +132,9 @@ TEST(GhostExchange, EveryOtherRanksValuesInPieces) {
 }
 
 // Bad layouts, the same on every rank (so every rank throws, before the collective duplicate of the
-// communicator): one line each, and a good exchange still works afterwards.
+// communicator): beam::Error, and a good exchange still works afterwards.
 TEST(GhostExchange, RefusesBadLayouts) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  int size = 1;
   MPI_Comm_size(PETSC_COMM_WORLD, &size);
   std::vector<PetscInt> ownership;
   for (int q = 0; q <= size; ++q) ownership.push_back(q * 4);
