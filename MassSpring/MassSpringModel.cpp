@@ -89,6 +89,8 @@ MassSpringModel::MassSpringModel(const Network &net, MPI_Comm comm) : comm_(comm
   kc_ = net.contact_stiffness;
   bc_ = net.contact_damping;
   no_pull_ = net.contact_no_pull;
+  conservative_ = (planes_.empty() || bc_ == 0) &&
+                  std::none_of(net.springs.begin(), net.springs.end(), [](const Spring &s) { return s.damping != 0; });
 
   // Identity: how the network was made, its size, its forces, and a hash of all its data.
   Hash hash;

@@ -40,6 +40,9 @@ public:
   PMat createJacobian() const override;
   void shiftedJacobian(double t, Vec x, Vec v, double a, double b, double c, Mat J) const override;
 
+  // No dashpot on any spring, and no contact damping where there are planes.
+  bool conservative() const override { return conservative_; }
+
   std::vector<std::string> energyNames() const override { return {"kinetic", "gravity", "elastic", "contact"}; }
   void storedEnergy(double t, Vec x, Vec v, std::vector<double> &parts) const override;
   double dissipationRate(double t, Vec x, Vec v) const override;
@@ -103,6 +106,7 @@ private:
   std::vector<Plane> planes_;
   double kc_, bc_;
   bool no_pull_;
+  bool conservative_ = false;
   std::vector<std::pair<std::string, std::string>> identity_;
 
   PVec layout_;                 // a global vector: the layout of x and v

@@ -151,6 +151,12 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   BEAM_PETSC(SNESSetTolerances(snes_, 1e-50, 1e-10, 0.0, 500, -1));
   BEAM_PETSC(SNESSetConvergenceTest(snes_, convergenceTest, &stop_, nullptr));
   BEAM_PETSC(SNESSetConvergenceHistory(snes_, history_, nullptr, 64, PETSC_TRUE));
+  // A conservative model's step minimizes an energy: the line search measures progress by it (options
+  // may choose PETSc's, -<prefix>snes_linesearch_type bt).
+  if (model.conservative()) {
+    energy_search_.emplace([this](Vec dv) { return stepEnergy(dv); });
+    energy_search_->attach(snes_);
+  }
   // The linear solver every Newton iteration uses unless options say otherwise (see the header): above
   // kDirectNewtonLimit unknowns GMRES, since the exact Jacobian of buckling springs is indefinite,
   // preconditioned by smoothed-aggregation multigrid, whose cost per unknown does not grow with the
@@ -229,6 +235,19 @@ void ImplicitTheta::residual(Vec dv, Vec R) {
   BEAM_PETSC(VecAXPY(R, -dt_, rhs_)); // R = M dv - dt F
 }
 
+// Phi(dv) = 1/2 dv' M dv + U(x_theta) / theta^2 (solvers/EnergyLineSearch.hpp): its gradient is R(dv)
+// when F = -grad U, since d x_theta / d dv = theta^2 dt.
+double ImplicitTheta::stepEnergy(Vec dv) {
+  evaluationPoint(dv);
+  model_->massMult(xt_, dv, rhs_);
+  PetscReal kinetic;
+  BEAM_PETSC(VecDot(rhs_, dv, &kinetic));
+  model_->storedEnergy(t_ + theta_ * dt_, xt_, vt_, energy_parts_);
+  double potential = 0;
+  for (size_t i = 1; i < energy_parts_.size(); ++i) potential += energy_parts_[i]; // after the kinetic one
+  return 0.5 * kinetic + potential / (theta_ * theta_);
+}
+
 void ImplicitTheta::jacobian(Vec dv, Mat J) {
   evaluationPoint(dv);
   model_->shiftedJacobian(t_ + theta_ * dt_, xt_, vt_, 1.0, theta_ * dt_, theta_ * theta_ * dt_ * dt_, J);
@@ -292,7 +311,10 @@ void ImplicitTheta::step(double t, Vec x, Vec v) {
       BEAM_PETSC(SNESSolve(snes_, nullptr, dv_));
       BEAM_PETSC(SNESGetConvergedReason(snes_, &reason));
       BEAM_PETSC(SNESGetIterationNumber(snes_, &iterations_));
-      if (!chosen) BEAM_PETSC(SNESLineSearchSetType(line_search, every_step.c_str()));
+      if (!chosen) {
+        if (energy_search_) energy_search_->attach(snes_); // a new shell forgets its function
+        else BEAM_PETSC(SNESLineSearchSetType(line_search, every_step.c_str()));
+      }
       iterations_ += first;
     }
     BEAM_PETSC(SNESGetLinearSolveIterations(snes_, &linear_iterations_));

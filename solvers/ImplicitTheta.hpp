@@ -30,6 +30,7 @@
 
 #include <petscsnes.h>
 
+#include "solvers/EnergyLineSearch.hpp"
 #include "solvers/TimeScheme.hpp"
 
 namespace beam {
@@ -61,6 +62,7 @@ private:
   void residual(Vec dv, Vec R);
   void jacobian(Vec dv, Mat J);
   void evaluationPoint(Vec dv); // xt_, vt_ from dv
+  double stepEnergy(Vec dv);     // the energy R(dv) is the gradient of, for conservative models
   static PetscErrorCode residualCallback(SNES, Vec dv, Vec R, void *self);
   static PetscErrorCode jacobianCallback(SNES, Vec dv, Mat J, Mat P, void *self);
 
@@ -81,6 +83,8 @@ private:
   PSNES snes_;                           // nonlinear models
   std::string newton_prefix_;
   std::optional<LinearSolver> linear_;   // linear models
+  std::optional<EnergyLineSearch> energy_search_; // conservative nonlinear models
+  std::vector<double> energy_parts_;
 };
 
 } // namespace beam

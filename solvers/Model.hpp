@@ -55,6 +55,12 @@ public:
   virtual PMat createJacobian() const;
   virtual void shiftedJacobian(double t, Vec x, Vec v, double a, double b, double c, Mat J) const;
 
+  // Models whose every force is minus the gradient of their stored potential energy (the stored energies
+  // after the kinetic one): no damping, no loads that vary in time, no constraint forces. A Newton step
+  // of an implicit scheme then minimizes an energy, and its line search measures progress by it
+  // (solvers/EnergyLineSearch.hpp). Default: no.
+  virtual bool conservative() const { return false; }
+
   // Called by the time loop after every accepted step: a model may correct (x, v) there (the
   // multibody model's -projection onto its constraints). Default: nothing.
   virtual void afterStep(double /*t*/, Vec /*x*/, Vec /*v*/) const {}

@@ -1,0 +1,112 @@
+#include "solvers/EnergyLineSearch.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "common/Petsc.hpp"
+
+namespace beam {
+
+void EnergyLineSearch::attach(SNES snes) {
+  SNESLineSearch linesearch;
+  BEAM_PETSC(SNESGetLineSearch(snes, &linesearch));
+  BEAM_PETSC(SNESLineSearchSetType(linesearch, SNESLINESEARCHSHELL));
+  BEAM_PETSC(SNESLineSearchShellSetUserFunc(linesearch, apply, this));
+}
+
+PetscErrorCode EnergyLineSearch::apply(SNESLineSearch linesearch, void *self) {
+  try {
+    static_cast<EnergyLineSearch *>(self)->search(linesearch);
+  } catch (const Error &e) {
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "%s", e.what());
+  }
+  return 0;
+}
+
+void EnergyLineSearch::search(SNESLineSearch linesearch) {
+  Vec X, F, Y, W, G;
+  SNES snes;
+  PetscReal xnorm, fnorm, ynorm, lambda, min_lambda, max_step;
+  PetscInt max_its;
+  PetscViewer monitor = nullptr;
+  BEAM_PETSC(SNESLineSearchGetVecs(linesearch, &X, &F, &Y, &W, &G));
+  BEAM_PETSC(SNESLineSearchGetSNES(linesearch, &snes));
+  BEAM_PETSC(SNESLineSearchGetNorms(linesearch, &xnorm, &fnorm, &ynorm));
+  BEAM_PETSC(SNESLineSearchGetLambda(linesearch, &lambda)); // the damping, 1 by default
+  BEAM_PETSC(SNESLineSearchGetTolerances(linesearch, &min_lambda, &max_step, nullptr, nullptr, nullptr, &max_its));
+  BEAM_PETSC(SNESLineSearchGetDefaultMonitor(linesearch, &monitor));
+  PetscReal snes_atol, snes_rtol, snes_stol;
+  PetscInt snes_max_it, max_funcs;
+  BEAM_PETSC(SNESGetTolerances(snes, &snes_atol, &snes_rtol, &snes_stol, &snes_max_it, &max_funcs));
+  auto say = [&](const char *what, double value, double at) {
+    if (monitor) BEAM_PETSC(PetscViewerASCIIPrintf(monitor, "    Line search (energy): %s %.12e lambda=%.6e\n", what, value, at));
+  };
+  auto fail = [&](SNESLineSearchReason reason) {
+    BEAM_PETSC(VecCopy(X, W));
+    BEAM_PETSC(VecCopy(F, G));
+    BEAM_PETSC(SNESLineSearchSetReason(linesearch, reason));
+  };
+
+  BEAM_PETSC(VecNorm(Y, NORM_2, &ynorm));
+  if (ynorm == 0) return fail(SNES_LINESEARCH_FAILED_REDUCT);
+  if (ynorm > max_step) { // PETSc's -snes_linesearch_maxstep, as bt
+    BEAM_PETSC(VecScale(Y, max_step / ynorm));
+    ynorm = max_step;
+  }
+  PetscReal slope; // -dPhi/dlambda at lambda = 0
+  BEAM_PETSC(VecDot(F, Y, &slope));
+  const bool energy = slope > 0;
+  const double phi0 = energy ? phi_(X) : 0;
+  const double merit0 = energy ? phi0 : 0.5 * fnorm * fnorm;
+  const double descent = energy ? slope : fnorm * fnorm; // |R|^2: the Newton direction's slope on 1/2|R|^2
+  PetscReal gnorm = fnorm;
+  for (PetscInt trial = 0;; ++trial) {
+    if (trial == max_its || lambda < min_lambda) {
+      say("no sufficient decrease, |R|", gnorm, lambda);
+      return fail(SNES_LINESEARCH_FAILED_REDUCT);
+    }
+    PetscInt funcs = 0;
+    BEAM_PETSC(SNESGetNumberFunctionEvals(snes, &funcs));
+    if (max_funcs >= 0 && funcs >= max_funcs) {
+      BEAM_PETSC(SNESSetConvergedReason(snes, SNES_DIVERGED_FUNCTION_COUNT));
+      return fail(SNES_LINESEARCH_FAILED_FUNCTION);
+    }
+    BEAM_PETSC(VecWAXPY(W, -lambda, Y, X));
+    BEAM_PETSC(SNESComputeFunction(snes, W, G));
+    PetscBool domain_error = PETSC_FALSE;
+    BEAM_PETSC(SNESGetFunctionDomainError(snes, &domain_error));
+    if (domain_error) return fail(SNES_LINESEARCH_FAILED_DOMAIN);
+    BEAM_PETSC(VecNorm(G, NORM_2, &gnorm));
+    double merit = std::numeric_limits<double>::infinity();
+    bool accepted = false;
+    if (std::isfinite(gnorm)) {
+      if (energy) {
+        merit = phi_(W);
+        accepted = merit <= phi0 - kAlpha * lambda * slope ||
+                   (gnorm <= (1 - kAlpha * lambda) * fnorm && merit <= phi0 + kRoundOff * std::abs(phi0));
+      } else {
+        merit = 0.5 * gnorm * gnorm;
+        accepted = merit <= merit0 - kAlpha * lambda * descent;
+      }
+    }
+    if (accepted) {
+      say(energy ? "accepted, Phi" : "accepted (|R|, indefinite), |R|", energy ? merit : gnorm, lambda);
+      break;
+    }
+    say(energy ? "rejected, Phi" : "rejected (|R|, indefinite), |R|", merit, lambda);
+    // The minimizer of the quadratic through merit0, its slope -descent and merit(lambda), within
+    // [0.1, 0.5] lambda (an infinite merit gives 0, hence 0.1 lambda).
+    const double curvature = merit - merit0 + descent * lambda;
+    const double next = curvature > 0 ? descent * lambda * lambda / (2 * curvature) : 0.5 * lambda;
+    lambda = std::clamp(next, 0.1 * lambda, 0.5 * lambda);
+  }
+  BEAM_PETSC(VecCopy(W, X));
+  BEAM_PETSC(VecCopy(G, F));
+  BEAM_PETSC(VecNorm(X, NORM_2, &xnorm));
+  BEAM_PETSC(SNESLineSearchSetLambda(linesearch, lambda));
+  BEAM_PETSC(SNESLineSearchSetNorms(linesearch, xnorm, gnorm, ynorm));
+  BEAM_PETSC(SNESLineSearchSetReason(linesearch, SNES_LINESEARCH_SUCCEEDED));
+}
+
+} // namespace beam
