@@ -8,8 +8,11 @@ The step is the lab's (solvers/ImplicitTheta.hpp with theta = 1, forces as MassS
     x_{n+1} = x_n + dt (v_n + dv),  v_{n+1} = v_n + dv,
     spring A-B: f_A = k (l - l0) u = -f_B;  df_A/dx_B = k [(1 - l0/l)(I - u u^T) + u u^T] = -df_A/dx_A,
     gravity m g on free particles; a fixed particle has no force and the rows and columns m I in J.
-Newton as the lab's: from the previous step's dv, a backtracking line search on |R| (full step when
-|R| decreases by the sufficient-decrease factor 1 - 1e-4 lambda, else halve lambda), stopping when
+Newton as the lab's: from the previous step's dv, a backtracking line search on the step's energy
+Phi(dv) = 1/2 dv' M dv + U(x_n + dt (v_n + dv)), whose gradient is R (solvers/EnergyLineSearch.hpp: a
+full step when Phi falls by 1e-4 lambda times its slope, or |R| by the factor 1 - 1e-4 lambda with Phi
+not rising beyond 1e-10 |Phi|, else lambda from the quadratic fit of Phi within [0.1, 0.5] lambda; on
+|R| alone, halving lambda, where the direction does not descend on Phi), stopping when
 |R| <= 1e-10 |R(0)| (R(0) the residual at dv = 0), or a full step shorter than 1e-8 |dv|, or any step
 shorter than 1e-12 |dv|; at most 50 iterations.
 Per Newton iteration the linear solve J delta = -R is
@@ -102,6 +105,12 @@ class Cloth:
         F[self.fixed] = 0.0
         return F
 
+    def potential(self, x):
+        """U(x): the springs' 1/2 k (l - l0)^2 and gravity's -m g.x on free particles (F = -grad U)."""
+        d = x[self.j] - x[self.i]
+        length = np.sqrt((d * d).sum(axis=1))
+        return 0.5 * np.dot(self.k, (length - self.l0) ** 2) - np.dot(self.mass[self.free], x[self.free] @ GRAVITY)
+
     def jacobian(self, x, c):
         """M - c dF/dx as CSR (c = dt^2)."""
         d = x[self.j] - x[self.i]
@@ -147,6 +156,9 @@ def main():
     def residual(dv):
         return m3 * dv - dt * cloth.force(x + dt * (v + dv.reshape(-1, 3))).ravel()
 
+    def energy(dv):  # Phi(dv), whose gradient is residual(dv) (solvers/EnergyLineSearch.hpp)
+        return 0.5 * np.dot(m3 * dv, dv) + cloth.potential(x + dt * (v + dv.reshape(-1, 3)))
+
     def solve(J, rhs):
         if a.solver == "splu":
             return scipy.sparse.linalg.splu(J.tocsc()).solve(rhs), 1
@@ -173,13 +185,26 @@ def main():
             delta, n_lin = solve(J, -R)
             lits += n_lin
             lam = 1.0
+            slope = -np.dot(R, delta)  # -dPhi/dlambda at 0: > 0 where delta descends on Phi
+            phi = energy(dv) if slope > 0 else 0.0
             while True:
                 trial = dv + lam * delta
                 R_trial = residual(trial)
                 f_trial = np.linalg.norm(R_trial)
-                if f_trial <= (1 - 1e-4 * lam) * fnorm or lam < 1e-4:
+                if lam < 1e-4:
                     break
-                lam /= 2
+                if slope > 0:
+                    phi_trial = energy(trial)
+                    if (phi_trial <= phi - 1e-4 * lam * slope or
+                            (f_trial <= (1 - 1e-4 * lam) * fnorm and phi_trial <= phi + 1e-10 * abs(phi))):
+                        break
+                    curvature = phi_trial - phi + slope * lam
+                    fit = slope * lam * lam / (2 * curvature) if curvature > 0 else 0.5 * lam
+                    lam = min(max(fit, 0.1 * lam), 0.5 * lam)
+                else:
+                    if f_trial <= (1 - 1e-4 * lam) * fnorm:
+                        break
+                    lam /= 2
             its += 1
             snorm = lam * np.linalg.norm(delta)
             dv, R, fnorm = trial, R_trial, f_trial

@@ -15,8 +15,9 @@
 //     it is the lab's midpoint scheme) is conserved to the solver's tolerance; with nonlinear springs
 //     the energy error stays bounded and oscillates, without drift.
 //
-// Nonlinear models: Newton with line search by PETSc SNES (the report's fsolve becomes SNES;
-// backtracking, and on a failed step a second try from dv = 0 with the secant search), the exact Jacobian assembled sparse, a KSP inside; options under SchemeSettings::newton_prefix
+// Nonlinear models: Newton with line search by PETSc SNES (the report's fsolve becomes SNES; the line
+// search on the step's energy for a conservative model (solvers/EnergyLineSearch.hpp), PETSc's
+// backtracking on |R| otherwise, and on a failed step a second try from dv = 0 with the secant search), the exact Jacobian assembled sparse, a KSP inside; options under SchemeSettings::newton_prefix
 // (-ms_snes_monitor, -ms_ksp_type, -ms_pc_type). Defaults: the stopping rule of ImplicitTheta.cpp
 // (residual 1e-10 of the residual at dv = 0, a full Newton step below 1e-8 |dv|, or round-off stalls), at
 // most 500 iterations; linear solves by a direct LU up to kDirectNewtonLimit unknowns (MUMPS on several

@@ -193,6 +193,57 @@ TEST(MassSpringJacobian, MatchesCentralDifferences) {
   EXPECT_GT(spring_part, 1e4 * (tol_x + tol_v));
 }
 
+TEST(MassSpringEnergy, ConservativeForceIsMinusTheGradientOfThePotential) {
+  // The promise behind Model::conservative() (Newton's energy line search, solvers/EnergyLineSearch.hpp):
+  // without dashpots or contact damping, F = -grad U with U the stored energies after the kinetic one
+  // (springs, gravity and the point loads, the contact penalty). Central differences of U along a random
+  // direction w against -F'w, on the test cloth with its dashpots and contact damping removed and a
+  // point load added; x + e w keeps every particle on its side of the plane's switch.
+  Network net = testCloth(6, 11);
+  for (auto &spring : net.springs) spring.damping = 0;
+  net.contact_damping = 0;
+  net.loads = {ParticleLoad{5, {0.3, -0.2, 0.7}}};
+  net.validate();
+  MassSpringModel model(net, PETSC_COMM_WORLD);
+  ASSERT_TRUE(model.conservative());
+  PVec x = model.createVector(), v = model.createVector(), w = model.createVector(), F = model.createVector();
+  model.initialState(x, v);
+  std::mt19937 gen(5);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> wv(size_t(3 * model.particleCount()));
+  for (size_t k = 0; k < wv.size(); ++k) wv[k] = net.particles[k / 3].fixed ? 0.0 : u(gen);
+  setValues(w, wv);
+  auto potential = [&](double e) {
+    PVec xe = model.createVector();
+    BEAM_PETSC(VecWAXPY(xe, e, w, x));
+    std::vector<double> parts;
+    model.storedEnergy(0, xe, v, parts);
+    double total = 0;
+    for (size_t k = 1; k < parts.size(); ++k) total += parts[k];
+    return total;
+  };
+  model.force(0, x, v, F);
+  PetscScalar Fw;
+  BEAM_PETSC(VecDot(F, w, &Fw));
+  // Relative error of the central difference: truncation e^2/6 U'''/U' ~ e^2 / l^2 (l ~ 0.2, each
+  // derivative of a spring's energy along w brings a factor ~ |w| / l), 2.5e-9 at e = 1e-5; round-off
+  // u |U| / (e |F'w|), about 2e-11 here. The tolerance 1e-7 |F'w| leaves a factor 40.
+  const double e = 1e-5;
+  const double fd = (potential(e) - potential(-e)) / (2 * e);
+  EXPECT_NEAR(fd, -Fw, 1e-7 * std::fabs(Fw));
+  EXPECT_GT(std::fabs(Fw), 1.0); // not an empty check
+
+  // Any velocity-dependent force makes the model non-conservative.
+  Network dashpot = net;
+  dashpot.springs[3].damping = 0.1;
+  EXPECT_FALSE(MassSpringModel(dashpot, PETSC_COMM_WORLD).conservative());
+  Network damped_contact = net;
+  damped_contact.contact_damping = 1;
+  EXPECT_FALSE(MassSpringModel(damped_contact, PETSC_COMM_WORLD).conservative());
+  damped_contact.planes.clear(); // contact damping without a plane acts on nothing
+  EXPECT_TRUE(MassSpringModel(damped_contact, PETSC_COMM_WORLD).conservative());
+}
+
 TEST(MassSpringJacobian, ExactPreallocationAndFixedRows) {
   Network net = testCloth(8, 11);
   net.validate();

@@ -6,7 +6,8 @@
 //   RK4 |R(i w dt)|^2, implicit midpoint 1, symplectic Euler's w^2 u^2 + v^2 - dt w^2 u v, velocity
 //   Verlet's (1 - dt^2 w^2/4) w^2 u^2 + v^2;
 //   Newton (SNES) converges quadratically on a stiff chain; above the direct limit its default inexact
-//   solves (GMRES to 1e-3 + GAMG) reach the same step as exact ones;
+//   solves (GMRES to 1e-3 + GAMG) reach the same step as exact ones; its line search on the step's
+//   energy reaches the step that backtracking on |R| reaches, in fewer iterations;
 //   a free network without gravity keeps its momentum to round-off with every scheme, and its energy
 //   within O(dt^2) with the second-order symplectic schemes;
 //   a particle dropped on a plane rebounds with the spring-dashpot restitution exp(-pi z / sqrt(1 - z^2));
@@ -208,6 +209,44 @@ TEST(NonlinearSchemes, InexactNewtonSolvesReachTheNewtonStep) {
   std::printf("|v - v_exact| / |v| = %.2e\n", difference);
   ASSERT_GT(std::sqrt(std::inner_product(exact.begin(), exact.end(), exact.begin(), 0.0)), 0.1); // the cloth falls
   EXPECT_LT(difference, 1e-7);
+}
+
+TEST(NonlinearSchemes, EnergyLineSearchTakesTheStepsBacktrackingOnTheResidualCuts) {
+  // The built-in cloth (conservative: no dashpots) at 40 x 40, three implicit Euler steps from rest at
+  // dt = 0.05 (omega_max dt ~ 20): Newton's default line search on the step's energy
+  // (solvers/EnergyLineSearch.hpp) against PETSc's backtracking on |R|^2 (-..._snes_linesearch_type bt,
+  // the default until 2026-11-26), both with exact (LU) linear solves. Both end each step with a full
+  // Newton step below 1e-8 |dv|, so each step's dv agrees to ~1e-8 |dv|, and the velocities after three
+  // steps to ~3e-8 |v| (implicit Euler does not amplify a difference): the tolerance 1e-7 |v| (7.6e-12
+  // when written). The energy search must take fewer iterations (36 against 45 when written; at dt = 0.1,
+  // 90 against 180, but there the two searches end at different solutions of R = 0 from the first step
+  // on, 3.5e-3 |v| apart: a cloth falling flat can buckle either way).
+  auto params = builtinParameters("cloth");
+  for (auto &p : params)
+    if (p.name == "cloth_nx" || p.name == "cloth_ny") p.value = 40;
+  Network net = builtinNetwork("cloth", params);
+  net.validate();
+  const MassSpringModel model(net, PETSC_COMM_WORLD);
+  ASSERT_TRUE(model.conservative());
+  ASSERT_LE(3 * 40 * 40, ImplicitTheta::kDirectNewtonLimit);
+  BEAM_PETSC(PetscOptionsSetValue(nullptr, "-bt_newton_snes_linesearch_type", "bt"));
+  const double dt = 0.05;
+  auto run = [&](const std::string &prefix, PetscInt &newton) {
+    PrefixedRun r = startPrefixed(model, "implicit_euler", dt, prefix);
+    newton = 0;
+    for (int n = 0; n < 3; ++n) {
+      r.scheme->step(n * dt, r.x, r.v);
+      newton += r.scheme->newtonIterations();
+    }
+    return allValues(r.v);
+  };
+  PetscInt energy_its = 0, bt_its = 0;
+  const std::vector<double> energy = run("energy_", energy_its), bt = run("bt_", bt_its);
+  BEAM_PETSC(PetscOptionsClearValue(nullptr, "-bt_newton_snes_linesearch_type"));
+  const double difference = relativeDifference(energy, bt);
+  std::printf("Newton iterations: energy search %d, bt %d; |v - v_bt| / |v| = %.2e\n", int(energy_its), int(bt_its), difference);
+  EXPECT_LT(difference, 1e-7);
+  EXPECT_LT(energy_its, bt_its);
 }
 
 TEST(NonlinearSchemes, WeakLinearSolvesDoNotEndNewtonEarly) {
