@@ -13,8 +13,10 @@ Phi(dv) = 1/2 dv' M dv + U(x_n + dt (v_n + dv)), whose gradient is R (solvers/En
 full step when Phi falls by 1e-4 lambda times its slope, or |R| by the factor 1 - 1e-4 lambda with Phi
 not rising beyond 1e-10 |Phi|, else lambda from the quadratic fit of Phi within [0.1, 0.5] lambda; on
 |R| alone, halving lambda, where the direction does not descend on Phi), stopping when
-|R| <= 1e-10 |R(0)| (R(0) the residual at dv = 0), or a full step shorter than 1e-8 |dv|, or any step
-shorter than 1e-12 |dv|; at most 50 iterations.
+|R| <= 1e-10 |R(0)| (R(0) the residual at dv = 0), or |R| <= 10 times its round-off floor (dt |F(x +
+delta) - F(x)| with delta_i = +-u |x_i|, the lab's signs: ImplicitTheta::roundOffFloor), or a full step
+shorter than 1e-8 |dv|, or any step shorter than 1e-12 |dv|; at most 50 iterations. CG's relative
+tolerance is raised, as the lab's GMRES's, to min(0.1, floor / |R|) where that is above --cg_rtol.
 Per Newton iteration the linear solve J delta = -R is
     --solver splu   SuperLU (scipy.sparse.linalg.splu, default options), factored at every iteration;
     --solver cg     scipy.sparse.linalg.cg with a Jacobi preconditioner, relative tolerance --cg_rtol
@@ -159,12 +161,20 @@ def main():
     def energy(dv):  # Phi(dv), whose gradient is residual(dv) (solvers/EnergyLineSearch.hpp)
         return 0.5 * np.dot(m3 * dv, dv) + cloth.potential(x + dt * (v + dv.reshape(-1, 3)))
 
-    def solve(J, rhs):
+    index = np.arange(3 * cloth.n, dtype=np.uint64)
+    signs = np.where(((index * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)) & np.uint64(1), 1.0, -1.0)
+
+    def round_off_floor(dv):  # as ImplicitTheta::roundOffFloor: R's change when x moves by its round-off
+        xt = (x + dt * (v + dv.reshape(-1, 3))).ravel()
+        moved = xt + signs * np.finfo(float).eps * np.abs(xt)
+        return dt * np.linalg.norm(cloth.force(moved.reshape(-1, 3)).ravel() - cloth.force(xt.reshape(-1, 3)).ravel())
+
+    def solve(J, rhs, rtol):
         if a.solver == "splu":
             return scipy.sparse.linalg.splu(J.tocsc()).solve(rhs), 1
         count = [0]
         jacobi = scipy.sparse.diags(1.0 / J.diagonal())
-        sol, info = scipy.sparse.linalg.cg(J, rhs, tol=a.cg_rtol, atol=0.0, M=jacobi, maxiter=100000,
+        sol, info = scipy.sparse.linalg.cg(J, rhs, tol=rtol, atol=0.0, M=jacobi, maxiter=100000,
                                            callback=lambda _: count.__setitem__(0, count[0] + 1))
         if info != 0:
             sys.exit(f"scipy_cloth: CG did not converge (info {info})")
@@ -177,12 +187,13 @@ def main():
         reference = np.linalg.norm(R)
         R = residual(dv)
         fnorm = np.linalg.norm(R)
+        floor = round_off_floor(dv)
         its = lits = 0
-        while fnorm > 1e-10 * reference:
+        while fnorm > 1e-10 * reference and fnorm > 10 * floor:
             if its == 50:
                 sys.exit(f"scipy_cloth: Newton did not converge in step {step + 1} (residual {fnorm:.3e})")
             J = cloth.jacobian(x + dt * (v + dv.reshape(-1, 3)), c)
-            delta, n_lin = solve(J, -R)
+            delta, n_lin = solve(J, -R, max(a.cg_rtol, min(0.1, floor / fnorm)))
             lits += n_lin
             lam = 1.0
             slope = -np.dot(R, delta)  # -dPhi/dlambda at 0: > 0 where delta descends on Phi

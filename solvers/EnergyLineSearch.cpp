@@ -8,11 +8,16 @@
 
 namespace beam {
 
-void EnergyLineSearch::attach(SNES snes) {
+void EnergyLineSearch::attach(SNES snes, bool set_trials) {
   SNESLineSearch linesearch;
   BEAM_PETSC(SNESGetLineSearch(snes, &linesearch));
   BEAM_PETSC(SNESLineSearchSetType(linesearch, SNESLINESEARCHSHELL));
   BEAM_PETSC(SNESLineSearchShellSetUserFunc(linesearch, apply, this));
+  // A line search object starts with max_it 1 (bt sets 40 when it is created, a shell nothing): 40
+  // trials, as bt, unless -..._snes_linesearch_max_it (read after this) says otherwise.
+  if (set_trials)
+    BEAM_PETSC(SNESLineSearchSetTolerances(linesearch, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT,
+                                           PETSC_DEFAULT, kTrials));
 }
 
 PetscErrorCode EnergyLineSearch::apply(SNESLineSearch linesearch, void *self) {

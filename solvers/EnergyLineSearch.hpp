@@ -33,9 +33,11 @@ public:
   // phi(dv): the energy whose gradient is the SNES residual; collective.
   explicit EnergyLineSearch(std::function<double(Vec)> phi) : phi_(std::move(phi)) {}
   // Makes `snes`'s line search this one (a PETSc shell line search calling back into this object,
-  // which must outlive the solves).
-  void attach(SNES snes);
+  // which must outlive the solves); with set_trials, at most kTrials trials per search (before the
+  // options are read: then -<prefix>snes_linesearch_max_it overrides it).
+  void attach(SNES snes, bool set_trials);
 
+  static constexpr PetscInt kTrials = 40;   // PETSc's bt: 40
   static constexpr double kAlpha = 1e-4;    // sufficient decrease
   static constexpr double kRoundOff = 1e-10; // a rise of Phi below kRoundOff |Phi| is round-off
 

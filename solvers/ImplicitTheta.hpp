@@ -56,13 +56,18 @@ public:
     double reference = 0; // |R(0)| of the step being solved
     double best = 0;      // the residual the stall count compares with
     int stalled = 0;      // iterations without halving it
+    double floor = 0;     // the residual's round-off floor at this step (ImplicitTheta::roundOffFloor)
   };
+  // Newton stops once |R| <= kFloorFactor * floor: the residual is then round-off.
+  static constexpr double kFloorFactor = 10;
 
 private:
   // R(dv) and its Jacobian at the current step's (t, x_n, v_n).
   void residual(Vec dv, Vec R);
   void jacobian(Vec dv, Mat J);
   void evaluationPoint(Vec dv); // xt_, vt_ from dv
+  double roundOffFloor(Vec dv);  // |R(dv)| can't be evaluated closer to 0 than this
+  static PetscErrorCode linearToleranceCallback(SNES, PetscInt iteration);
   double stepEnergy(Vec dv);     // the energy R(dv) is the gradient of, for conservative models
   static PetscErrorCode residualCallback(SNES, Vec dv, Vec R, void *self);
   static PetscErrorCode jacobianCallback(SNES, Vec dv, Mat J, Mat P, void *self);
@@ -76,7 +81,7 @@ private:
   // The step being solved.
   double t_ = 0;
   Vec xn_ = nullptr, vn_ = nullptr;
-  PVec dv_, xt_, vt_, work_, rhs_, zero_;
+  PVec dv_, xt_, vt_, work_, rhs_, zero_, work_floor_;
   NewtonStop stop_;
   PetscReal history_[64] = {};  // SNES's residual history of the last solve
   PMat J_;
@@ -86,6 +91,7 @@ private:
   std::optional<LinearSolver> linear_;   // linear models
   std::optional<EnergyLineSearch> energy_search_; // conservative nonlinear models
   std::vector<double> energy_parts_;
+  double linear_rtol_ = 0; // the KSP's relative tolerance as set up (defaults and options)
 };
 
 } // namespace beam
