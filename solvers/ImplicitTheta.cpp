@@ -10,7 +10,8 @@ namespace beam {
 namespace {
 
 // Newton's stopping rule: |R| <= rtol * |R(0)|, with R(0) the residual at dv = 0 (not at the
-// predictor the solve starts from: a good predictor would make a relative test unreachable), or a full
+// predictor the solve starts from: a good predictor would make a relative test unreachable), or |R| <=
+// kFloorFactor times the residual's round-off floor (ImplicitTheta::roundOffFloor), or a full
 // Newton step shorter than 1e-8 |dv| (|step| / lambda, whatever the line search took: SNES's default
 // stol; Newton converges quadratically, so what is left after it is of order its square), or the update
 // stalling at round-off (|delta| <= 1e-12 |dv|: a state at rest in equilibrium has an R(0) of round-off

@@ -19,7 +19,8 @@
 // search on the step's energy for a conservative model (solvers/EnergyLineSearch.hpp), PETSc's
 // backtracking on |R| otherwise, and on a failed step a second try from dv = 0 with the secant search), the exact Jacobian assembled sparse, a KSP inside; options under SchemeSettings::newton_prefix
 // (-ms_snes_monitor, -ms_ksp_type, -ms_pc_type). Defaults: the stopping rule of ImplicitTheta.cpp
-// (residual 1e-10 of the residual at dv = 0, a full Newton step below 1e-8 |dv|, or round-off stalls), at
+// (residual 1e-10 of the residual at dv = 0 or 10 times its round-off floor, a full Newton step below
+// 1e-8 |dv|, or round-off stalls; linear solves not asked for a residual below the floor), at
 // most 500 iterations; linear solves by a direct LU up to kDirectNewtonLimit unknowns (MUMPS on several
 // ranks), above it GMRES to 1e-3 (at most 500 iterations) preconditioned from the right, so that it tests
 // the true residual, by GAMG (one SOR sweep per level, rebuilt every other Newton iteration). The previous step's dv is the initial guess (kept in checkpoints). A failed solve is
