@@ -28,6 +28,15 @@ void setValues(Vec v, const std::vector<double> &values) {
   BEAM_PETSC(VecRestoreArray(v, &a));
 }
 
+// A random direction w for the network's coordinates: |w_i| <= 1, zero on fixed particles (they never move).
+void randomDirection(const Network &net, unsigned seed, Vec w) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> wv(3 * net.particles.size());
+  for (size_t k = 0; k < wv.size(); ++k) wv[k] = net.particles[k / 3].fixed ? 0.0 : u(gen);
+  setValues(w, wv);
+}
+
 struct Evaluated {
   std::vector<double> force, energy;
   double dissipation;
@@ -145,12 +154,7 @@ TEST(MassSpringJacobian, MatchesCentralDifferences) {
   MassSpringModel model(net, PETSC_COMM_WORLD);
   PVec x = model.createVector(), v = model.createVector(), w = model.createVector();
   model.initialState(x, v);
-  // A direction with |w_i| <= 1, zero on fixed particles (they never move).
-  std::mt19937 gen(3);
-  std::uniform_real_distribution<double> u(-1, 1);
-  std::vector<double> wv(size_t(3 * model.particleCount()));
-  for (size_t k = 0; k < wv.size(); ++k) wv[k] = net.particles[k / 3].fixed ? 0.0 : u(gen);
-  setValues(w, wv);
+  randomDirection(net, 3, w);
 
   const double a = 1.3, b = 0.02, c = 4e-4;
   PMat J = model.createJacobian();
@@ -208,11 +212,7 @@ TEST(MassSpringEnergy, ConservativeForceIsMinusTheGradientOfThePotential) {
   ASSERT_TRUE(model.conservative());
   PVec x = model.createVector(), v = model.createVector(), w = model.createVector(), F = model.createVector();
   model.initialState(x, v);
-  std::mt19937 gen(5);
-  std::uniform_real_distribution<double> u(-1, 1);
-  std::vector<double> wv(size_t(3 * model.particleCount()));
-  for (size_t k = 0; k < wv.size(); ++k) wv[k] = net.particles[k / 3].fixed ? 0.0 : u(gen);
-  setValues(w, wv);
+  randomDirection(net, 5, w);
   auto potential = [&](double e) {
     PVec xe = model.createVector();
     BEAM_PETSC(VecWAXPY(xe, e, w, x));
