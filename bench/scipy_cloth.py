@@ -12,7 +12,9 @@ Newton as the lab's: from the previous step's dv, a backtracking line search on 
 Phi(dv) = 1/2 dv' M dv + U(x_n + dt (v_n + dv)), whose gradient is R (solvers/EnergyLineSearch.hpp: a
 full step when Phi falls by 1e-4 lambda times its slope, or |R| by the factor 1 - 1e-4 lambda with Phi
 not rising beyond 1e-10 |Phi|, else lambda from the quadratic fit of Phi within [0.1, 0.5] lambda; on
-|R| alone, halving lambda, where the direction does not descend on Phi), stopping when
+1/2 |R|^2 with slope -|R|^2 and the same fit where the direction does not descend on Phi; unlike the
+lab, which fails below lambda = 1e-12 and retries the step from dv = 0 with PETSc's l2 search, it takes
+the step at lambda < 1e-4: the benchmark's steps are all full), stopping when
 |R| <= 1e-10 |R(0)| (R(0) the residual at dv = 0), or |R| <= 10 times its round-off floor (dt |F(x +
 delta) - F(x)| with delta_i = +-u |x_i|, the lab's signs: ImplicitTheta::roundOffFloor), or a full step
 shorter than 1e-8 |dv|, or any step shorter than 1e-12 |dv|; at most 50 iterations. CG's relative
@@ -213,14 +215,16 @@ def main():
                     fit = slope * lam * lam / (2 * curvature) if curvature > 0 else 0.5 * lam
                     lam = min(max(fit, 0.1 * lam), 0.5 * lam)
                 else:
-                    if f_trial <= (1 - 1e-4 * lam) * fnorm:
+                    if 0.5 * f_trial ** 2 <= 0.5 * fnorm ** 2 - 1e-4 * lam * fnorm ** 2:
                         break
-                    lam /= 2
+                    curvature = 0.5 * f_trial ** 2 - 0.5 * fnorm ** 2 + fnorm ** 2 * lam
+                    fit = fnorm ** 2 * lam * lam / (2 * curvature) if curvature > 0 else 0.5 * lam
+                    lam = min(max(fit, 0.1 * lam), 0.5 * lam)
             its += 1
             snorm = lam * np.linalg.norm(delta)
             dv, R, fnorm = trial, R_trial, f_trial
             xnorm = np.linalg.norm(dv)
-            if (lam == 1 and snorm <= 1e-8 * xnorm) or snorm <= 1e-12 * xnorm:
+            if snorm <= 1e-8 * lam * xnorm or snorm <= 1e-12 * xnorm:  # a full step below 1e-8 |dv|
                 break
         v = v + dv.reshape(-1, 3)
         x = x + dt * v

@@ -54,9 +54,12 @@ void EnergyLineSearch::search(SNESLineSearch linesearch) {
   };
 
   BEAM_PETSC(VecNorm(Y, NORM_2, &ynorm));
+  BEAM_PETSC(VecNorm(X, NORM_2, &xnorm));
   if (ynorm == 0) return fail(SNES_LINESEARCH_FAILED_REDUCT);
-  if (ynorm > max_step) { // PETSc's -snes_linesearch_maxstep, as bt
-    BEAM_PETSC(VecScale(Y, max_step / ynorm));
+  double scale = 1; // PETSc's -snes_linesearch_maxstep, as bt: Y shortened to that length
+  if (ynorm > max_step) {
+    scale = max_step / ynorm;
+    BEAM_PETSC(VecScale(Y, scale));
     ynorm = max_step;
   }
   PetscReal slope; // -dPhi/dlambda at lambda = 0
@@ -64,10 +67,12 @@ void EnergyLineSearch::search(SNESLineSearch linesearch) {
   const bool energy = slope > 0;
   const double phi0 = energy ? phi_(X) : 0;
   const double merit0 = energy ? phi0 : 0.5 * fnorm * fnorm;
-  const double descent = energy ? slope : fnorm * fnorm; // |R|^2: the Newton direction's slope on 1/2|R|^2
+  // On 1/2 |R|^2 the Newton direction's slope is -|R|^2 (times the maxstep scale).
+  const double descent = energy ? slope : scale * fnorm * fnorm;
   PetscReal gnorm = fnorm;
   for (PetscInt trial = 0;; ++trial) {
-    if (trial == max_its || lambda < min_lambda) {
+    // A step below the round-off of X leaves W == X, which every test would accept: a failure.
+    if (trial == max_its || lambda < min_lambda || lambda * ynorm <= PETSC_MACHINE_EPSILON * xnorm) {
       say("no sufficient decrease, |R|", gnorm, lambda);
       return fail(SNES_LINESEARCH_FAILED_REDUCT);
     }
@@ -78,10 +83,8 @@ void EnergyLineSearch::search(SNESLineSearch linesearch) {
       return fail(SNES_LINESEARCH_FAILED_FUNCTION);
     }
     BEAM_PETSC(VecWAXPY(W, -lambda, Y, X));
+    // (A domain error fills G with Inf on the rank that met it: a non-finite norm on every rank.)
     BEAM_PETSC(SNESComputeFunction(snes, W, G));
-    PetscBool domain_error = PETSC_FALSE;
-    BEAM_PETSC(SNESGetFunctionDomainError(snes, &domain_error));
-    if (domain_error) return fail(SNES_LINESEARCH_FAILED_DOMAIN);
     BEAM_PETSC(VecNorm(G, NORM_2, &gnorm));
     double merit = std::numeric_limits<double>::infinity();
     bool accepted = false;
@@ -109,8 +112,10 @@ void EnergyLineSearch::search(SNESLineSearch linesearch) {
   BEAM_PETSC(VecCopy(W, X));
   BEAM_PETSC(VecCopy(G, F));
   BEAM_PETSC(VecNorm(X, NORM_2, &xnorm));
+  // Y and its norm become the step taken, lambda Y, as bt leaves them: Newton's step tests divide by lambda.
+  BEAM_PETSC(VecScale(Y, lambda));
   BEAM_PETSC(SNESLineSearchSetLambda(linesearch, lambda));
-  BEAM_PETSC(SNESLineSearchSetNorms(linesearch, xnorm, gnorm, ynorm));
+  BEAM_PETSC(SNESLineSearchSetNorms(linesearch, xnorm, gnorm, lambda * ynorm));
   BEAM_PETSC(SNESLineSearchSetReason(linesearch, SNES_LINESEARCH_SUCCEEDED));
 }
 

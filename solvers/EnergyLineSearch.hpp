@@ -19,8 +19,9 @@
 //   - otherwise lambda becomes the minimizer of the quadratic through Phi(0), Phi'(0) and
 //     Phi(lambda), kept within [0.1, 0.5] lambda, as bt does;
 //   - where R'Y <= 0 (an indefinite Jacobian: Y does not descend on Phi) it backtracks on |R|^2 as bt.
-// The line search's tolerances are PETSc's (-<prefix>snes_linesearch_max_it, _minlambda, _maxstep,
-// _damping: the first lambda); -<prefix>snes_linesearch_monitor prints each trial.
+// It reads PETSc's -<prefix>snes_linesearch_max_it, _minlambda, _maxstep and _damping (the first lambda);
+// -<prefix>snes_linesearch_monitor prints each trial. A step below the round-off of the iterate fails.
+// On success Y becomes the step taken, lambda Y, and its norm is reported, as PETSc's bt does.
 #pragma once
 #include <functional>
 

@@ -200,6 +200,15 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   }
   checkNewtonTolerances(snes_, newton_prefix_);
   LinearSolver::checkTolerances(ksp, newton_prefix_);
+  // A shell line search is the energy search, which needs a conservative model (PETSc would fail at the
+  // first step, asking for a shell function).
+  SNESLineSearch line_search;
+  PetscBool shell = PETSC_FALSE;
+  BEAM_PETSC(SNESGetLineSearch(snes_, &line_search));
+  BEAM_PETSC(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(line_search), SNESLINESEARCHSHELL, &shell));
+  if (shell && !energy_search_)
+    throw inputError("-" + newton_prefix_ + "snes_linesearch_type shell: the line search on the step's energy needs a model "
+                     "without dashpots or contact damping; accepted here: bt, basic, l2, cp, nleqerr");
   // No linear solve below the residual's round-off floor (linearToleranceCallback), unless
   // Eisenstat-Walker (-..._snes_ksp_ew) chooses the tolerances.
   PetscBool ew = PETSC_FALSE;
@@ -246,9 +255,9 @@ void ImplicitTheta::residual(Vec dv, Vec R) {
 
 // The residual's round-off floor: x_theta is rounded when it is formed (relative error up to the unit
 // round-off u), and R moves by dt |F(x_theta + delta) - F(x_theta)| when x_theta moves by delta; with
-// delta_i = +-u |x_theta,i| (signs by a hash of the global index: the same on any partition) that is
-// where Newton's residual stalls (3e-12 on the 1024^2 cloth's second step, 4e-13 at 128^2, while
-// 1e-10 |R(0)| lies below it). One force evaluation per step.
+// delta_i = +-eps |x_theta,i| (eps = 2.2e-16, twice the unit round-off; signs by a hash of the global
+// index: the same on any partition) that is where Newton's residual stalls (3e-12 on the 1024^2 cloth's
+// second step, 4e-13 at 128^2, while 1e-10 |R(0)| lies below it). Two force evaluations per step.
 double ImplicitTheta::roundOffFloor(Vec dv) {
   evaluationPoint(dv);
   model_->force(t_ + theta_ * dt_, xt_, vt_, rhs_);
@@ -372,7 +381,8 @@ void ImplicitTheta::step(double t, Vec x, Vec v) {
       BEAM_PETSC(SNESGetConvergedReason(snes_, &reason));
       BEAM_PETSC(SNESGetIterationNumber(snes_, &iterations_));
       if (!chosen) {
-        if (energy_search_) energy_search_->attach(snes_, false); // a new shell forgets its function
+        // (a new shell forgets its function; a -..._snes_type without a line search has none to restore)
+        if (energy_search_ && every_step == SNESLINESEARCHSHELL) energy_search_->attach(snes_, false);
         else BEAM_PETSC(SNESLineSearchSetType(line_search, every_step.c_str()));
         BEAM_PETSC(SNESLineSearchSetTolerances(line_search, tolerances[0], tolerances[1], tolerances[2], tolerances[3],
                                                tolerances[4], trials));
