@@ -403,6 +403,12 @@ void MassSpringModel::storedEnergy(double /*t*/, Vec x, Vec v, std::vector<doubl
   MPI_Allreduce(e, parts.data(), 4, MPI_DOUBLE, MPI_SUM, comm_);
 }
 
+double MassSpringModel::uniformFieldPotential(double t, Vec x, Vec v) const {
+  std::vector<double> parts;
+  storedEnergy(t, x, v, parts);
+  return parts[1];
+}
+
 double MassSpringModel::dissipationRate(double /*t*/, Vec x, Vec v) const {
   gather(x, v);
   double p = 0;

@@ -45,6 +45,8 @@ public:
 
   std::vector<std::string> energyNames() const override { return {"kinetic", "gravity", "elastic", "contact"}; }
   void storedEnergy(double t, Vec x, Vec v, std::vector<double> &parts) const override;
+  // The gravity column: gravity and the point loads.
+  double uniformFieldPotential(double t, Vec x, Vec v) const override;
   double dissipationRate(double t, Vec x, Vec v) const override;
   // The work gravity and the loads can do across the network's initial extent (its bounding-box
   // diagonal): sum over free particles of |m g| L, plus sum |f| L. The drift scale of a network at rest.

@@ -233,9 +233,14 @@ double MultibodyModel::kinetic(const Vector &q, const Vector &qd) const {
   return T;
 }
 
-double MultibodyModel::potential(const Vector &q) const {
+double MultibodyModel::gravityPotential(const Vector &q) const {
   double V = 0;
   for (int b = 0; b < bodyCount(); ++b) V -= d_.bodies[b].mass * d_.gravity.dot(q.segment<3>(7 * b));
+  return V;
+}
+
+double MultibodyModel::potential(const Vector &q) const {
+  double V = gravityPotential(q);
   const Vector zero = Vector::Zero(q.size());
   const StateView s = view(q, zero);
   for (std::size_t i = 0; i < d_.springs.size(); ++i) {
@@ -308,6 +313,12 @@ void MultibodyModel::storedEnergy(double /*t*/, Vec x, Vec v, std::vector<double
     V = potential(q);
   }
   parts = {broadcast(T, comm_), broadcast(V, comm_)};
+}
+
+double MultibodyModel::uniformFieldPotential(double /*t*/, Vec x, Vec /*v*/) const {
+  double V = 0;
+  if (rank_ == 0) V = gravityPotential(toEigen(x));
+  return broadcast(V, comm_);
 }
 
 double MultibodyModel::dissipationRate(double /*t*/, Vec x, Vec v) const {

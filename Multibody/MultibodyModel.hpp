@@ -39,6 +39,8 @@ public:
 
   std::vector<std::string> energyNames() const override { return {"kinetic", "potential"}; }
   void storedEnergy(double t, Vec x, Vec v, std::vector<double> &parts) const override;
+  // Gravity's part of the potential (its zero is the origin's).
+  double uniformFieldPotential(double t, Vec x, Vec v) const override;
   double dissipationRate(double t, Vec x, Vec v) const override;
   // The torques' generalized forces: their work is logged as external work (no potential in 3D).
   bool hasExternalWork() const override { return !d_.torques.empty(); }
@@ -80,7 +82,8 @@ public:
   Vector torqueForces(const Vector &q) const;
   Eigen::MatrixXd massMatrix(const Vector &q) const;
   double kinetic(const Vector &q, const Vector &qd) const;
-  double potential(const Vector &q) const;
+  double potential(const Vector &q) const; // gravity's and the springs'
+  double gravityPotential(const Vector &q) const;
   // Joint rows then norm rows: g, gdot, L and the dense gradient G (tests, small models).
   struct ConstraintValues {
     Vector g, gdot, rhs;

@@ -56,7 +56,8 @@ Identity TimeLoop::identity() const {
 void TimeLoop::start(Progress &p, const std::vector<Monitor *> &monitors) {
   p.state.energy = p.meter.start(0.0, p.state.x, p.state.y);
   p.state.newton_its = scheme_.newtonIterations() >= 0 ? 0 : -1;
-  p.result.energy_scale = driftScale(p.state.energy.total(), reference_energy_);
+  const double origin_part = model_.uniformFieldPotential(0.0, p.state.x, p.state.y);
+  p.result.energy_scale = driftScale(p.state.energy.total() - origin_part, reference_energy_);
   for (Monitor *m : monitors) m->observe(p.state);
 }
 

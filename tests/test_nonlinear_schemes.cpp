@@ -12,7 +12,7 @@
 //   within O(dt^2) with the second-order symplectic schemes;
 //   a particle dropped on a plane rebounds with the spring-dashpot restitution exp(-pi z / sqrt(1 - z^2));
 //   a linear-only scheme refuses a nonlinear model with one line; the multibody pendulum shows each
-//   scheme's order.
+//   scheme's order; the drift of a run does not depend on the scene's height (gravity's zero).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -322,6 +322,57 @@ TEST(NonlinearSchemes, FreeNetworkKeepsMomentumAndEnergy) {
     const RunResult r = beam::integrate(*scheme, model, x, v, run, {});
     EXPECT_LT(r.max_abs_drift, 1e-4) << name;
   }
+}
+
+// The potential of gravity has its zero at the coordinate origin, so the scene's height changes E0 but
+// must not change the drift scale, hence neither the drift nor which runs count as diverging (before
+// Model::uniformFieldPotential, a network lifted by 1000 m drifted 700x less by the lab's measure, and the
+// stability lab's measured limits moved by 7 %). A spring pendulum (mass-spring) and the multibody
+// pendulum, each run at the origin and 1000 m higher. Tolerances: lifted positions carry round-off
+// eps * 1000 m = 2.2e-13 per operation; over 200 steps of a stable oscillator the two trajectories part
+// by ~200 times that, 4.4e-11 m, which moves the energy by (k l + m g) 4.4e-11 < 1e-8 J, against a scale
+// near 10 J (the weight times the extent): 1e-8 on the drift; the scales, both the weight times the
+// initial extent, agree to the extent's round-off, 1e-13 relative.
+TEST(NonlinearSchemes, DriftDoesNotDependOnWhereTheSceneSits) {
+  auto run = [](const auto &model, const char *scheme_name, double dt, double T) {
+    auto scheme = makeScheme(scheme_name);
+    RunSettings settings;
+    settings.dt = dt;
+    settings.T = T;
+    PVec x = model.createVector(), v = model.createVector();
+    model.initialState(x, v);
+    return beam::integrate(*scheme, model, x, v, settings, {});
+  };
+  auto expectSameDrift = [](const RunResult &low, const RunResult &high, const char *what) {
+    EXPECT_NEAR(high.energy_scale, low.energy_scale, 1e-12 * low.energy_scale) << what;
+    EXPECT_NEAR(high.max_abs_drift, low.max_abs_drift, 1e-8) << what;
+    EXPECT_NEAR(high.final_drift, low.final_drift, 1e-8) << what;
+    EXPECT_GT(low.max_abs_drift, 1e-6) << what; // a drift to compare: not round-off
+  };
+  // One particle on a spring from a fixed anchor, released sideways and stretched: it swings and bounces.
+  auto springPendulum = [](double height) {
+    Network net;
+    net.particles = {particle({0, 0, height}, 1, {0, 0, 0}, true), particle({1.2, 0, height}, 0.5)};
+    net.springs = {spring(0, 1, 40, 1.0)};
+    net.gravity = {0, 0, -9.81};
+    net.validate();
+    return net;
+  };
+  const MassSpringModel low(springPendulum(0), PETSC_COMM_WORLD), high(springPendulum(1000), PETSC_COMM_WORLD);
+  for (const char *name : {"verlet", "implicit_euler"})
+    expectSameDrift(run(low, name, 2e-3, 0.4), run(high, name, 2e-3, 0.4), name);
+  // The multibody pendulum (IFToMM A01), its pivot and bob lifted along -g.
+  multibody::Description d = multibody::loadModel("pendulum");
+  const multibody::MultibodyModel origin(d, PETSC_COMM_WORLD);
+  const multibody::Vec3 lift = -1000 * d.gravity.normalized();
+  for (auto &b : d.bodies) b.position += lift;
+  for (auto &j : d.joints) {
+    j.point += lift;
+    j.point1 += lift;
+    j.point2 += lift;
+  }
+  const multibody::MultibodyModel lifted(d, PETSC_COMM_WORLD);
+  expectSameDrift(run(origin, "forward_euler", 2e-3, 0.4), run(lifted, "forward_euler", 2e-3, 0.4), "multibody pendulum");
 }
 
 TEST(NonlinearSchemes, ContactRestitutionOfTheSpringDashpot) {
