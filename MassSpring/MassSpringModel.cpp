@@ -456,24 +456,46 @@ void MassSpringModel::draw(Vec x, Vec v, Drawing &drawing) const {
 }
 
 double MassSpringModel::referenceEnergy() const {
-  double lo[3], hi[3], local_lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, local_hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+  // The extent: the distance from the particle p1 farthest from the centroid to the particle farthest
+  // from p1 (at t = 0), between half the network's diameter and all of it. It does not change when the
+  // network is moved, turned or renumbered (the bounding box's diagonal did: a cloth turned by 45 degrees
+  // about the vertical reported 1/sqrt(2) of its drift).
+  double local[4] = {0, 0, 0, double(owned_)}, sum[4];
   double weight = 0; // sum |m g| over free particles, plus sum |f|
   const double g = std::sqrt(dot(gravity_, gravity_));
   for (PetscInt l = 0; l < owned_; ++l) {
-    for (int d = 0; d < 3; ++d) {
-      local_lo[d] = std::min(local_lo[d], x0_[size_t(l)][size_t(d)]);
-      local_hi[d] = std::max(local_hi[d], x0_[size_t(l)][size_t(d)]);
-    }
+    for (int d = 0; d < 3; ++d) local[d] += x0_[size_t(l)][size_t(d)];
     if (!fixed_[size_t(l)]) weight += mass_[size_t(l)] * g;
   }
   for (const auto &load : loads_) weight += std::sqrt(dot(load.second, load.second));
-  MPI_Allreduce(local_lo, lo, 3, MPI_DOUBLE, MPI_MIN, comm_);
-  MPI_Allreduce(local_hi, hi, 3, MPI_DOUBLE, MPI_MAX, comm_);
-  double total = 0;
+  MPI_Allreduce(local, sum, 4, MPI_DOUBLE, MPI_SUM, comm_);
+  const Vec3 centroid{sum[0] / sum[3], sum[1] / sum[3], sum[2] / sum[3]};
+  // The farthest owned particle from `from`: its distance and position.
+  auto farthest = [&](const Vec3 &from) {
+    std::pair<double, Vec3> best{-1, from};
+    for (PetscInt l = 0; l < owned_; ++l) {
+      const Vec3 r = x0_[size_t(l)] - from;
+      const double d = std::sqrt(dot(r, r));
+      if (d > best.first) best = {d, x0_[size_t(l)]};
+    }
+    return best;
+  };
+  // p1 from the rank that holds it (the largest distance, the lowest rank on a tie).
+  const auto [d1, p_local] = farthest(centroid);
+  int rank = 0;
+  MPI_Comm_rank(comm_, &rank);
+  struct {
+    double distance;
+    int rank;
+  } mine{d1, rank}, top;
+  MPI_Allreduce(&mine, &top, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm_);
+  Vec3 p1 = p_local;
+  MPI_Bcast(p1.data(), 3, MPI_DOUBLE, top.rank, comm_);
+  const double local_extent = std::max(0.0, farthest(p1).first);
+  double extent = 0, total = 0;
+  MPI_Allreduce(&local_extent, &extent, 1, MPI_DOUBLE, MPI_MAX, comm_);
   MPI_Allreduce(&weight, &total, 1, MPI_DOUBLE, MPI_SUM, comm_);
-  double extent = 0;
-  for (int d = 0; d < 3; ++d) extent += (hi[d] - lo[d]) * (hi[d] - lo[d]);
-  return total * std::sqrt(extent);
+  return total * extent;
 }
 
 void MassSpringModel::saveFinal(Vec x, Vec v, const std::string &path) const {

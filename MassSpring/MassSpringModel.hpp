@@ -48,8 +48,10 @@ public:
   // The gravity column: gravity and the point loads.
   double uniformFieldPotential(double t, Vec x, Vec v) const override;
   double dissipationRate(double t, Vec x, Vec v) const override;
-  // The work gravity and the loads can do across the network's initial extent (its bounding-box
-  // diagonal): sum over free particles of |m g| L, plus sum |f| L. The drift scale of a network at rest.
+  // The work gravity and the loads can do across the network's initial extent L (from the particle
+  // farthest from the centroid to the particle farthest from that one): sum over free particles of
+  // |m g| L, plus sum |f| L. The drift scale of a network at rest; it does not change when the network
+  // is moved, turned or renumbered.
   double referenceEnergy() const override;
 
   std::vector<std::pair<std::string, std::string>> identity() const override { return identity_; }

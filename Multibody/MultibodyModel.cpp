@@ -188,16 +188,30 @@ Eigen::VectorXd MultibodyModel::solveAugmented(const Vector &q, const Constraint
   if (solvesDense(N)) {
     // Rank-revealing: redundant joints (planar loops built from 3D revolute joints) make G singular;
     // the least-squares solution still has the unique accelerations, only the multipliers are not.
+    // The decomposition runs on D K D, D diagonal (Ruiz's symmetric equilibration: every row's largest
+    // entry near 1), and x = D y solves K x = rhs from (D K D) y = D rhs. The blocks of K carry
+    // different units (kg, kg m^2 for the quaternions, lengths in G), and the rank cut is relative: in
+    // millimetres the double pendulum's quaternion-norm rows fell below it (rank 22 < 26 reported, the
+    // norms drifted to |p|^2 - 1 = 0.99, exit 0); equilibrated, the rank and the motion are the same in
+    // any unit.
+    Eigen::MatrixXd A(K);
+    Vector D = Vector::Ones(N);
+    for (int sweep = 0; sweep < kEquilibrationSweeps; ++sweep) {
+      const Vector row_max = A.cwiseAbs().rowwise().maxCoeff();
+      const Vector s = row_max.unaryExpr([](double r) { return r > 0 ? 1 / std::sqrt(r) : 1.0; });
+      A = s.asDiagonal() * A * s.asDiagonal();
+      D = D.cwiseProduct(s);
+    }
     Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
     cod.setThreshold(1e-10);
-    cod.compute(Eigen::MatrixXd(K));
+    cod.compute(A);
     if (cod.rank() < N && !warned_redundant_ && rank_ == 0) {
       warned_redundant_ = true;
       std::fprintf(stderr, "warning: %s: redundant constraints (augmented matrix of rank %ld < %d): "
                    "least-squares multipliers, accelerations unaffected\n",
                    d_.source.c_str(), static_cast<long>(cod.rank()), N);
     }
-    solution = cod.solve(rhs);
+    solution = D.asDiagonal() * cod.solve(Vector(D.asDiagonal() * rhs));
   } else {
     K.makeCompressed();
     if (!sparse_->analysed) {
@@ -520,24 +534,28 @@ void MultibodyModel::draw(Vec x, Vec v, Drawing &drawing) const {
 }
 
 double MultibodyModel::referenceEnergy() const {
-  Vec3 lo = Vec3::Constant(HUGE_VAL), hi = Vec3::Constant(-HUGE_VAL);
-  auto extend = [&](const Vec3 &p) {
-    lo = lo.cwiseMin(p);
-    hi = hi.cwiseMax(p);
-  };
-  double weight = 0;
+  // The extent: the largest distance between two of the bodies' centres and the joints' points (a
+  // distance joint's two ends, the others' point), at least the largest body's shape. Unlike the
+  // bounding box's diagonal with a 1 m floor (before 2026-11-26) it does not change when the mechanism
+  // is moved, turned or measured in other units, and a distance joint's unused `point` (the origin) no
+  // longer enters it.
+  std::vector<Vec3> points;
+  double weight = 0, extent = 0;
   for (const auto &b : d_.bodies) {
-    extend(b.position);
+    points.push_back(b.position);
     weight += b.mass * d_.gravity.norm();
+    extent = std::max(extent, b.shape.size.norm());
   }
   for (const auto &j : d_.joints) {
-    extend(j.point);
     if (j.type == Joint::Type::Distance) {
-      extend(j.point1);
-      extend(j.point2);
+      points.push_back(j.point1);
+      points.push_back(j.point2);
+    } else {
+      points.push_back(j.point);
     }
   }
-  const double extent = d_.bodies.empty() ? 1.0 : std::max(1.0, (hi - lo).norm());
+  for (const auto &p : points)
+    for (const auto &r : points) extent = std::max(extent, (p - r).norm());
   const Vector q = initialCoordinates(), qd = initialRates();
   return weight * extent + kinetic(q, qd);
 }

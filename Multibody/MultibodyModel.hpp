@@ -45,9 +45,10 @@ public:
   // The torques' generalized forces: their work is logged as external work (no potential in 3D).
   bool hasExternalWork() const override { return !d_.torques.empty(); }
   void externalForce(double t, Vec x, Vec f) const override;
-  // The work gravity can do across the mechanism's extent (bodies' centres and joint points at t = 0,
-  // at least 1 m): sum |m_k g| L, plus the initial kinetic energy. The drift scale when E0 is near 0
-  // (the pendulum released at the height of its pivot).
+  // The work gravity can do across the mechanism's extent L (the largest distance between the bodies'
+  // centres and joint points at t = 0, at least the largest body's shape): sum
+  // |m_k g| L, plus the initial kinetic energy. The drift scale when E0 (gravity's potential left out) is
+  // near 0; it does not change when the mechanism is moved, turned or measured in other units.
   double referenceEnergy() const override;
   std::vector<std::string> diagnosticNames() const override {
     return {"position_violation", "velocity_violation", "quaternion_norm_error"};
@@ -69,6 +70,7 @@ public:
   const Baumgarte &baumgarte() const { return baumgarte_; }
   // Augmented systems up to this size are solved dense (rank-revealing), larger ones by sparse LU.
   static constexpr int kDenseLimit = 150;
+  static constexpr int kEquilibrationSweeps = 6; // Ruiz sweeps before the rank-revealing solve
   static bool solvesDense(long unknowns) { return unknowns <= kDenseLimit; }
   bool projection() const { return projection_; }
 
