@@ -188,12 +188,12 @@ Eigen::VectorXd MultibodyModel::solveAugmented(const Vector &q, const Constraint
   if (solvesDense(N)) {
     // Rank-revealing: redundant joints (planar loops built from 3D revolute joints) make G singular;
     // the least-squares solution still has the unique accelerations, only the multipliers are not.
-    // The decomposition runs on D K D, D diagonal (Ruiz's symmetric equilibration: every row's largest
-    // entry near 1), and x = D y solves K x = rhs from (D K D) y = D rhs. The blocks of K carry
+    // The decomposition runs on D K D, D diagonal (Ruiz's symmetric equilibration, which brings every
+    // row's largest entry towards 1), and x = D y solves K x = rhs from (D K D) y = D rhs. The blocks of K carry
     // different units (kg, kg m^2 for the quaternions, lengths in G), and the rank cut is relative: in
     // millimetres the double pendulum's quaternion-norm rows fell below it (rank 22 < 26 reported, the
     // norms drifted to |p|^2 - 1 = 0.99, exit 0); equilibrated, the rank and the motion are the same in
-    // any unit.
+    // mm as in m (test Invariants.MotionDoesNotDependOnTheLengthUnit).
     Eigen::MatrixXd A(K);
     Vector D = Vector::Ones(N);
     for (int sweep = 0; sweep < kEquilibrationSweeps; ++sweep) {

@@ -82,6 +82,17 @@ double relativeDifference(const std::vector<double> &a, const std::vector<double
   return std::sqrt(error / scale);
 }
 
+// A whole run through the time loop from the model's initial state (the drift and its scale).
+template <class M> RunResult runFromStart(const M &model, const std::string &scheme_name, double dt, double T) {
+  auto scheme = makeScheme(scheme_name);
+  RunSettings settings;
+  settings.dt = dt;
+  settings.T = T;
+  PVec x = model.createVector(), v = model.createVector();
+  model.initialState(x, v);
+  return beam::integrate(*scheme, model, x, v, settings, {});
+}
+
 // One free particle of mass m at distance 1 + u0 from a fixed anchor, spring k with rest length 1,
 // along x: u'' = -w^2 u with w^2 = k/m while the particle stays on its side (l > 0).
 struct Oscillator {
@@ -313,16 +324,8 @@ TEST(NonlinearSchemes, FreeNetworkKeepsMomentumAndEnergy) {
     for (int d = 0; d < 3; ++d) EXPECT_NEAR(p1[size_t(d)], p0[size_t(d)], newton ? 1e-10 : 1e-11) << name;
   }
   // Energy: second-order symplectic schemes keep it to O(dt^2) (here well below 1e-4 relative).
-  for (const char *name : {"verlet", "implicit_midpoint"}) {
-    auto scheme = makeScheme(name);
-    RunSettings run;
-    run.dt = 1e-3;
-    run.T = 0.4;
-    PVec x = model.createVector(), v = model.createVector();
-    model.initialState(x, v);
-    const RunResult r = beam::integrate(*scheme, model, x, v, run, {});
-    EXPECT_LT(r.max_abs_drift, 1e-4) << name;
-  }
+  for (const char *name : {"verlet", "implicit_midpoint"})
+    EXPECT_LT(runFromStart(model, name, 1e-3, 0.4).max_abs_drift, 1e-4) << name;
 }
 
 // The potential of gravity has its zero at the coordinate origin, so the scene's height changes E0 but
@@ -335,15 +338,6 @@ TEST(NonlinearSchemes, FreeNetworkKeepsMomentumAndEnergy) {
 // near 10 J (the weight times the extent): 1e-8 on the drift; the scales, both the weight times the
 // initial extent, agree to the extent's round-off, 1e-13 relative.
 TEST(NonlinearSchemes, DriftDoesNotDependOnWhereTheSceneSits) {
-  auto run = [](const auto &model, const char *scheme_name, double dt, double T) {
-    auto scheme = makeScheme(scheme_name);
-    RunSettings settings;
-    settings.dt = dt;
-    settings.T = T;
-    PVec x = model.createVector(), v = model.createVector();
-    model.initialState(x, v);
-    return beam::integrate(*scheme, model, x, v, settings, {});
-  };
   auto expectSameDrift = [](const RunResult &low, const RunResult &high, const char *what) {
     EXPECT_NEAR(high.energy_scale, low.energy_scale, 1e-12 * low.energy_scale) << what;
     EXPECT_NEAR(high.max_abs_drift, low.max_abs_drift, 1e-8) << what;
@@ -361,7 +355,7 @@ TEST(NonlinearSchemes, DriftDoesNotDependOnWhereTheSceneSits) {
   };
   const MassSpringModel low(springPendulum(0), PETSC_COMM_WORLD), high(springPendulum(1000), PETSC_COMM_WORLD);
   for (const char *name : {"verlet", "implicit_euler"})
-    expectSameDrift(run(low, name, 2e-3, 0.4), run(high, name, 2e-3, 0.4), name);
+    expectSameDrift(runFromStart(low, name, 2e-3, 0.4), runFromStart(high, name, 2e-3, 0.4), name);
   // The multibody pendulum (IFToMM A01), its pivot and bob lifted along -g.
   multibody::Description d = multibody::loadModel("pendulum");
   const multibody::MultibodyModel origin(d, PETSC_COMM_WORLD);
@@ -373,7 +367,8 @@ TEST(NonlinearSchemes, DriftDoesNotDependOnWhereTheSceneSits) {
     j.point2 += lift;
   }
   const multibody::MultibodyModel lifted(d, PETSC_COMM_WORLD);
-  expectSameDrift(run(origin, "forward_euler", 2e-3, 0.4), run(lifted, "forward_euler", 2e-3, 0.4), "multibody pendulum");
+  expectSameDrift(runFromStart(origin, "forward_euler", 2e-3, 0.4), runFromStart(lifted, "forward_euler", 2e-3, 0.4),
+                  "multibody pendulum");
 }
 
 // Turning a scene about the direction of gravity changes nothing either: the scale's extent is the
@@ -392,16 +387,7 @@ TEST(NonlinearSchemes, DriftDoesNotDependOnTheSceneOrientation) {
     return net;
   };
   const MassSpringModel straight(triangle(0), PETSC_COMM_WORLD), turned(triangle(M_PI / 4), PETSC_COMM_WORLD);
-  auto run = [](const MassSpringModel &model) {
-    auto scheme = makeScheme("verlet");
-    RunSettings settings;
-    settings.dt = 2e-3;
-    settings.T = 0.4;
-    PVec x = model.createVector(), v = model.createVector();
-    model.initialState(x, v);
-    return beam::integrate(*scheme, model, x, v, settings, {});
-  };
-  const RunResult a = run(straight), b = run(turned);
+  const RunResult a = runFromStart(straight, "verlet", 2e-3, 0.4), b = runFromStart(turned, "verlet", 2e-3, 0.4);
   EXPECT_NEAR(b.energy_scale, a.energy_scale, 1e-12 * a.energy_scale);
   EXPECT_NEAR(b.max_abs_drift, a.max_abs_drift, 1e-8);
   EXPECT_GT(a.max_abs_drift, 1e-6);
