@@ -85,25 +85,49 @@ double value(Vec v) {
 
 using Matrix2 = std::array<std::array<double, 2>, 2>;
 
+// A scheme of the scan set up on the oscillator (omega_h, xi), with h = 1, and a state (x, y) for it.
+class OscillatorStepper {
+public:
+  OscillatorStepper(const std::string &scheme, double omega_h, double xi)
+      : stepper_(scanScheme(scheme)), // its parameters come from the lab's options...
+        system_(privateOscillator(omega_h, xi)), model_(system_, LinearSolverKind::Direct) {
+    stepper_->setup(model_, {1.0, LinearSolverKind::Direct}); // ...its solvers from the private ones
+    x_ = system_.createVector();
+    y_ = system_.createVector();
+  }
+  // One step from (x, y) at time t; the state is then (x(), y()).
+  void step(double t) { stepper_->step(t, x_, y_); }
+  void set(double x, double y) {
+    BEAM_PETSC(VecSet(x_, x));
+    BEAM_PETSC(VecSet(y_, y));
+  }
+  double x() const { return value(x_); }
+  double y() const { return value(y_); }
+
+private:
+  SecondOrderSystem privateOscillator(double omega_h, double xi) {
+    private_options_.emplace();
+    return oscillator(omega_h, xi);
+  }
+  std::optional<PrivateOptions> private_options_; // outlives the stepper's solvers, which are made under it
+  std::unique_ptr<TimeScheme> stepper_;
+  SecondOrderSystem system_;
+  LinearModel model_;
+  PVec x_, y_;
+};
+
 } // namespace
 
 Matrix2 amplificationMatrix(const std::string &scheme, double omega_h, double xi) {
-  std::optional<PrivateOptions> private_options; // outlives the stepper's solvers, which are made under it
-  auto stepper = scanScheme(scheme);             // the parameters come from the lab's options
-  private_options.emplace();
-  const SecondOrderSystem system = oscillator(omega_h, xi);
-  const LinearModel model(system, LinearSolverKind::Direct);
-  stepper->setup(model, {1.0, LinearSolverKind::Direct});
-  PVec x = system.createVector(), y = system.createVector();
+  OscillatorStepper run(scheme, omega_h, xi);
   Matrix2 A{};
   for (size_t column = 0; column < 2; ++column) {
     // Each column starts from a state set from outside, which a scheme with internal state must treat
     // as a restart (StepContinuity.hpp).
-    BEAM_PETSC(VecSet(x, column == 0 ? 1.0 : 0.0));
-    BEAM_PETSC(VecSet(y, column == 1 ? 1.0 : 0.0));
-    stepper->step(0.0, x, y);
-    A[0][column] = value(x);
-    A[1][column] = value(y);
+    run.set(column == 0 ? 1.0 : 0.0, column == 1 ? 1.0 : 0.0);
+    run.step(0.0);
+    A[0][column] = run.x();
+    A[1][column] = run.y();
   }
   return A;
 }
@@ -116,21 +140,14 @@ void readSchemeOptions(const std::string &scheme) {
 
 bool isOneStepMap(const std::string &scheme, double omega_h, double xi) {
   const Matrix2 A = amplificationMatrix(scheme, omega_h, xi);
-  std::optional<PrivateOptions> private_options; // outlives the stepper's solvers, which are made under it
-  auto stepper = scanScheme(scheme);             // the parameters come from the lab's options
-  private_options.emplace();
-  const SecondOrderSystem system = oscillator(omega_h, xi);
-  const LinearModel model(system, LinearSolverKind::Direct);
-  stepper->setup(model, {1.0, LinearSolverKind::Direct});
-  PVec x = system.createVector(), y = system.createVector();
-  BEAM_PETSC(VecSet(x, 1.0));
-  BEAM_PETSC(VecSet(y, 0.0));
-  stepper->step(0.0, x, y); // two consecutive steps: a scheme may use what it kept from the first
-  stepper->step(1.0, x, y);
+  OscillatorStepper run(scheme, omega_h, xi);
+  run.set(1.0, 0.0);
+  run.step(0.0); // two consecutive steps: a scheme may use what it kept from the first
+  run.step(1.0);
   // A^2 (1, 0)
   const double x2 = A[0][0] * A[0][0] + A[0][1] * A[1][0], y2 = A[1][0] * A[0][0] + A[1][1] * A[1][0];
   const double scale = std::max({1.0, std::abs(x2), std::abs(y2)});
-  return std::abs(value(x) - x2) <= 1e-8 * scale && std::abs(value(y) - y2) <= 1e-8 * scale;
+  return std::abs(run.x() - x2) <= 1e-8 * scale && std::abs(run.y() - y2) <= 1e-8 * scale;
 }
 
 double spectralRadius(const std::array<std::array<double, 2>, 2> &A) {
