@@ -25,11 +25,7 @@ namespace {
 struct Case {
   Beam beam;
   SecondOrderSystem system;
-  explicit Case(const BeamSpec &spec) : beam(spec, PETSC_COMM_WORLD) {
-    system.mass = beam.mass();
-    system.stiffness = beam.stiffness();
-    system.load = beam.load();
-  }
+  explicit Case(const BeamSpec &spec) : beam(spec, PETSC_COMM_WORLD), system(beamSystem(beam)) {}
 };
 
 BeamSpec smallBeam() {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "MesLib/Beam.hpp"
+#include "MesLib/BeamSystem.hpp"
 #include "SlepcEnvironment.hpp"
 #include "solvers/FreeVibration.hpp"
 
@@ -23,14 +24,6 @@ using namespace beam;
 namespace {
 
 [[maybe_unused]] const auto *slepc_env = registerSlepcEnvironment();
-
-SecondOrderSystem systemOf(const Beam &beam) {
-  SecondOrderSystem s;
-  s.mass = beam.mass();
-  s.stiffness = beam.stiffness();
-  s.load = beam.load();
-  return s;
-}
 
 // Dense A[free, free] of a matrix assembled on PETSC_COMM_SELF.
 Eigen::MatrixXd denseFree(Mat A, const std::vector<PetscInt> &free) {
@@ -78,7 +71,7 @@ TEST_P(FreeVibrationCase, ExtremeFrequenciesMatchDenseSolve) {
   const BeamSpec s = GetParam();
   const Reference ref = dense(s);
   const Beam beam(s, PETSC_COMM_WORLD);
-  const SecondOrderSystem system = systemOf(beam);
+  const SecondOrderSystem system = beamSystem(beam);
   const FreeVibration problem(system, beam.frozenDofs());
   EXPECT_EQ(problem.freeCount(), beam.mesh().dofCount() - PetscInt(beam.frozenDofs().size()));
 
@@ -101,7 +94,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(FreeVibration, SpuriousFrozenFrequencyIsAbsent) {
   const BeamSpec s = spec(4, 2, Supports::ClampedLeft, 1e6);
   const Beam beam(s, PETSC_COMM_WORLD);
-  const SecondOrderSystem system = systemOf(beam);
+  const SecondOrderSystem system = beamSystem(beam);
   const FreeVibration problem(system, beam.frozenDofs());
   ModalSolver lowest(problem, {SpectrumEnd::Smallest, 1, 1e-10, 0, "test_min_"});
   lowest.solve();
@@ -110,7 +103,7 @@ TEST(FreeVibration, SpuriousFrozenFrequencyIsAbsent) {
 
 TEST(FreeVibration, ModeShapesAreMassNormalizedEigenvectors) {
   const Beam beam(spec(6, 2, Supports::ClampedLeft), PETSC_COMM_WORLD);
-  const SecondOrderSystem system = systemOf(beam);
+  const SecondOrderSystem system = beamSystem(beam);
   const FreeVibration problem(system, beam.frozenDofs());
   ModalSolver solver(problem, {SpectrumEnd::Smallest, 3, 1e-10, 0, "test_modes_"});
   solver.solve();
@@ -142,7 +135,7 @@ TEST(FreeVibration, ModeShapesAreMassNormalizedEigenvectors) {
 
 TEST(FreeVibration, UnconvergedSolveIsARunError) {
   const Beam beam(spec(10, 3, Supports::ClampedLeft), PETSC_COMM_WORLD);
-  const SecondOrderSystem system = systemOf(beam);
+  const SecondOrderSystem system = beamSystem(beam);
   const FreeVibration problem(system, beam.frozenDofs());
   ModalSolver solver(problem, {SpectrumEnd::Largest, 1, 1e-14, 1, "test_fail_"}); // one iteration
   try {

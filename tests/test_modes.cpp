@@ -17,6 +17,7 @@
 #include <fstream>
 
 #include "MesLib/Beam.hpp"
+#include "MesLib/BeamSystem.hpp"
 #include "SlepcEnvironment.hpp"
 #include "labs/ModalLab.hpp"
 
@@ -37,10 +38,7 @@ BeamSpec slender(int my) {
 // Q4/EB for the first three bending modes (vertical share > 0.5) among the lowest five modes.
 std::vector<double> ratios(const BeamSpec &spec) {
   const Beam beam(spec, PETSC_COMM_WORLD);
-  SecondOrderSystem system;
-  system.mass = beam.mass();
-  system.stiffness = beam.stiffness();
-  system.load = beam.load();
+  const SecondOrderSystem system = beamSystem(beam);
   const FreeVibration problem(system, beam.frozenDofs());
   ModalSolver solver(problem, {SpectrumEnd::Smallest, 5, 1e-10, 0, "test_modes_"});
   solver.solve();
@@ -83,10 +81,7 @@ TEST(Modes, Q4CantileverConvergesToEulerBernoulli) {
 TEST(Modes, WritesCsvAndSeries) {
   const BeamSpec spec = slender(1);
   const Beam beam(spec, PETSC_COMM_WORLD);
-  SecondOrderSystem system;
-  system.mass = beam.mass();
-  system.stiffness = beam.stiffness();
-  system.load = beam.load();
+  const SecondOrderSystem system = beamSystem(beam);
   const FreeVibration problem(system, beam.frozenDofs());
   ModalSolver solver(problem, {SpectrumEnd::Smallest, 2, 1e-10, 0, "test_modes_"});
   solver.solve();

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "MesLib/Beam.hpp"
+#include "MesLib/BeamSystem.hpp"
 #include "solvers/TimeLoop.hpp"
 
 using namespace beam;
@@ -44,10 +45,7 @@ struct Row {
 std::vector<Row> runBoth() {
   const BeamSpec spec;
   const Beam beam(spec, PETSC_COMM_WORLD);
-  SecondOrderSystem sys;
-  sys.mass = beam.mass();
-  sys.stiffness = beam.stiffness();
-  sys.load = beam.load();
+  const SecondOrderSystem sys = beamSystem(beam);
   std::vector<Row> rows;
   for (const char *name : {"midpoint", "semi_implicit"}) {
     PVec x = beam.createVector(), y = beam.createVector();

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "MesLib/Beam.hpp"
+#include "MesLib/BeamSystem.hpp"
 #include "solvers/Dynamics.hpp"
 #include "solvers/TimeLoop.hpp"
 
@@ -54,14 +55,6 @@ SecondOrderSystem makeSystem(const Eigen::MatrixXd &M, const Eigen::MatrixXd &S,
   sys.mass = makeAIJ(M, true);
   sys.stiffness = makeAIJ(S, true);
   sys.load = makeVec(f);
-  return sys;
-}
-
-SecondOrderSystem beamSystem(const Beam &beam) {
-  SecondOrderSystem sys;
-  sys.mass = beam.mass();
-  sys.stiffness = beam.stiffness();
-  sys.load = beam.load();
   return sys;
 }
 
