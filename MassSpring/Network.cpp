@@ -1,5 +1,6 @@
 #include "MassSpring/Network.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "common/Error.hpp"
@@ -46,11 +47,13 @@ void Network::validate() {
   }
   for (size_t k = 0; k < planes.size(); ++k) {
     auto &pl = planes[k];
-    const double norm = std::sqrt(dot(pl.normal, pl.normal));
-    if (!finite(pl.point) || !std::isfinite(norm) || !(norm > 0))
+    // Scaled before its norm is taken: a normal (1e200, 0, 0) or (1e-200, 0, 0) is a direction too.
+    const double largest = std::max({std::abs(pl.normal[0]), std::abs(pl.normal[1]), std::abs(pl.normal[2])});
+    if (!finite(pl.point) || !finite(pl.normal) || !(largest > 0))
       throw inputError("-plane " + std::to_string(k) + ": point or normal not finite or zero normal; accepted: "
                        "px,py,pz,nx,ny,nz with a non-zero normal");
-    pl.normal = (1.0 / norm) * pl.normal;
+    pl.normal = (1.0 / largest) * pl.normal;
+    pl.normal = (1.0 / std::sqrt(dot(pl.normal, pl.normal))) * pl.normal;
   }
   if (!(std::isfinite(contact_stiffness) && contact_stiffness >= 0))
     throw inputError("-contact_stiffness: " + std::to_string(contact_stiffness) + " is out of range; accepted: a real >= 0");

@@ -139,8 +139,10 @@ int bodyIndex(const json &object, const char *key, const Where &where, const std
 
 Vec3 unitAxis(const json &object, const Where &where) {
   const Vec3 axis = vec3(object, "axis", where, Vec3::Zero(), true);
-  if (!(axis.norm() > 1e-12)) where.fail("axis must be a non-zero vector");
-  return axis.normalized();
+  // Scaled before its norm is taken: [0, 1e160, 1e160] has a finite direction whose plain norm overflows.
+  const double largest = axis.cwiseAbs().maxCoeff();
+  if (!(largest > 0)) where.fail("axis must be a non-zero vector");
+  return (axis / largest).normalized();
 }
 
 Joint joint(const json &value, const Where &where, const std::vector<Body> &bodies) {

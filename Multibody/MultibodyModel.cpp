@@ -188,14 +188,28 @@ Eigen::VectorXd MultibodyModel::solveAugmented(const Vector &q, const Constraint
   if (solvesDense(N)) {
     // Rank-revealing: redundant joints (planar loops built from 3D revolute joints) make G singular;
     // the least-squares solution still has the unique accelerations, only the multipliers are not.
-    // The decomposition runs on D K D, D diagonal (Ruiz's symmetric equilibration, which brings every
-    // row's largest entry towards 1), and x = D y solves K x = rhs from (D K D) y = D rhs. The blocks of K carry
-    // different units (kg, kg m^2 for the quaternions, lengths in G), and the rank cut is relative: in
-    // millimetres the double pendulum's quaternion-norm rows fell below it (rank 22 < 26 reported, the
-    // norms drifted to |p|^2 - 1 = 0.99, exit 0); equilibrated, the rank and the motion are the same in
-    // mm as in m (test Invariants.MotionDoesNotDependOnTheLengthUnit).
+    // The decomposition runs on D K D, D diagonal, and x = D y solves K x = rhs from (D K D) y = D rhs.
+    // The blocks of K carry different units (kg, kg m^2 for the quaternions, lengths in G), and the rank
+    // cut is relative: in millimetres the double pendulum's quaternion-norm rows fell below it (rank 22
+    // < 26 reported, the norms drifted to |p|^2 - 1 = 0.99, exit 0). D first scales each body's
+    // coordinates by its mass block (1/sqrt of its largest diagonal entry, so M's blocks become of order
+    // 1) and then each constraint row of G D to a largest entry of 1; Ruiz's symmetric equilibration
+    // (every row's largest entry towards 1) follows. Ruiz alone is not enough: where G's entries dwarf
+    // the inertias (a heavy top in km and tonnes, 1e-11 t km^2 beside 1e-4 km) it scales M's rows by G's
+    // size and the cut fell on a real row (the top's quaternion ended 0.85 off, exit 0). Test
+    // Invariants.MotionDoesNotDependOnTheUnits.
     Eigen::MatrixXd A(K);
-    Vector D = Vector::Ones(N);
+    Vector D(N);
+    auto inverseRoot = [](double v) { return v > 0 ? 1 / std::sqrt(v) : 1.0; };
+    for (int b = 0; b < bodyCount(); ++b) {
+      D.segment<3>(7 * b).setConstant(inverseRoot(d_.bodies[b].mass));
+      D.segment<4>(7 * b + 3).setConstant(inverseRoot(A.block<4, 4>(7 * b + 3, 7 * b + 3).diagonal().maxCoeff()));
+    }
+    for (int r = nq; r < N; ++r) {
+      const double row_max = A.row(r).head(nq).cwiseProduct(D.head(nq).transpose()).cwiseAbs().maxCoeff();
+      D(r) = row_max > 0 ? 1 / row_max : 1.0;
+    }
+    A = D.asDiagonal() * A * D.asDiagonal();
     for (int sweep = 0; sweep < kEquilibrationSweeps; ++sweep) {
       const Vector row_max = A.cwiseAbs().rowwise().maxCoeff();
       const Vector s = row_max.unaryExpr([](double r) { return r > 0 ? 1 / std::sqrt(r) : 1.0; });

@@ -2,6 +2,7 @@
 
 #include "common/LargeVector.hpp"
 
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,9 +13,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <fstream>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 
 namespace beam {
@@ -121,11 +124,67 @@ bool isOptionName(const char *word) {
   return !(end != key && !(*end == '_' || std::isalnum((unsigned char)*end)));
 }
 
-std::string optionsFileProblem(const std::string &path) {
+// PETSc 3.18's rules for a line of an options file (PetscOptionsInsertFilePetsc): '#' starts a comment,
+// tabs and CRs are blanks; a line holds nothing, "-name", "-name value" or "alias -name -other". PETSc
+// meets a violation inside PetscInitialize, prints its traceback and fails there, before any error
+// handler of ours: the lab aborted (exit 134). Quoted values ("a b") count as one token, as PETSc's
+// tokenizer reads them. YAML files (-options_file_yaml, or a .yaml/.yml/.json name) are PETSc's to read.
+std::string optionsLineProblem(std::string line) {
+  const size_t comment = line.find('#');
+  if (comment != std::string::npos) line.erase(comment);
+  std::vector<std::string> tokens;
+  for (size_t i = 0; i < line.size();) {
+    if (line[i] == ' ' || line[i] == '\t' || line[i] == '\r') {
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    if (line[i] == '"') {
+      end = line.find('"', i + 1);
+      end = end == std::string::npos ? line.size() : end + 1;
+    } else {
+      while (end < line.size() && line[end] != ' ' && line[end] != '\t' && line[end] != '\r') ++end;
+    }
+    tokens.push_back(line.substr(i, end - i));
+    i = end;
+  }
+  if (tokens.empty()) return "";
+  const bool alias = strcasecmp(tokens[0].c_str(), "alias") == 0;
+  if (alias) {
+    if (tokens.size() != 3 || !isOptionName(tokens[1].c_str()) || !isOptionName(tokens[2].c_str()))
+      return "an alias line is 'alias -name -other'";
+    return "";
+  }
+  if (!isOptionName(tokens[0].c_str())) return "'" + tokens[0] + "' is not an option name";
+  if (tokens.size() > 1 && isOptionName(tokens[1].c_str())) return "two options on one line";
+  if (tokens.size() > 2) return "'" + tokens[2] + "' after the option's value";
+  return "";
+}
+
+bool isYamlOptionsFile(const std::string &path) {
+  for (const char *suffix : {".yaml", ".yml", ".json"})
+    if (path.size() >= std::strlen(suffix) && path.compare(path.size() - std::strlen(suffix), std::string::npos, suffix) == 0)
+      return true;
+  std::ifstream in(path);
+  std::string start(6, '\0');
+  in.read(start.data(), 6);
+  return start.compare(0, 6, "%YAML ") == 0 || start.compare(0, 3, "---") == 0;
+}
+
+std::string optionsFileProblem(const std::string &option, const std::string &path) {
   struct stat st {};
-  if (stat(path.c_str(), &st) != 0) return "-options_file: cannot open '" + path + "'; accepted: a readable options file";
+  if (stat(path.c_str(), &st) != 0) return option + ": cannot open '" + path + "'; accepted: a readable options file";
   if (!S_ISREG(st.st_mode) || access(path.c_str(), R_OK) != 0)
-    return "-options_file: '" + path + "' is not a readable regular file; accepted: a readable options file";
+    return option + ": '" + path + "' is not a readable regular file; accepted: a readable options file";
+  if (option == "-options_file_yaml" || isYamlOptionsFile(path)) return "";
+  std::ifstream in(path);
+  std::string line;
+  for (long number = 1; std::getline(in, line); ++number) {
+    const std::string problem = optionsLineProblem(line);
+    if (!problem.empty())
+      return option + ": '" + path + "' line " + std::to_string(number) + ": " + problem +
+             "; accepted: one option per line, -name or -name value ('#' comments)";
+  }
   return "";
 }
 
@@ -181,6 +240,23 @@ std::string ranksDisagree(const std::string &mine) {
          ": '" + other + "'); accepted: the same program, options and PETSC_OPTIONS on every rank";
 }
 
+// The problem of the lowest rank of MPI_COMM_WORLD that has one ("" if none), on every rank. Collective.
+std::string firstRanksProblem(const std::string &mine) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size == 1) return mine;
+  const int candidate = mine.empty() ? size : rank;
+  int first = size;
+  MPI_Allreduce(&candidate, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first == size) return "";
+  int length = int(mine.size());
+  MPI_Bcast(&length, 1, MPI_INT, first, MPI_COMM_WORLD);
+  std::string text = rank == first ? mine : std::string(size_t(length), '\0');
+  MPI_Bcast(text.data(), length, MPI_CHAR, first, MPI_COMM_WORLD);
+  return first == 0 ? text : text + " (on rank " + std::to_string(first) + ")";
+}
+
 } // namespace
 
 std::string commandLineProblem(int argc, char **argv) {
@@ -196,7 +272,7 @@ std::string commandLineProblem(int argc, char **argv) {
              std::to_string(PETSC_MAX_PATH_LEN - 1);
     std::string problem;
     if (word == "-options_file" || word == "-options_file_yaml")
-      problem = has_value ? optionsFileProblem(value) : word + ": no file given; accepted: a readable options file";
+      problem = has_value ? optionsFileProblem(word, value) : word + ": no file given; accepted: a readable options file";
     else if (word == "-log_view")
       problem = logViewProblem(value);
     if (!problem.empty()) return problem;
@@ -318,6 +394,10 @@ PetscSession::PetscSession(int *argc, char ***argv, const char *help)
   }
   const std::string disagreement = ranksDisagree(commandLineText(*argc, *argv));
   if (!disagreement.empty()) command_line_error_ = disagreement; // on every rank alike
+  // The same command line can still read different files (an options file by a relative path from
+  // per-rank working directories): every rank takes the first rank's refusal, so that all or none
+  // start PETSc with it.
+  command_line_error_ = firstRanksProblem(command_line_error_);
   // A refused command line never reaches PETSc, which would abort or ignore it.
   const PetscErrorCode ierr = command_line_error_.empty() ? PetscInitialize(argc, argv, nullptr, help)
                                                           : PetscInitialize(&bare_argc_, &bare_argv_, nullptr, help);

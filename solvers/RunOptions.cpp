@@ -53,7 +53,7 @@ void readOutputOptions(MPI_Comm comm, OutputOptions &o, const OutputChoices &c) 
     if (o.dir.empty()) r.fail("-output_dir: empty; accepted: a directory path");
     if (!c.snapshot_help) return; // a lab without a time history: only the directory
     o.quiet = r.flag("-quiet", "No energy lines and no progress display on the console", o.quiet);
-    o.save_final = r.path("-save_final", "Matrix Market file for the final state (N x 2 array: position, velocity)");
+    o.save_final = r.path("-save_final", "File for the final state (beam and discrete labs: Matrix Market N x 2 array of position, velocity; mass_spring, multibody: CSV, see the README)");
     o.snapshot_every = int(r.integer("-snapshot_every", c.snapshot_help, o.snapshot_every, c.snapshot_min));
     if (c.console) o.console_every = int(r.integer("-console_every", "Print the energy every N steps", o.console_every, 1));
   });

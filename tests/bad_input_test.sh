@@ -211,6 +211,27 @@ done
 expect 2 "-point_load: the value has 4201 characters" "$m" -point_load "$long" -output_dir $out
 expect 2 "stray argument '3'" "$m" -mx 2 3 -output_dir $out
 printf -- '-point_load %s\n' "$long" > long_opts
+# An options file PETSc would refuse inside PetscInitialize, with its traceback and an abort (exit 134):
+# two options on a line, a value on its own line, an alias without its target. Read before PETSc starts.
+printf -- '-T 0.01 -dt 0.001\n' > opts_two.txt
+printf -- '# the end time\n-T\n0.01\n' > opts_split.txt
+printf -- 'alias -tt\n' > opts_alias.txt
+printf -- '# comment\n-T 0.02 # the end\n\t-dt\t0.01\r\nalias -tt -T\n' > opts_good.txt
+for lab in midpoint mass_spring multibody; do
+  expect 2 "-options_file: 'opts_two.txt' line 1: '-dt' after the option's value; accepted: one option per line" \
+    "$labs/$lab" -options_file opts_two.txt -output_dir $out
+  expect 2 "-options_file: 'opts_split.txt' line 3: '0.01' is not an option name" "$labs/$lab" -options_file opts_split.txt -output_dir $out
+  expect 2 "-options_file: 'opts_alias.txt' line 1: an alias line is 'alias -name -other'" "$labs/$lab" -options_file opts_alias.txt -output_dir $out
+  "$labs/$lab" -options_file opts_good.txt -quiet -output_dir opts_good_out >/dev/null 2>&1 ||
+    fail "$lab: a valid options file (comments, tabs, CRLF, an alias) was refused"
+done
+# The same command line reading different files on the two ranks (relative paths from per-rank working
+# directories): rank 1's refusal ends both, exit 2.
+mkdir -p opts_r0 opts_r1
+cp opts_good.txt opts_r0/o.txt
+cp opts_two.txt opts_r1/o.txt
+expect 2 "-options_file: 'o.txt' line 1: '-dt' after the option's value; accepted: one option per line, -name or -name value ('#' comments) (on rank 1)" \
+  mpiexec --quiet -n 2 sh -c "cd opts_r\$OMPI_COMM_WORLD_RANK && exec '$labs/mass_spring' -options_file o.txt -output_dir '$PWD/$out'"
 expect 2 "-point_load:" "$m" -options_file long_opts -output_dir $out
 expect 2 "-schemes: 'midpoint,' has an empty item" "$labs/energy_drift" -schemes midpoint, -output_dir $out
 expect 2 "-schemes: ',midpoint' has an empty item" "$labs/energy_drift" -schemes ,midpoint -output_dir $out

@@ -86,46 +86,57 @@ TEST(Invariants, FreeBodyEnergyAndAngularMomentum) {
   expectOrder(model, invariants, "rk4", 4, 1e-2);
 }
 
-// The same mechanism in millimetres moves as in metres: lengths x 1000 (positions, points, shapes, rest
-// lengths, gravity, velocities), inertias x 1e6, torques x 1e6, masses, stiffnesses and rates unchanged.
-// Before the augmented solve was equilibrated (MultibodyModel::solveAugmented), the rank cut fell on the
-// quaternion-norm rows in millimetres: the double pendulum ended 0.67 m away, with |p|^2 - 1 = 0.99.
-// RK4, 500 steps: round-off of 1e-16 per operation, grown at most e^5 by the chaotic double pendulum
-// in 0.5 s, stays far below the 1e-9 asked (positions in metres, quaternions).
-TEST(Invariants, MotionDoesNotDependOnTheLengthUnit) {
-  const double L = 1000;
-  for (const char *name : {"double_pendulum", "slider_crank"}) {
-    const Description metres = loadModel(name);
-    Description millimetres = metres;
-    for (auto &b : millimetres.bodies) {
-      b.position *= L;
-      b.velocity *= L;
-      b.inertia *= L * L;
-      b.shape.size *= L;
+// The same mechanism in other units moves as in SI: lengths x L (positions, points, shapes, rest
+// lengths, gravity, velocities), masses x Mu, inertias x Mu L^2, torques x Mu L^2, stiffnesses and
+// damping rates x Mu, angular rates and times unchanged. Before the augmented solve was equilibrated
+// (MultibodyModel::solveAugmented), the rank cut fell on the quaternion-norm rows in millimetres: the
+// double pendulum ended 0.67 m away, with |p|^2 - 1 = 0.99; with Ruiz's equilibration alone it fell on a
+// real row of the heavy top in kilometres and tonnes (inertia 1e-11 t km^2 beside joint gradients of
+// 1e-4 km), which ended 0.85 away in its quaternion (exit 0). RK4, 500 steps: round-off of 1e-16 per
+// operation, grown at most e^5 by the chaotic double pendulum in 0.5 s, stays far below the 1e-9 asked
+// (positions in metres, quaternions).
+TEST(Invariants, MotionDoesNotDependOnTheUnits) {
+  struct Units {
+    const char *name;
+    double L, Mu;
+  };
+  for (const Units u : {Units{"mm", 1000, 1}, Units{"km and t", 1e-3, 1e-3}, Units{"mm and g", 1000, 1000}})
+    for (const char *name : {"double_pendulum", "slider_crank", "heavy_top"}) {
+      const double L = u.L, Mu = u.Mu;
+      const Description si = loadModel(name);
+      Description other = si;
+      for (auto &b : other.bodies) {
+        b.mass *= Mu;
+        b.position *= L;
+        b.velocity *= L;
+        b.inertia *= Mu * L * L;
+        b.shape.size *= L;
+      }
+      for (auto &j : other.joints) {
+        j.point *= L;
+        j.point1 *= L;
+        j.point2 *= L;
+      }
+      for (auto &s : other.springs) {
+        s.point1 *= L;
+        s.point2 *= L;
+        s.rest_length *= L;
+        s.stiffness *= Mu;
+        s.damping *= Mu;
+      }
+      for (auto &t : other.torques) t.torque *= Mu * L * L;
+      other.gravity *= L;
+      auto finalState = [](const Description &d) {
+        const MultibodyModel model(d, PETSC_COMM_SELF);
+        Vector last;
+        runMultibody(model, "rk4", 1e-3, 500, [&](int, double, const Vector &q, const Vector &) { last = q; });
+        return last;
+      };
+      const Vector a = finalState(si), b = finalState(other);
+      ASSERT_EQ(a.size(), b.size());
+      for (Eigen::Index k = 0; k < a.size(); ++k) {
+        const bool position = k % 7 < 3;
+        EXPECT_NEAR(position ? b(k) / L : b(k), a(k), 1e-9) << name << " in " << u.name << ", coordinate " << k;
+      }
     }
-    for (auto &j : millimetres.joints) {
-      j.point *= L;
-      j.point1 *= L;
-      j.point2 *= L;
-    }
-    for (auto &s : millimetres.springs) {
-      s.point1 *= L;
-      s.point2 *= L;
-      s.rest_length *= L;
-    }
-    for (auto &t : millimetres.torques) t.torque *= L * L;
-    millimetres.gravity *= L;
-    auto finalState = [](const Description &d) {
-      const MultibodyModel model(d, PETSC_COMM_SELF);
-      Vector last;
-      runMultibody(model, "rk4", 1e-3, 500, [&](int, double, const Vector &q, const Vector &) { last = q; });
-      return last;
-    };
-    const Vector a = finalState(metres), b = finalState(millimetres);
-    ASSERT_EQ(a.size(), b.size());
-    for (Eigen::Index k = 0; k < a.size(); ++k) {
-      const bool position = k % 7 < 3;
-      EXPECT_NEAR(position ? b(k) / L : b(k), a(k), 1e-9) << name << " coordinate " << k;
-    }
-  }
 }
