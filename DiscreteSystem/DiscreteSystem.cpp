@@ -1,5 +1,7 @@
 #include "DiscreteSystem/DiscreteSystem.hpp"
 
+#include "common/Agree.hpp"
+
 #include <Eigen/Eigenvalues>
 
 #include <cstdint>
@@ -225,6 +227,7 @@ DiscreteSystemModel::DiscreteSystemModel(const DiscreteModel &model, MPI_Comm co
   std::uint64_t h = 0xcbf29ce484222325ULL;
   for (const auto *A : {&model.M, &model.C, &model.K}) h = hashSparse(*A, h);
   for (const auto *v : {&model.F, &model.q0, &model.v0}) h = hashValues(v->data(), v->size(), h);
+  agreeOnData(comm, h, "the discrete system '" + model.name + "'");
   const bool varying = model.load_factor || model.history;
   identity_ = {{"model", name()}, {"system", model.name}, {"size", std::to_string(model.size())},
                {"data_hash", std::to_string(h)}, {"load", varying ? "in time" : "constant"}};

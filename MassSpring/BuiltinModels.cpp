@@ -1,10 +1,12 @@
 #include "MassSpring/BuiltinModels.hpp"
 
 #include <cmath>
+#include <limits>
 #include <map>
 #include <sstream>
 
 #include "MesLib/BeamMesh.hpp"
+#include "MesLib/BeamSystem.hpp"
 #include "common/Error.hpp"
 
 namespace beam {
@@ -137,6 +139,41 @@ Network beamLattice(const Params &p) {
   return net;
 }
 
+// Refuses, before anything is allocated, a network whose size overflows PETSc's indices (3 unknowns per
+// particle) or whose particles and springs alone exceed the memory available: -disk_rings 2000000
+// -disk_segments 2148 wrapped the 32-bit particle count and crashed (SIGSEGV), other sizes ended in
+// "vector::_M_default_append" or "out of memory" without naming an option.
+void checkSize(const std::string &model, const Params &p) {
+  double particles = 0, springs = 0;
+  std::string options;
+  if (model == "disk") {
+    particles = 1 + p.at("disk_rings") * p.at("disk_segments");
+    springs = 4 * particles;
+    options = "-disk_rings x -disk_segments";
+  } else if (model == "chain") {
+    particles = p.at("chain_n") + 1;
+    springs = particles;
+    options = "-chain_n";
+  } else if (model == "cloth") {
+    particles = p.at("cloth_nx") * p.at("cloth_ny");
+    springs = 6 * particles;
+    options = "-cloth_nx x -cloth_ny";
+  } else {
+    particles = (p.at("beam_mx") + 1) * (p.at("beam_my") + 1);
+    springs = 4 * particles;
+    options = "-beam_mx x -beam_my";
+  }
+  const double max_particles = double(std::numeric_limits<PetscInt>::max()) / 3;
+  if (particles > max_particles)
+    throw inputError(options + ": " + text(particles) + " particles; accepted: at most " + text(std::floor(max_particles)) +
+                     " (3 unknowns per particle in PETSc's " + std::to_string(8 * sizeof(PetscInt)) + "-bit indices)");
+  const double bytes = particles * sizeof(Particle) + springs * sizeof(Spring), available = double(memAvailableBytes());
+  if (available > 0 && bytes > available)
+    throw inputError(options + ": " + text(particles) + " particles and about " + text(springs) + " springs need " +
+                     text(std::ceil(bytes / (1u << 30))) + " GiB for their data alone; accepted: a network that fits in the " +
+                     text(std::floor(available / (1u << 30))) + " GiB of memory available");
+}
+
 const std::map<std::string, std::vector<BuiltinParameter>> &table() {
   static const std::map<std::string, std::vector<BuiltinParameter>> t = {
       {"disk",
@@ -196,13 +233,15 @@ Network builtinNetwork(const std::string &model, const std::vector<BuiltinParame
   Params p;
   for (const auto &q : parameters) {
     const bool ok = std::isfinite(q.value) &&
-                    (q.integer ? q.value >= q.min && q.value == std::floor(q.value) && q.value <= 1e8
+                    (q.integer ? q.value >= q.min && q.value == std::floor(q.value) && q.value <= kBuiltinMaxCount
                                : (q.inclusive ? q.value >= q.min : q.value > q.min));
     if (!ok)
       throw inputError("-" + q.name + ": " + text(q.value) + " is out of range; accepted: " +
-                       (q.integer ? "an integer >= " + text(q.min) : std::string("a real ") + (q.inclusive ? ">= " : "> ") + text(q.min)));
+                       (q.integer ? "an integer in [" + text(q.min) + ", " + text(kBuiltinMaxCount) + "]"
+                                  : std::string("a real ") + (q.inclusive ? ">= " : "> ") + text(q.min)));
     p[q.name] = q.value;
   }
+  checkSize(model, p);
   Network net = model == "disk" ? disk(p) : model == "chain" ? chain(p) : model == "cloth" ? cloth(p) : beamLattice(p);
   net.source = model;
   for (const auto &q : parameters) net.parameters.emplace_back(q.name, text(q.value));

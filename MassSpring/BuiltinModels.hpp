@@ -31,6 +31,9 @@ struct BuiltinParameter {
   bool inclusive = false;
 };
 
+// The largest value of a size parameter (-disk_rings, -cloth_nx, ...).
+inline constexpr double kBuiltinMaxCount = 1e8;
+
 const std::vector<std::string> &builtinModelNames();
 // The parameters of `model` with their defaults; an input error listing the models if unknown.
 std::vector<BuiltinParameter> builtinParameters(const std::string &model);

@@ -46,7 +46,8 @@ public:
   std::vector<std::string> energyNames() const override { return {"kinetic", "gravity", "elastic", "contact"}; }
   void storedEnergy(double t, Vec x, Vec v, std::vector<double> &parts) const override;
   // The gravity column: gravity and the point loads.
-  double uniformFieldPotential(double t, Vec x, Vec v) const override;
+  double offsetEnergy(double t, Vec x, Vec v) const override;
+  std::string implicitStepHint() const override;
   double dissipationRate(double t, Vec x, Vec v) const override;
   // The work gravity and the loads can do across the network's initial extent L (from the particle
   // farthest from the centroid to the particle farthest from that one): sum over free particles of

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <fstream>
 #include <set>
+#include <string>
+#include <vector>
 #include <sstream>
 #include <sys/stat.h>
 
@@ -78,6 +80,12 @@ Mat3 inertia(const json &value, const Where &where) {
   }
   const Eigen::SelfAdjointEigenSolver<Mat3> eig(m);
   if (!(eig.eigenvalues().minCoeff() > 0)) where.fail("inertia must be positive definite");
+  // A rigid body's principal moments obey I1 <= I2 + I3 (equality for a flat body): [1, 1, 3] is no
+  // body's, and its motion no rigid body's. 1e-6 of the sum for rounded input.
+  const Vec3 I = eig.eigenvalues();
+  if (I.maxCoeff() > (I.sum() - I.maxCoeff()) * (1 + 1e-6))
+    where.fail("inertia: the largest principal moment exceeds the sum of the other two, which no rigid body's does; "
+               "accepted: I1 <= I2 + I3");
   return m;
 }
 
@@ -245,8 +253,19 @@ std::string multibodyModelNames() {
 
 Description parseModel(const std::string &json_text, const std::string &source) {
   json doc;
+  // JSON leaves duplicate keys to the reader, and nlohmann keeps the last: "gravity": [0,-9.81,0],
+  // "gravity": [0,0,0] ran without gravity, exit 0. A key given twice in one object is refused.
+  std::vector<std::set<std::string>> keys; // of the objects open, innermost last
+  const json::parser_callback_t noDuplicateKeys = [&](int, json::parse_event_t event, json &parsed) {
+    if (event == json::parse_event_t::object_start) keys.emplace_back();
+    if (event == json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
+    if (event == json::parse_event_t::key && !keys.empty() && !keys.back().insert(parsed.get<std::string>()).second)
+      throw inputError("model " + source + ": the key \"" + parsed.get<std::string>() +
+                       "\" appears twice in one object; accepted: each key once");
+    return true;
+  };
   try {
-    doc = json::parse(json_text);
+    doc = json::parse(json_text, noDuplicateKeys);
   } catch (const json::exception &e) {
     std::string what = e.what();
     for (char &ch : what)

@@ -343,7 +343,7 @@ void MultibodyModel::storedEnergy(double /*t*/, Vec x, Vec v, std::vector<double
   parts = {broadcast(T, comm_), broadcast(V, comm_)};
 }
 
-double MultibodyModel::uniformFieldPotential(double /*t*/, Vec x, Vec /*v*/) const {
+double MultibodyModel::offsetEnergy(double /*t*/, Vec x, Vec /*v*/) const {
   double V = 0;
   if (rank_ == 0) V = gravityPotential(toEigen(x));
   return broadcast(V, comm_);

@@ -40,7 +40,7 @@ public:
   std::vector<std::string> energyNames() const override { return {"kinetic", "potential"}; }
   void storedEnergy(double t, Vec x, Vec v, std::vector<double> &parts) const override;
   // Gravity's part of the potential (its zero is the origin's).
-  double uniformFieldPotential(double t, Vec x, Vec v) const override;
+  double offsetEnergy(double t, Vec x, Vec v) const override;
   double dissipationRate(double t, Vec x, Vec v) const override;
   // The torques' generalized forces: their work is logged as external work (no potential in 3D).
   bool hasExternalWork() const override { return !d_.torques.empty(); }

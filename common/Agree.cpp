@@ -18,4 +18,13 @@ void agreeOnFailure(MPI_Comm comm, const std::string &error, int exit_code) {
   throw Error(header[1], message);
 }
 
+void agreeOnData(MPI_Comm comm, std::uint64_t hash, const std::string &what) {
+  std::uint64_t low = hash, high = hash;
+  MPI_Allreduce(MPI_IN_PLACE, &low, 1, MPI_UINT64_T, MPI_MIN, comm);
+  MPI_Allreduce(MPI_IN_PLACE, &high, 1, MPI_UINT64_T, MPI_MAX, comm);
+  if (low != high)
+    throw inputError(what + ": the data differ between MPI ranks (each rank read its own copy, and they are not the "
+                     "same); accepted: the same input on every rank");
+}
+
 } // namespace beam

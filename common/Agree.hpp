@@ -8,11 +8,17 @@
 #pragma once
 #include <mpi.h>
 
+#include <cstdint>
 #include <string>
 
 namespace beam {
 
 void agreeOnFailure(MPI_Comm comm, const std::string &error, int exit_code);
+
+// Every rank read the same input (a file by a relative path from per-rank working directories may not
+// be): an input error naming `what` on every rank if `hash`, a hash of the data as read, differs
+// between the ranks of `comm`. Collective.
+void agreeOnData(MPI_Comm comm, std::uint64_t hash, const std::string &what);
 
 // Runs `check` (which may throw on this rank only) and agrees on its outcome with one reduction every
 // rank reaches: a beam::Error keeps its exit code, any other exception is a run error (exit 3).

@@ -1,5 +1,6 @@
 #include "common/Petsc.hpp"
 
+#include "common/Agree.hpp"
 #include "common/LargeVector.hpp"
 
 #include <strings.h>
@@ -240,23 +241,6 @@ std::string ranksDisagree(const std::string &mine) {
          ": '" + other + "'); accepted: the same program, options and PETSC_OPTIONS on every rank";
 }
 
-// The problem of the lowest rank of MPI_COMM_WORLD that has one ("" if none), on every rank. Collective.
-std::string firstRanksProblem(const std::string &mine) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size == 1) return mine;
-  const int candidate = mine.empty() ? size : rank;
-  int first = size;
-  MPI_Allreduce(&candidate, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  if (first == size) return "";
-  int length = int(mine.size());
-  MPI_Bcast(&length, 1, MPI_INT, first, MPI_COMM_WORLD);
-  std::string text = rank == first ? mine : std::string(size_t(length), '\0');
-  MPI_Bcast(text.data(), length, MPI_CHAR, first, MPI_COMM_WORLD);
-  return first == 0 ? text : text + " (on rank " + std::to_string(first) + ")";
-}
-
 } // namespace
 
 std::string commandLineProblem(int argc, char **argv) {
@@ -397,7 +381,16 @@ PetscSession::PetscSession(int *argc, char ***argv, const char *help)
   // The same command line can still read different files (an options file by a relative path from
   // per-rank working directories): every rank takes the first rank's refusal, so that all or none
   // start PETSc with it.
-  command_line_error_ = firstRanksProblem(command_line_error_);
+  if (!command_line_error_.empty() && disagreement.empty()) {
+    int world_rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    if (world_rank > 0) command_line_error_ += " (on rank " + std::to_string(world_rank) + ")";
+  }
+  try {
+    agreeOnFailure(MPI_COMM_WORLD, command_line_error_, kExitBadInput);
+  } catch (const Error &e) {
+    command_line_error_ = e.what();
+  }
   // A refused command line never reaches PETSc, which would abort or ignore it.
   const PetscErrorCode ierr = command_line_error_.empty() ? PetscInitialize(argc, argv, nullptr, help)
                                                           : PetscInitialize(&bare_argc_, &bare_argv_, nullptr, help);

@@ -43,7 +43,7 @@ Network readSource(MPI_Comm comm, const std::string &default_model) {
     for (auto &p : parameters) {
       const std::string option = "-" + p.name;
       if (p.integer) {
-        p.value = double(r.integer(option.c_str(), p.help.c_str(), PetscInt(p.value), PetscInt(p.min)));
+        p.value = double(r.integer(option.c_str(), p.help.c_str(), PetscInt(p.value), PetscInt(p.min), PetscInt(kBuiltinMaxCount)));
       } else {
         const Bounds b = p.inclusive ? Bounds::atLeast(p.min) : Bounds::above(p.min);
         p.value = r.real(option.c_str(), p.help.c_str(), p.value, b);

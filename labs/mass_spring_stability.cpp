@@ -114,7 +114,7 @@ struct Case {
     model.storedEnergy(0, x0, v0, parts);
     double e0 = 0;
     for (double p : parts) e0 += p;
-    const double scale = beam::driftScale(e0 - model.uniformFieldPotential(0, x0, v0), model.referenceEnergy());
+    const double scale = beam::driftScale(e0 - model.offsetEnergy(0, x0, v0), model.referenceEnergy());
     beam::PVec d = model.createVector(), Sd = model.createVector();
     beam::roughField(d, model.fixedDofs());
     PetscScalar strain;

@@ -1,6 +1,7 @@
 #include "output/PointTrajectory.hpp"
 
 #include <cstdlib>
+#include <fstream>
 
 #include "output/EnergyLog.hpp"
 
@@ -53,6 +54,20 @@ void PointTrajectory::checkResume(const StepState &s) const {
   if (!log_.writer()) return;
   const std::string why = csvLogCovers(log_.path(), kHeader, s.step, (long long)points_.size());
   if (!why.empty()) throw inputError("-restart: cannot continue '" + log_.path() + "': " + why);
+  // The same number of points is not the same points: -track 0,1 continued as -track 2,3 switched the
+  // file's particles at the restart, exit 0. The rows of the checkpoint's step name the run's points.
+  std::ifstream in(log_.path());
+  std::string row, before, now;
+  const std::string step = std::to_string((long long)s.step) + ",";
+  while (std::getline(in, row))
+    if (row.compare(0, step.size(), step) == 0) {
+      const size_t first = row.find(','), second = row.find(',', first + 1);
+      before += (before.empty() ? "" : ",") + row.substr(second + 1, row.find(',', second + 1) - second - 1);
+    }
+  for (PetscInt p : points_) now += (now.empty() ? "" : ",") + std::to_string((long long)p);
+  if (before != now)
+    throw inputError("-restart: cannot continue '" + log_.path() + "': it tracks particles " + before + ", the run -track " + now +
+                     "; accepted: the -track list of the run it continues");
 }
 
 void PointTrajectory::resume(const StepState &s) {

@@ -55,9 +55,9 @@ private:
 };
 
 // Scale for the relative drift (E - E0) / scale: max(|E0|, reference), 1 if both vanish, where the
-// callers pass as E0 the initial energy without its part whose zero is the coordinate origin's
-// (Model::uniformFieldPotential: gravity), so that the scale, the drift and the divergence test do not
-// depend on where a scene sits. The reference
+// callers pass as E0 the initial energy without its offsets (Model::offsetEnergy: gravity's potential,
+// whose zero is the coordinate origin's, and energy no motion can change), so that the scale, the drift
+// and the divergence test do not depend on where a scene sits or on parts that do nothing. The reference
 // is the model's (Model::referenceEnergy): for a linear model the static compliance energy 1/2 f'S^{-1}f,
 // which is also the peak kinetic energy of an undamped beam released from rest under f, so a run
 // starting from rest (E0 = 0) still gets a meaningful scale.

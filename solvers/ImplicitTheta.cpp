@@ -396,7 +396,7 @@ void ImplicitTheta::step(double t, Vec x, Vec v) {
       std::ostringstream why;
       why << name_ << ": Newton did not converge in the step from t = " << t << " (" << SNESConvergedReasons[reason]
           << " after " << iterations_ << " iterations, residual " << fnorm
-          << "); try a smaller -dt (watch Newton with -" << newton_prefix_ << "snes_monitor)";
+          << "); try a smaller -dt (watch Newton with -" << newton_prefix_ << "snes_monitor)" << model_->implicitStepHint();
       throw runError(why.str());
     }
   }

@@ -74,12 +74,15 @@ public:
   // that vary in time, plus the energy dissipated so far, is the conserved total.
   virtual std::vector<std::string> energyNames() const = 0;
   virtual void storedEnergy(double t, Vec x, Vec v, std::vector<double> &parts) const = 0;
-  // The part of the stored energy whose zero is the coordinate origin's: the potential of uniform
-  // fields (gravity, -sum m g.x, and constant point loads, -sum f.x). The drift scale leaves it out of
-  // |E0| (solvers/Energy.hpp driftScale): lifting a scene by 1000 m changes E0 by its weight times
-  // 1000 m, not how far the run drifts, which runs count as diverging or where a dt turns unstable.
-  // Default: none.
-  virtual double uniformFieldPotential(double /*t*/, Vec /*x*/, Vec /*v*/) const { return 0; }
+  // The parts of the stored energy that are offsets: the potential of uniform fields, whose zero is the
+  // coordinate origin's (gravity, -sum m g.x, and constant point loads, -sum f.x), and energy that no
+  // motion can change (a spring between two fixed particles). The drift scale leaves them out of |E0|
+  // (solvers/Energy.hpp driftScale): lifting a scene by 1000 m changes E0 by its weight times 1000 m,
+  // and a stretched spring between two anchors by its constant energy, not how far the run drifts,
+  // which runs count as diverging or where a dt turns unstable. Default: none.
+  virtual double offsetEnergy(double /*t*/, Vec /*x*/, Vec /*v*/) const { return 0; }
+  // What a failed implicit step's message adds about this model (a force that jumps, ...); "" if nothing.
+  virtual std::string implicitStepHint() const { return ""; }
   // Loads whose work is integrated along the run (time-dependent loads, or loads with no potential such
   // as a torque on a body: not in the stored energy), as generalized forces at (t, x).
   virtual bool hasExternalWork() const { return false; }

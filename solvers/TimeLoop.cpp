@@ -56,7 +56,17 @@ Identity TimeLoop::identity() const {
 void TimeLoop::start(Progress &p, const std::vector<Monitor *> &monitors) {
   p.state.energy = p.meter.start(0.0, p.state.x, p.state.y);
   p.state.newton_its = scheme_.newtonIterations() >= 0 ? 0 : -1;
-  const double origin_part = model_.uniformFieldPotential(0.0, p.state.x, p.state.y);
+  const double origin_part = model_.offsetEnergy(0.0, p.state.x, p.state.y);
+  // An initial state whose energy overflows (a velocity of 1e200, a mass of 1e308) is bad input, not a
+  // divergence: it "diverged at step 1" with exit 3 and a final drift of NaN.
+  if (!std::isfinite(p.state.energy.total())) {
+    std::ostringstream parts;
+    const auto names = model_.energyNames();
+    for (size_t i = 0; i < names.size() && i < p.state.energy.parts.size(); ++i)
+      parts << (i ? ", " : "") << names[i] << " " << p.state.energy.parts[i];
+    throw inputError("the initial state's energy is not finite (" + parts.str() +
+                     "): an input value overflows; accepted: masses, stiffnesses, positions and velocities whose energies are finite");
+  }
   p.result.energy_scale = driftScale(p.state.energy.total() - origin_part, reference_energy_);
   for (Monitor *m : monitors) m->observe(p.state);
 }

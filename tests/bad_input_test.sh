@@ -285,6 +285,34 @@ expect 2 "-plane: 5 values" "$ms" -plane 0,0,0,0,1 -output_dir $out
 expect 2 "-gravity: 2 values" "$ms" -gravity 0,1 -output_dir $out
 expect 2 "-contact_stiffness" "$ms" -contact_stiffness -1 -output_dir $out
 expect 2 "-disk_rings" "$ms" -disk_rings 0 -output_dir $out
+# Contact damping switches on at touchdown: the implicit step across that jump can have no solution, and
+# the failure says so (an audit's case: one particle dropped at 1 m/s, omega dt = 0.38).
+printf 'x,y,z,mass,fixed,vx,vy,vz\n0,0,0.01,0.1,0,0,0,-1\n0,0,5,0.1,1,0,0,0\n' > particles_drop.csv
+printf 'i,j,stiffness\n0,1,0\n' > springs_drop.csv
+expect 3 "with -contact_damping the contact force jumps where a particle crosses a plane" "$ms" -particles particles_drop.csv \
+  -springs springs_drop.csv -plane 0,0,0,0,0,1 -contact_damping 10 -scheme implicit_euler -dt 1.2e-3 -T 0.3 -quiet -output_dir ms_jump
+# An initial state whose energy overflows is bad input (it "diverged at step 1", exit 3, drift NaN).
+printf 'x,y,z,mass,fixed,vx,vy,vz\n0,0,1,0.1,1,0,0,0\n0,0,0,0.1,0,1e200,0,0\n' > particles_fast.csv
+expect 2 "the initial state's energy is not finite (kinetic inf, gravity 0, elastic 0, contact 0)" \
+  "$ms" -particles particles_fast.csv -springs springs.csv -output_dir ms_inf
+# The same command line reading different files on the two ranks (per-rank working directories): the
+# ranks compare a hash of what they read (a heavier particle on rank 1 ran with exit 0, its physics mixed).
+mkdir -p data_r0 data_r1
+cp particles.csv springs.csv M.mtx K.mtx data_r0/
+cp springs.csv K.mtx data_r1/
+printf 'x,y,z,mass,fixed\n0,0,1,0.1,1\n0,0,0,5,0\n' > data_r1/particles.csv
+{ mm 'coordinate real symmetric'; printf '2 2 2\n1 1 1\n2 2 3\n'; } > data_r1/M.mtx
+expect 2 "the network (files): the data differ between MPI ranks" \
+  mpiexec --quiet -n 2 sh -c "cd data_r\$OMPI_COMM_WORLD_RANK && exec '$ms' -particles particles.csv -springs springs.csv -output_dir '$PWD/$out'"
+expect 2 "the discrete system 'M.mtx': the data differ between MPI ranks" \
+  mpiexec --quiet -n 2 sh -c "cd data_r\$OMPI_COMM_WORLD_RANK && exec '$d' -M M.mtx -K K.mtx -output_dir '$PWD/$out'"
+# Sizes whose particle count overflows PETSc's 32-bit indices (the disk's wrapped and crashed, SIGSEGV) or
+# whose network alone exceeds the memory: refused before anything is allocated, naming the options.
+expect 2 "-disk_rings x -disk_segments: 4296000001 particles; accepted: at most 715827882" "$ms" -disk_rings 2000000 -disk_segments 2148 -output_dir $out
+expect 2 "-cloth_nx x -cloth_ny: 2147488281 particles" "$ms" -model cloth -cloth_nx 46341 -cloth_ny 46341 -output_dir $out
+expect 2 "-beam_mx x -beam_my: 10000200001 particles" "$ms" -model beam_lattice -beam_mx 100000 -beam_my 100000 -output_dir $out
+expect 2 "-disk_rings x -disk_segments: 700000001 particles and about 2800000004 springs need" "$ms" -disk_rings 100000 -disk_segments 7000 -output_dir $out
+expect 2 "-chain_n: 1000000000 is out of range; accepted: an integer in [1, 100000000]" "$ms" -model chain -chain_n 1000000000 -output_dir $out
 expect 2 "-track" "$ms" -track 100000 -output_dir $out
 expect 2 "unknown option -chain_n" "$ms" -model disk -chain_n 5 -output_dir $out
 expect 2 "written for linear systems" "$ms" -scheme midpoint -output_dir $out

@@ -137,6 +137,9 @@ msargs=(-model chain -chain_n 6 -scheme implicit_euler -dt 0.002 -quiet -track 2
 check "mass_spring restart identical" 'cmp -s msfull/energy.csv mspart/energy.csv && cmp -s msfull/trajectory.csv mspart/trajectory.csv && cmp -s msfull.csv mspart.csv && cmp -s msfull/mass_spring.pvd mspart/mass_spring.pvd'
 "$ms" "${msargs[@]}" -T 0.4 -restart mspart -contact_stiffness 5 > /dev/null 2> err.txt
 check "mass_spring restart with another contact stiffness refused" '[ $? = 2 ] && grep -q "contact" err.txt'
+# Another -track list of the same length switched the file's particles at the restart, exit 0.
+"$ms" "${msargs[@]/2,5/3,4}" -T 0.4 -restart mspart > /dev/null 2> err.txt
+check "mass_spring restart with another -track list refused" '[ $? = 2 ] && grep -q "it tracks particles 2,5, the run -track 3,4" err.txt'
 mb="$labs/multibody"
 mbargs=(-model double_pendulum -scheme verlet -dt 0.001 -quiet -snapshot_every 50)
 "$mb" "${mbargs[@]}" -T 0.4 -output_dir mbfull -save_final mbfull.csv > /dev/null

@@ -101,7 +101,7 @@ const char *kAllJoints = R"({
   "gravity": [0, 0, -9.81],
   "bodies": [
     {"name": "a", "mass": 1, "inertia": [0.1, 0.2, 0.3], "position": [0, 0, 0]},
-    {"name": "b", "mass": 2, "inertia": [[0.3, 0.01, 0], [0.01, 0.2, 0], [0, 0, 0.1]], "position": [1, 0, 0],
+    {"name": "b", "mass": 2, "inertia": [[0.3, 0.01, 0], [0.01, 0.2, 0], [0, 0, 0.15]], "position": [1, 0, 0],
      "orientation": [0.9, 0.1, 0.3, 0.3]},
     {"name": "c", "mass": 1.5, "inertia": [0.1, 0.1, 0.1], "position": [1, 1, 0]},
     {"name": "d", "mass": 1, "inertia": [0.2, 0.1, 0.3], "position": [0, 1, 1]},
@@ -335,6 +335,13 @@ TEST(ModelFile, BadInputIsOneLineNamingTheProblem) {
   expectRejected(oneBody(kGood, R"([{"type": "hinge", "body1": "ground", "body2": "b", "point": [0,0,0]}])"),
                  "type \"hinge\" unknown");
   expectRejected(R"({"bodies": []})", "non-empty");
+  // Duplicate keys: nlohmann keeps the last ("gravity" twice ran without gravity, exit 0).
+  expectRejected(R"({"gravity": [0, -9.81, 0], "gravity": [0, 0, 0], "bodies": [)" + kGood + "]}",
+                 "the key \"gravity\" appears twice in one object");
+  expectRejected(oneBody(R"({"name": "b", "mass": 5, "mass": 1, "inertia": [1, 1, 1], "position": [0, 0, 0]})"),
+                 "the key \"mass\" appears twice");
+  expectRejected(oneBody(R"({"name": "b", "mass": 1, "inertia": [1, 1, 3], "position": [0, 0, 0]})"),
+                 "exceeds the sum of the other two");
   expectRejected(oneBody(R"({"name": "b", "mass": 1, "inertia": [1, 1, 1]})"), "missing \"position\"");
   expectRejected(oneBody(R"({"name": "b", "mass": 1, "inertia": [1, 1, 1], "position": [0, "x", 0]})"), "must be a number");
   const std::string torques = R"({"bodies": [)" + kGood + R"(], "torques": )";
@@ -352,6 +359,20 @@ TEST(ModelFile, BadInputIsOneLineNamingTheProblem) {
   }
   EXPECT_THROW(loadModel("/nonexistent/m.json"), beam::Error);
   EXPECT_THROW(loadModel("/tmp/"), beam::Error);
+}
+
+// A direction is a direction at any scale: [0, 1e160, 1e160] overflowed its norm, the axis became 0 and
+// the joint lost its axis constraint (a redundant-constraint warning, exit 0).
+TEST(ModelFile, HugeAndTinyAxesAreDirections) {
+  for (const char *axis : {"[0, 1e160, 1e160]", "[0, 1e-300, 1e-300]", "[0, 1, 1]"}) {
+    const Description d = parseModel(
+        oneBody(kGood, std::string(R"([{"type": "revolute", "body1": "ground", "body2": "b", "point": [0,0,0], "axis": )") + axis + "}]"), "x");
+    EXPECT_NEAR(d.joints[0].axis.y(), std::sqrt(0.5), 1e-15) << axis;
+    EXPECT_NEAR(d.joints[0].axis.z(), std::sqrt(0.5), 1e-15) << axis;
+    EXPECT_EQ(d.joints[0].axis.x(), 0.0) << axis;
+  }
+  // Flat bodies sit on the boundary: I3 = I1 + I2.
+  EXPECT_NO_THROW(parseModel(oneBody(R"({"name": "b", "mass": 1, "inertia": [1, 2, 3], "position": [0, 0, 0]})"), "x"));
 }
 
 TEST(ModelFile, NearlyUnitQuaternionIsNormalized) {

@@ -330,7 +330,7 @@ TEST(NonlinearSchemes, FreeNetworkKeepsMomentumAndEnergy) {
 
 // The potential of gravity has its zero at the coordinate origin, so the scene's height changes E0 but
 // must not change the drift scale, hence neither the drift nor which runs count as diverging (before
-// Model::uniformFieldPotential, a network lifted by 1000 m drifted 700x less by the lab's measure, and the
+// Model::offsetEnergy, a network lifted by 1000 m drifted 700x less by the lab's measure, and the
 // stability lab's measured limits moved by 7 %). A spring pendulum (mass-spring) and the multibody
 // pendulum, each run at the origin and 1000 m higher. Tolerances: lifted positions carry round-off
 // eps * 1000 m = 2.2e-13 per operation; over 200 steps of a stable oscillator the two trajectories part
@@ -388,6 +388,32 @@ TEST(NonlinearSchemes, DriftDoesNotDependOnTheSceneOrientation) {
   };
   const MassSpringModel straight(triangle(0), PETSC_COMM_WORLD), turned(triangle(M_PI / 4), PETSC_COMM_WORLD);
   const RunResult a = runFromStart(straight, "verlet", 2e-3, 0.4), b = runFromStart(turned, "verlet", 2e-3, 0.4);
+  EXPECT_NEAR(b.energy_scale, a.energy_scale, 1e-12 * a.energy_scale);
+  EXPECT_NEAR(b.max_abs_drift, a.max_abs_drift, 1e-8);
+  EXPECT_GT(a.max_abs_drift, 1e-6);
+}
+
+// Parts that do nothing change nothing: an isolated fixed particle 1000 m away (it set the extent: the
+// scale was 1000x larger, the verdict "conserved") and a stretched spring between two fixed particles
+// (its constant energy was in |E0|). The triangle above with both added, on the same tolerances; the
+// anchored spring's energy, 1/2 1e6 0.5^2, dwarfs the triangle's.
+TEST(NonlinearSchemes, DriftDoesNotDependOnPartsThatDoNothing) {
+  auto triangle = [](bool extras) {
+    Network net;
+    net.particles = {particle({0, 0, 0}, 1, {0, 0, 0}, true), particle({1.2, 0, 0}, 0.5), particle({0, 1.0, 0}, 0.7)};
+    net.springs = {spring(0, 1, 40, 1.0), spring(0, 2, 30, 0.9), spring(1, 2, 50)};
+    if (extras) {
+      net.particles.push_back(particle({0, 0, 1000}, 1, {0, 0, 0}, true));
+      net.particles.push_back(particle({5, 0, 0}, 1, {0, 0, 0}, true));
+      net.particles.push_back(particle({6, 0, 0}, 1, {0, 0, 0}, true));
+      net.springs.push_back(spring(4, 5, 1e6, 0.5));
+    }
+    net.gravity = {0, 0, -9.81};
+    net.validate();
+    return net;
+  };
+  const MassSpringModel plain(triangle(false), PETSC_COMM_WORLD), extras(triangle(true), PETSC_COMM_WORLD);
+  const RunResult a = runFromStart(plain, "verlet", 2e-3, 0.4), b = runFromStart(extras, "verlet", 2e-3, 0.4);
   EXPECT_NEAR(b.energy_scale, a.energy_scale, 1e-12 * a.energy_scale);
   EXPECT_NEAR(b.max_abs_drift, a.max_abs_drift, 1e-8);
   EXPECT_GT(a.max_abs_drift, 1e-6);
