@@ -1,5 +1,7 @@
 #include "labs/ModalLab.hpp"
 
+#include <limits>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -39,7 +41,10 @@ StabilityOptions readStabilityOptions(MPI_Comm comm) {
   StabilityOptions o;
   agreeOn(comm, [&] {
     readOptions(comm, "Stability analysis", "", [&](OptionReader &r) {
-      o.omega_range = r.real("-omega_range", "Chart: Omega = omega*dt from 0 to this", o.omega_range, Bounds::above(0));
+      // Above 1e5 the amplification matrix's entries, of order Omega^2 = 1e10, leave rho about 6 digits, and
+      // soon none: at 1e20 Newmark's "rho" was 3e23, at 1e100 every column NaN, exit 0.
+      o.omega_range = r.real("-omega_range", "Chart: Omega = omega*dt from 0 to this (at most 1e5)", o.omega_range,
+                             Bounds::between(std::numeric_limits<double>::min(), 1e5, "a real in (0, 1e5]"));
       o.omega_points = int(r.integer("-omega_points", "Chart: number of Omega values", o.omega_points, 2, 1000000));
       o.xi = r.real("-xi", "Chart: damping ratio of the oscillator (critical steps are for the undamped system)", o.xi,
                     Bounds::atLeast(0));

@@ -4,7 +4,7 @@
 
 namespace beam {
 
-MechanismOptions readMechanismOptions(MPI_Comm comm) {
+MechanismOptions readMechanismOptions(MPI_Comm comm, bool stabilization) {
   MechanismOptions o;
   std::string model = "pendulum";
   PetscInt links = 10;
@@ -13,6 +13,7 @@ MechanismOptions readMechanismOptions(MPI_Comm comm) {
                    model);
     if (model.empty()) r.fail("-model: empty; accepted: " + multibody::multibodyModelNames() + " or a .json file");
     links = r.integer("-links", "Number of links of -model chain", links, 1, 100000);
+    if (!stabilization) return; // the lab sets its own (then -baumgarte_* and -projection are unknown options)
     o.baumgarte.xi = r.real("-baumgarte_xi", "Baumgarte damping ratio xi in W = -2 xi omega gdot - omega^2 g", o.baumgarte.xi,
                             Bounds::atLeast(0));
     o.baumgarte.omega = r.real("-baumgarte_omega", "Baumgarte frequency omega (1/s; 0 turns the stabilization off)",

@@ -17,7 +17,8 @@ struct MechanismOptions {
   bool projection = false;
 };
 // The mechanism set.
-MechanismOptions readMechanismOptions(MPI_Comm comm);
+// stabilization: read -baumgarte_xi, -baumgarte_omega, -projection (false: a lab that sets them itself).
+MechanismOptions readMechanismOptions(MPI_Comm comm, bool stabilization = true);
 
 struct MultibodyLabOptions {
   MechanismOptions mechanism;

@@ -49,7 +49,8 @@ int main(int argc, char **argv) {
     o.run.T = 5;
     o.output.dir = "out/constraint_drift";
     beam::agreeOn(PETSC_COMM_WORLD, [&] {
-      o.mechanism = beam::readMechanismOptions(PETSC_COMM_WORLD);
+      // Its variants set Baumgarte and projection: -baumgarte_* given here were read and ignored, exit 0.
+      o.mechanism = beam::readMechanismOptions(PETSC_COMM_WORLD, false);
       beam::readRunOptions(PETSC_COMM_WORLD, o.run);
       o.scheme = beam::readSchemeOption(PETSC_COMM_WORLD, o.scheme);
       beam::readOutputOptions(PETSC_COMM_WORLD, o.output, {nullptr, 0, false});

@@ -26,6 +26,7 @@
 // Writes <output_dir>/critical_steps.csv, stiffness_sweep.csv and mass_spring_stability.png.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 
 #include "MassSpring/MassSpringModel.hpp"
@@ -88,7 +89,10 @@ Settings readSettings(MPI_Comm comm) {
       s.search.growth = r.real("-measure_growth", "A trial run is unstable when |E - E0| exceeds this many times its initial energy",
                                s.search.growth, beam::Bounds::above(1));
       s.perturbation = r.real("-perturbation", "Elastic energy of the trials' random displacement, in energy scales",
-                              s.perturbation, beam::Bounds::above(0));
+                              s.perturbation,
+                              // A trial is a small displacement in the linear range, which the sweep's verdicts assume:
+                              // 1e308 "measured" RK4 unstable at 0.3 of its limit, exit 0.
+                              beam::Bounds::between(std::numeric_limits<double>::min(), 0.1, "a real in (0, 0.1]"));
     });
   });
   s.dir = out.dir;

@@ -378,7 +378,9 @@ expect 2 "gives no Jacobian" "$mb" -scheme implicit_euler -output_dir $out
 
 # constraint_drift: the mechanism set, run and scheme, -output_dir only.
 cdl="$labs/constraint_drift"
-expect 2 "-baumgarte_omega" "$cdl" -baumgarte_omega -1 -output_dir $out
+# Its variants set Baumgarte and projection themselves: the options were read and ignored (exit 0).
+expect 2 "unknown option -baumgarte_omega" "$cdl" -baumgarte_omega 3 -output_dir $out
+expect 2 "unknown option -projection" "$cdl" -projection -output_dir $out
 expect 2 "unknown" "$cdl" -model nothing -output_dir $out
 expect 2 "written for linear systems" "$cdl" -scheme midpoint -output_dir $out
 expect 2 "unknown option -quiet" "$cdl" -quiet -output_dir $out
@@ -568,6 +570,10 @@ expect 2 "$differ" "${one[@]}" "$d" -M M.mtx -K K.mtx -output_dir $out : -n 1 "$
 expect 2 "$differ" "${one[@]}" "$d" -output_dir $out : -n 1 "$d" -load_curve curve_nan.csv -output_dir $out
 expect 2 "$differ" "${one[@]}" "$m" -T 0.1 -output_dir mpi_ok : -n 1 "$m" -T 0.1 -output_dir afile/x
 expect 2 "$differ" "${one[@]}" "$labs/stability" -output_dir $out : -n 1 "$labs/stability" -omega_points 1 -output_dir $out
+
+expect 2 "-perturbation: 1e308 is out of range; accepted: a real in (0, 0.1]" "$labs/mass_spring_stability" -perturbation 1e308 -output_dir $out
+# A chart range past the amplification matrix's precision (1e20 charted rho = 3e23, 1e100 NaN, exit 0).
+expect 2 "-omega_range: 1e20 is out of range; accepted: a real in (0, 1e5]" "$labs/stability" -omega_range 1e20 -output_dir $out
 
 echo "$passed passed, $failures failed"
 [ "$failures" = 0 ]
