@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "common/Error.hpp"
+#include "common/Options.hpp"
 #include "common/InputFile.hpp"
 
 namespace beam {
@@ -78,13 +79,9 @@ Table readTable(const std::string &option, const std::string &path, const std::v
                        std::to_string(t.columns.size()) + " (as the header)");
     std::vector<double> row(fields.size());
     for (size_t c = 0; c < fields.size(); ++c) {
-      const char *s = fields[c].c_str();
-      char *end = nullptr;
-      errno = 0;
-      row[c] = std::strtod(s, &end);
-      if (fields[c].empty() || end != s + fields[c].size() || errno == ERANGE || !std::isfinite(row[c]))
-        throw inputError(where + std::to_string(lineno) + ": " + t.columns[c] + " '" + fields[c].substr(0, 40) +
-                         "' is not a finite real number");
+      const std::string problem = realProblem(fields[c], &row[c]);
+      if (!problem.empty())
+        throw inputError(where + std::to_string(lineno) + ": " + t.columns[c] + " '" + fields[c].substr(0, 40) + "' " + problem);
     }
     t.rows.push_back(std::move(row));
     t.lines.push_back(lineno);

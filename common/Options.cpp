@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <limits>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -73,7 +74,9 @@ double OptionReader::real(const char *name, const char *help, double value, cons
   PetscReal v = value;
   PetscBool set = PETSC_FALSE;
   const std::string option = fullName(prefix_, name), text = this->value(name);
-  const std::string not_real = option + ": '" + text + "' is not a finite real number; accepted: " + bounds.accepted;
+  const std::string problem = realProblem(text);
+  const std::string not_real = option + ": '" + text + "' " + (problem.empty() ? "is not a finite real number" : problem) +
+                               "; accepted: " + bounds.accepted;
   if (!ok()) return value;
   if (PetscOptionsReal(name, help, nullptr, value, &v, &set)) {
     (void)lastPetscMessage(true); // replaced by our message
@@ -289,14 +292,24 @@ void setDefaultOption(const std::string &name, const std::string &value) {
   if (!set) BEAM_PETSC(PetscOptionsSetValue(nullptr, name.c_str(), value.c_str()));
 }
 
-double parseReal(const std::string &option, const std::string &text) {
+std::string realProblem(const std::string &text, double *value) {
   const char *s = text.c_str();
   char *end = nullptr;
   errno = 0;
   const double v = std::strtod(s, &end);
+  if (value) *value = v;
   // The number must end where the text does: a NUL byte inside (a binary or UTF-16 file) is not a number.
-  if (text.empty() || end == s || end != s + text.size() || errno == ERANGE || !std::isfinite(v))
-    throw inputError(option + ": '" + text + "' is not a finite real number");
+  if (text.empty() || end == s || end != s + text.size() || !std::isfinite(v)) return "is not a finite real number";
+  if (errno == ERANGE)
+    return std::abs(v) <= std::numeric_limits<double>::min() ? "underflows a double: its magnitude is below 2.2e-308"
+                                                              : "is not a finite real number";
+  return "";
+}
+
+double parseReal(const std::string &option, const std::string &text) {
+  double v = 0;
+  const std::string problem = realProblem(text, &v);
+  if (!problem.empty()) throw inputError(option + ": '" + text + "' " + problem);
   return v;
 }
 

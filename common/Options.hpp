@@ -112,6 +112,9 @@ void setDefaultOption(const std::string &name, const std::string &value);
 // must be one finite real (a NUL byte inside is not part of a number), fields of a list are separated
 // by commas and none may be empty.
 double parseReal(const std::string &option, const std::string &text);
+// Why `text` is not one finite double, written after it ("is not a finite real number", or for 1e-320
+// "underflows a double: its magnitude is below 2.2e-308"); "" if it is one. *value receives it.
+std::string realProblem(const std::string &text, double *value = nullptr);
 std::vector<double> parseRealList(const std::string &option, const std::string &text);
 
 } // namespace beam

@@ -19,12 +19,10 @@ std::vector<double> readRealFile(const std::string &option, const std::string &p
     std::string w;
     while (words >> w) {
       if (w[0] == '#') break;
-      try {
-        values.push_back(parseReal(option, w));
-      } catch (const Error &) {
-        throw inputError(option + ": " + path + ":" + std::to_string(lineno) + ": '" + w +
-                         "' is not a finite real number");
-      }
+      double v = 0;
+      const std::string problem = realProblem(w, &v);
+      if (!problem.empty()) throw inputError(option + ": " + path + ":" + std::to_string(lineno) + ": '" + w + "' " + problem);
+      values.push_back(v);
     }
   }
   return values;

@@ -49,6 +49,10 @@ TEST(Options, RealsMustBeWholeFiniteNumbersInRange) {
               std::string::npos)
         << bad << ": " << realError(bad);
   EXPECT_EQ(realError("0"), "-x: 0 is out of range; accepted: a real > 0");
+  // A subnormal is finite, but out of a double's normal range: it is not called "not finite".
+  EXPECT_EQ(realError("1e-320"), "-x: '1e-320' underflows a double: its magnitude is below 2.2e-308; accepted: a real > 0");
+  EXPECT_EQ(realProblem("-4e-310"), "underflows a double: its magnitude is below 2.2e-308");
+  EXPECT_EQ(realProblem("2.3e-308"), "");
   EXPECT_EQ(realError("-2", Bounds::atLeast(-1)), "-x: -2 is out of range; accepted: a real >= -1");
   EXPECT_EQ(realError("0.25"), "");
   const ScopedOptions options("-x 2.5e-3 -bare");
