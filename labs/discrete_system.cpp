@@ -70,6 +70,15 @@ int main(int argc, char **argv) {
                            "%s: %lld DOFs, %s, omega_max = %.6g (explicit central difference needs dt < %.6g)\n",
                            model.name.c_str(), (long long)model.size(), model.damped() ? "damped" : "undamped",
                            omega_max, 2 / omega_max));
+    // Where omega_max dt passes 1e7, M is below 1e-14 of dt^2 K in every scheme's step matrix (45 units of
+    // round-off): the inertia is lost, and a scheme that keeps energy exactly (Newmark's average
+    // acceleration, M = 1e-30 I, dt = 0.01) "lost" all of it, exit 0. Said, not refused: it is the lab's
+    // point to show what the schemes do.
+    if (omega_max * options.run.dt > 1e7)
+      BEAM_PETSC(PetscFPrintf(PETSC_COMM_WORLD, stderr,
+                              "warning: omega_max dt = %.3g: M is below the round-off of dt^2 K in the schemes' step matrices "
+                              "(omega_max dt > 1e7), so the motion and the energy figures show round-off, not the schemes\n",
+                              omega_max * options.run.dt));
     beam::prepareOutputDirectory(options.output_dir);
     beam::EnergyLog energy(linear, options.output_dir + "/energy.csv");
     beam::PVec q = beam::toPetscVector(system, model.q0), v = beam::toPetscVector(system, model.v0);

@@ -165,6 +165,10 @@ expect 2 "-system and matrix files" "$d" -system two_dof -M M.mtx -K K.mtx -outp
 expect 2 "-M and -K: both needed" "$d" -M M.mtx -output_dir $out
 expect 2 "/nonexistent.mtx:0: cannot open the file" "$d" -M /nonexistent.mtx -K K.mtx -output_dir $out
 expect 2 "M_zero_diag.mtx:2: M is not positive definite" "$d" -M M_zero_diag.mtx -K K.mtx -output_dir $out
+# omega_max dt past 1e7 puts M below the round-off of dt^2 K: said (Newmark "lost" all its energy, silently).
+{ mm 'coordinate real symmetric'; printf '2 2 2\n1 1 1e-30\n2 2 1e-30\n'; } > M_tiny.mtx
+{ mm 'array real general'; printf '2 1\n1\n0\n'; } > q0_one.mtx
+expect 0 "M is below the round-off of dt^2 K in the schemes' step matrices" "$d" -M M_tiny.mtx -K K.mtx -q0 q0_one.mtx -T 0.05 -quiet -output_dir ds_tiny
 expect 2 "M_negative_diag.mtx:2: M is not positive definite" "$d" -M M_negative_diag.mtx -K K.mtx -output_dir $out
 expect 2 "M_nan.mtx:4: value 'nan' is not finite" "$d" -M M_nan.mtx -K K.mtx -output_dir $out
 expect 2 "M_inf.mtx:4: value '1e999' is not finite" "$d" -M M_inf.mtx -K K.mtx -output_dir $out
