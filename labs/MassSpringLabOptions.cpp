@@ -1,5 +1,7 @@
 #include "labs/MassSpringLabOptions.hpp"
 
+#include <sstream>
+
 #include <cmath>
 
 #include "MassSpring/BuiltinModels.hpp"
@@ -98,14 +100,20 @@ MassSpringLabOptions readMassSpringLabOptions(MPI_Comm comm) {
     o.network = readNetworkOptions(comm, "disk");
     o.scheme = readModelRunOptions(comm, o.run, o.output, o.scheme, true);
     readOptions(comm, "Trajectories", "", [&](OptionReader &r) {
-      for (double i : r.reals("-track", "Particles whose trajectory goes to trajectory.csv (0-based indices)")) {
-        if (!(i >= 0 && i < double(o.network.particles.size()) && i == std::floor(i))) {
-          r.fail("-track: " + std::to_string(i) + " is not a particle; accepted: integers in [0, " +
-                 std::to_string(o.network.particles.size() - 1) + "]");
-          break;
-        }
-        o.track.push_back(PetscInt(i));
+      // Indices written as integers, as every integer option (1e0 and 1.0 passed here; '' tracked nothing).
+      const std::string list = r.text("-track", "Particles whose trajectory goes to trajectory.csv (0-based indices)", "");
+      const std::string accepted = "; accepted: particle indices i,j,... in [0, " + std::to_string(o.network.particles.size() - 1) + "]";
+      std::string problem = r.given("-track") && list.empty() ? "-track: empty" + accepted : "";
+      if (!list.empty() && list.back() == ',') problem = "-track: '" + list + "' ends with a comma" + accepted;
+      std::stringstream items(list);
+      std::string item;
+      while (problem.empty() && !list.empty() && std::getline(items, item, ',')) {
+        const bool digits = !item.empty() && item.size() <= 18 && item.find_first_not_of("0123456789") == std::string::npos;
+        const long long i = digits ? std::stoll(item) : -1;
+        if (!digits || i >= (long long)o.network.particles.size()) problem = "-track: '" + item + "' is not a particle" + accepted;
+        else o.track.push_back(PetscInt(i));
       }
+      if (!problem.empty()) r.fail(problem);
       o.write_network = r.path("-write_network",
                                "Write the network as DIR/particles.csv and DIR/springs.csv (-particles/-springs) and stop");
     });

@@ -168,7 +168,9 @@ expect 2 "M_zero_diag.mtx:2: M is not positive definite" "$d" -M M_zero_diag.mtx
 # omega_max dt past 1e7 puts M below the round-off of dt^2 K: said (Newmark "lost" all its energy, silently).
 { mm 'coordinate real symmetric'; printf '2 2 2\n1 1 1e-30\n2 2 1e-30\n'; } > M_tiny.mtx
 { mm 'array real general'; printf '2 1\n1\n0\n'; } > q0_one.mtx
-expect 0 "M is below the round-off of dt^2 K in the schemes' step matrices" "$d" -M M_tiny.mtx -K K.mtx -q0 q0_one.mtx -T 0.05 -quiet -output_dir ds_tiny
+{ mm 'coordinate real symmetric'; printf '2 2 3\n1 1 2\n2 1 -1\n2 2 1\n'; } > K_soft.mtx
+expect 0 "warning: omega_max dt = 1.62e+13: M is below the round-off of dt^2 K in the schemes' step matrices" "$d" -M M_tiny.mtx \
+  -K K_soft.mtx -q0 q0_one.mtx -T 0.05 -quiet -output_dir ds_tiny
 expect 2 "M_negative_diag.mtx:2: M is not positive definite" "$d" -M M_negative_diag.mtx -K K.mtx -output_dir $out
 expect 2 "M_nan.mtx:4: value 'nan' is not finite" "$d" -M M_nan.mtx -K K.mtx -output_dir $out
 expect 2 "M_inf.mtx:4: value '1e999' is not finite" "$d" -M M_inf.mtx -K K.mtx -output_dir $out
@@ -317,7 +319,11 @@ expect 2 "-cloth_nx x -cloth_ny: 2147488281 particles" "$ms" -model cloth -cloth
 expect 2 "-beam_mx x -beam_my: 10000200001 particles" "$ms" -model beam_lattice -beam_mx 100000 -beam_my 100000 -output_dir $out
 expect 2 "-disk_rings x -disk_segments: 700000001 particles and about 2800000004 springs need" "$ms" -disk_rings 100000 -disk_segments 7000 -output_dir $out
 expect 2 "-chain_n: 1000000000 is out of range; accepted: an integer in [1, 100000000]" "$ms" -model chain -chain_n 1000000000 -output_dir $out
-expect 2 "-track" "$ms" -track 100000 -output_dir $out
+expect 2 "-track: '100000' is not a particle; accepted: particle indices i,j,... in [0, 64]" "$ms" -track 100000 -output_dir $out
+# Indices written as integers, as every integer option ('1e0' and '1.0' were taken, '' tracked nothing).
+expect 2 "-track: '1e0' is not a particle" "$ms" -track 1e0 -output_dir $out
+expect 2 "-track: empty" "$ms" -track "" -output_dir $out
+expect 2 "-track: '0,' ends with a comma" "$ms" -track 0, -output_dir $out
 expect 2 "unknown option -chain_n" "$ms" -model disk -chain_n 5 -output_dir $out
 expect 2 "written for linear systems" "$ms" -scheme midpoint -output_dir $out
 expect 3 "forward_euler diverged at step" "$ms" -scheme forward_euler -T 1 -quiet -output_dir ms_div
