@@ -91,7 +91,8 @@ int main(int argc, char **argv) {
     if (!options.save_final.empty() && !result.diverged) beam::writeMatrixMarketArray({q.get(), v.get()}, options.save_final);
 
     beam::printSummary(PETSC_COMM_WORLD, {result});
-    printState(PETSC_COMM_WORLD, result, q, energy_at_end.last);
+    // A diverged run's q is the failed step's, not the state at its last time (it printed q(0) = (0, 4.3e9)).
+    if (!result.diverged) printState(PETSC_COMM_WORLD, result, q, energy_at_end.last);
     BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "wrote %s/energy.csv and %s/trajectory.csv\n", options.output_dir.c_str(),
                            options.output_dir.c_str()));
     if (result.diverged) throw beam::runError(result.divergence);
