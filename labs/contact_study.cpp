@@ -128,6 +128,11 @@ int main(int argc, char **argv) {
     run.dt = contact / points_per_contact;
     run.T = (g > 0 ? v0 / g : 0) + 3 * contact;
     run.newton_prefix = "ms_";
+    // This lab has no -T or -dt: a step count past the time loop's limit is named by the options that set it.
+    if (!(run.T / run.dt <= 1e9))
+      throw beam::inputError("-steps_per_contact, -drop_height, -gravity_z, -mass, -contact_stiffness: the drop and three contact "
+                             "durations take " + beam::exactDecimal(std::ceil(run.T / run.dt)) + " steps of dt = contact / " +
+                             beam::exactDecimal(points_per_contact) + "; accepted: at most 1e9 steps");
     // Every model and loop first, so all options are read before the unknown-option check.
     struct Case {
       std::string shape;

@@ -84,6 +84,11 @@ Settings readSettings(MPI_Comm comm) {
                  "stiffness finite (the largest is " + beam::exactDecimal(k_max) + ")");
       if (std::none_of(s.network.particles.begin(), s.network.particles.end(), [](const beam::Particle &p) { return !p.fixed; }))
         r.fail("the network has no free particle; accepted: a network with at least one particle whose fixed is 0");
+      // Without stiffness there is no omega_max to measure against (SLEPc's "Initial vector is zero or
+      // belongs to the deflation space", exit 3).
+      if (!(k_max > 0))
+        r.fail("every spring's stiffness is 0: the network at rest has no omega_max to measure against; accepted: a "
+               "network with a spring of stiffness > 0");
       s.search.steps = r.integer("-measure_steps", "Steps of each trial run of the bisection (0 = do not measure)",
                                  s.search.steps, 0, 100000000);
       s.search.growth = r.real("-measure_growth", "A trial run is unstable when |E - E0| exceeds this many times its initial energy",

@@ -582,6 +582,9 @@ expect 2 "$differ" "${one[@]}" "$m" -T 0.1 -output_dir mpi_ok : -n 1 "$m" -T 0.1
 expect 2 "$differ" "${one[@]}" "$labs/stability" -output_dir $out : -n 1 "$labs/stability" -omega_points 1 -output_dir $out
 
 expect 2 "-perturbation: 1e308 is out of range; accepted: a real in (0, 0.1]" "$labs/mass_spring_stability" -perturbation 1e308 -output_dir $out
+expect 2 "every spring's stiffness is 0" "$labs/mass_spring_stability" -particles particles_drop.csv -springs springs_drop.csv -output_dir $out
+expect 2 "-steps_per_contact, -drop_height, -gravity_z, -mass, -contact_stiffness: the drop and three contact durations take" \
+  "$labs/contact_study" -steps_per_contact 1e9 -output_dir $out
 # A chart range past the amplification matrix's precision (1e20 charted rho = 3e23, 1e100 NaN, exit 0).
 expect 2 "-omega_range: 1e20 is out of range; accepted: a real in (0, 1e5]" "$labs/stability" -omega_range 1e20 -output_dir $out
 
