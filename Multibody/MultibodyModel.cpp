@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
@@ -43,6 +45,43 @@ double broadcast(double value, MPI_Comm comm) {
 
 StateView view(const Eigen::VectorXd &q, const Eigen::VectorXd &qd) { return StateView{q.data(), qd.data()}; }
 
+// FNV-1a over everything of a description that the motion depends on (not the shapes, which are drawn
+// only): a restart refuses an edited model file, and the ranks check that they read the same one.
+std::uint64_t hashDescription(const Description &d) {
+  std::uint64_t h = 1469598103934665603ULL;
+  auto add = [&h](double value) {
+    unsigned char bytes[sizeof value];
+    std::memcpy(bytes, &value, sizeof value);
+    for (unsigned char b : bytes) h = (h ^ b) * 1099511628211ULL;
+  };
+  auto addAll = [&add](const auto &m) {
+    for (Eigen::Index i = 0; i < m.size(); ++i) add(m.data()[i]);
+  };
+  addAll(d.gravity);
+  for (const Body &b : d.bodies) {
+    add(b.mass);
+    addAll(b.inertia);
+    addAll(b.position);
+    addAll(b.orientation);
+    addAll(b.velocity);
+    addAll(b.angular_velocity);
+  }
+  for (const Joint &j : d.joints) {
+    for (double v : {double(j.type), double(j.body1), double(j.body2)}) add(v);
+    for (const Vec3 *v : {&j.point, &j.axis, &j.point1, &j.point2}) addAll(*v);
+  }
+  for (const Spring &sp : d.springs) {
+    for (double v : {double(sp.body1), double(sp.body2), sp.stiffness, sp.damping, sp.rest_length}) add(v);
+    addAll(sp.point1);
+    addAll(sp.point2);
+  }
+  for (const Torque &t : d.torques) {
+    add(double(t.body));
+    addAll(t.torque);
+  }
+  return h;
+}
+
 } // namespace
 
 struct MultibodyModel::SparseSolver {
@@ -54,6 +93,8 @@ MultibodyModel::MultibodyModel(Description description, MPI_Comm comm, Baumgarte
     : d_(std::move(description)), comm_(comm), baumgarte_(baumgarte), projection_(projection),
       sparse_(std::make_shared<SparseSolver>()) {
   MPI_Comm_rank(comm_, &rank_);
+  data_hash_ = hashDescription(d_);
+  agreeOnData(comm_, data_hash_, "the mechanism (" + d_.source + ")");
   if (!(baumgarte_.xi >= 0) || !(baumgarte_.omega >= 0) || !std::isfinite(baumgarte_.xi) || !std::isfinite(baumgarte_.omega))
     throw inputError("-baumgarte_xi and -baumgarte_omega must be finite and >= 0 (0 turns the stabilization off)");
   for (std::size_t j = 0; j < d_.joints.size(); ++j)
@@ -384,6 +425,11 @@ std::vector<std::pair<std::string, std::string>> MultibodyModel::identity() cons
           {"model_source", d_.source},
           {"bodies", std::to_string(bodyCount())},
           {"constraint_rows", std::to_string(jointRowCount())},
+          {"data_hash", [this] {
+             std::ostringstream hex;
+             hex << std::hex << data_hash_;
+             return hex.str();
+           }()},
           {"baumgarte_xi", text(baumgarte_.xi)},
           {"baumgarte_omega", text(baumgarte_.omega)},
           {"projection", projection_ ? "1" : "0"}};

@@ -11,6 +11,7 @@
 // and none on other ranks); other ranks take part in the collective calls and get the scalars by
 // broadcast.
 #pragma once
+#include <cstdint>
 #include <Eigen/Sparse>
 #include <Eigen/SparseLU>
 
@@ -106,6 +107,7 @@ private:
   Description d_;
   MPI_Comm comm_;
   int rank_ = 0;
+  std::uint64_t data_hash_ = 0; // of the description's physics (identity, and the ranks' agreement)
   Baumgarte baumgarte_;
   bool projection_;
   std::vector<ConstraintRow> rows_;

@@ -148,6 +148,14 @@ mbargs=(-model double_pendulum -scheme verlet -dt 0.001 -quiet -snapshot_every 5
 check "multibody restart identical" 'cmp -s mbfull/energy.csv mbpart/energy.csv && cmp -s mbfull.csv mbpart.csv'
 "$mb" "${mbargs[@]}" -T 0.4 -restart mbpart -baumgarte_omega 10 > /dev/null 2> err.txt
 check "multibody restart with another Baumgarte omega refused" '[ $? = 2 ] && grep -q "omega" err.txt'
+# An edited model file (the bob's mass 1 -> 2) under the same name: the identity held no data and the
+# restart went on with the other mechanism, exit 0. Now a hash of the description is in it.
+printf '{"gravity": [0, -9.81, 0], "bodies": [{"name": "bob", "mass": %s, "inertia": [0.001, 0.001, 0.001], "position": [1, 0, 0]}],
+ "joints": [{"type": "distance", "body1": "ground", "body2": "bob", "point1": [0, 0, 0], "point2": [1, 0, 0]}]}\n' 1 > mbfile.json
+"$mb" -model mbfile.json -quiet -T 0.2 -output_dir mbf > /dev/null
+sed -i 's/"mass": 1,/"mass": 2,/' mbfile.json
+"$mb" -model mbfile.json -quiet -T 0.4 -restart mbf > /dev/null 2> err.txt
+check "multibody restart with an edited model file refused" '[ $? = 2 ] && grep -q "data_hash" err.txt'
 
 # 8. The mass_spring lab on 1 and 2 ranks: the same energy history to 1e-10 (implicit Euler, Newton
 #    and Krylov on distributed particles; the forces are summed in the same order on any partition).
