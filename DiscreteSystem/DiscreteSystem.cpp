@@ -1,6 +1,7 @@
 #include "DiscreteSystem/DiscreteSystem.hpp"
 
 #include "common/Agree.hpp"
+#include "common/Hash.hpp"
 
 #include <Eigen/Eigenvalues>
 
@@ -204,12 +205,7 @@ namespace {
 // FNV-1a over the values of a dense or sparse Eigen object (bit patterns, so any change shows).
 template <class Values>
 std::uint64_t hashValues(const Values &values, Eigen::Index n, std::uint64_t h) {
-  for (Eigen::Index i = 0; i < n; ++i) {
-    const double v = values[i];
-    unsigned char b[sizeof v];
-    std::memcpy(b, &v, sizeof v);
-    for (unsigned char c : b) h = (h ^ c) * 0x100000001b3ULL;
-  }
+  for (Eigen::Index i = 0; i < n; ++i) h = fnv1a(double(values[i]), h);
   return h;
 }
 std::uint64_t hashSparse(const Eigen::SparseMatrix<double> &A, std::uint64_t h) {

@@ -1,5 +1,6 @@
 #include "MassSpring/MassSpringModel.hpp"
 
+#include "common/Hash.hpp"
 #include "common/Agree.hpp"
 
 #include <cstdio>
@@ -30,11 +31,7 @@ std::string text(const Vec3 &a) { return text(a[0]) + "," + text(a[1]) + "," + t
 // FNV-1a over the bytes of the network's data: a restart refuses another network of the same size.
 struct Hash {
   std::uint64_t h = 1469598103934665603ULL;
-  template <typename T> void add(const T &value) {
-    unsigned char bytes[sizeof(T)];
-    std::memcpy(bytes, &value, sizeof(T));
-    for (unsigned char b : bytes) h = (h ^ b) * 1099511628211ULL;
-  }
+  template <typename T> void add(const T &value) { h = fnv1a(value, h); }
 };
 
 // dst += s * B (3x3 row-major).

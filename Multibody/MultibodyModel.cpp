@@ -11,6 +11,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "common/Hash.hpp"
 #include "common/Agree.hpp"
 #include "common/Error.hpp"
 #include "common/OutputFile.hpp"
@@ -49,11 +50,7 @@ StateView view(const Eigen::VectorXd &q, const Eigen::VectorXd &qd) { return Sta
 // only): a restart refuses an edited model file, and the ranks check that they read the same one.
 std::uint64_t hashDescription(const Description &d) {
   std::uint64_t h = 1469598103934665603ULL;
-  auto add = [&h](double value) {
-    unsigned char bytes[sizeof value];
-    std::memcpy(bytes, &value, sizeof value);
-    for (unsigned char b : bytes) h = (h ^ b) * 1099511628211ULL;
-  };
+  auto add = [&h](double value) { h = fnv1a(value, h); };
   auto addAll = [&add](const auto &m) {
     for (Eigen::Index i = 0; i < m.size(); ++i) add(m.data()[i]);
   };

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "common/Hash.hpp"
 #include "common/Agree.hpp"
 #include "common/Error.hpp"
 #include "common/OutputFile.hpp"
@@ -50,11 +51,7 @@ std::uint64_t mix(std::uint64_t z) {
   return z ^ (z >> 31);
 }
 
-std::uint64_t hashBytes(const void *data, size_t n, std::uint64_t h) {
-  const auto *p = static_cast<const unsigned char *>(data);
-  for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ULL; // FNV-1a
-  return h;
-}
+std::uint64_t hashBytes(const void *data, size_t n, std::uint64_t h) { return fnv1a(data, n, h); }
 
 // Sum over the entries of mix(hash of (vector number, global index, value bits)): independent of the
 // partition and of the order of summation.
