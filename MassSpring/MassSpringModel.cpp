@@ -83,10 +83,8 @@ MassSpringModel::MassSpringModel(const Network &net, MPI_Comm comm) : comm_(comm
     if (isOwned(load.particle)) loads_.emplace_back(load.particle - first_, load.force);
   gravity_ = net.gravity;
   planes_ = net.planes;
-  kc_ = net.contact_stiffness;
-  bc_ = net.contact_damping;
-  no_pull_ = net.contact_no_pull;
-  conservative_ = (planes_.empty() || bc_ == 0) &&
+  contact_ = {net.contact_stiffness, net.contact_damping, net.contact_damping_depth, net.contact_no_pull};
+  conservative_ = (planes_.empty() || contact_.damping == 0) &&
                   std::none_of(net.springs.begin(), net.springs.end(), [](const Spring &s) { return s.damping != 0; });
 
   // Identity: how the network was made, its size, its forces, and a hash of all its data.
@@ -120,9 +118,10 @@ MassSpringModel::MassSpringModel(const Network &net, MPI_Comm comm) : comm_(comm
                                      {"data_hash", hex.str()},
                                      {"gravity", text(gravity_)},
                                      {"planes", planes},
-                                     {"contact_stiffness", text(kc_)},
-                                     {"contact_damping", text(bc_)},
-                                     {"contact_no_pull", no_pull_ ? "1" : "0"}});
+                                     {"contact_stiffness", text(contact_.stiffness)},
+                                     {"contact_damping", text(contact_.damping)},
+                                     {"contact_damping_depth", text(contact_.damping_depth)},
+                                     {"contact_no_pull", contact_.no_pull ? "1" : "0"}});
 
   // Layout and the ghost scatter.
   BEAM_PETSC(VecCreate(comm, layout_.out()));
@@ -189,7 +188,7 @@ void MassSpringModel::force(double /*t*/, Vec x, Vec v, Vec F) const {
   for (PetscInt l = 0; l < owned_; ++l) {
     if (fixed_[size_t(l)]) continue;
     add(l, mass_[size_t(l)], gravity_);
-    for (const auto &pl : planes_) add(l, 1, evalContact(pl, kc_, bc_, no_pull_, localX(l), localV(l)).force);
+    for (const auto &pl : planes_) add(l, 1, evalContact(pl, contact_, localX(l), localV(l)).force);
   }
   for (const auto &load : loads_)
     if (!fixed_[size_t(load.first)]) add(load.first, 1, load.second);
@@ -352,11 +351,12 @@ void MassSpringModel::shiftedJacobian(double /*t*/, Vec x, Vec v, double a, doub
       for (int d = 0; d < 3; ++d) block[size_t(4 * d)] = a * mass_[size_t(l)];
       if (!fixed_[size_t(l)])
         for (const auto &pl : planes_) {
-          const ContactEval e = evalContact(pl, kc_, bc_, no_pull_, localX(l), localV(l));
+          const ContactEval e = evalContact(pl, contact_, localX(l), localV(l));
           if (!e.pushing) continue;
           const Vec3 &n = pl.normal;
           for (int r = 0; r < 3; ++r)
-            for (int q = 0; q < 3; ++q) block[size_t(3 * r + q)] += (b * bc_ + c * kc_) * n[size_t(r)] * n[size_t(q)];
+            for (int q = 0; q < 3; ++q)
+              block[size_t(3 * r + q)] += (b * e.normal_damping + c * e.normal_stiffness) * n[size_t(r)] * n[size_t(q)];
         }
       addBlock(l, l, slots_.diagonal[size_t(l)], 1, block);
     }
@@ -390,7 +390,7 @@ void MassSpringModel::storedEnergy(double /*t*/, Vec x, Vec v, std::vector<doubl
     e[0] += 0.5 * mass_[size_t(l)] * dot(vp, vp);
     if (fixed_[size_t(l)]) continue;
     e[1] -= mass_[size_t(l)] * dot(gravity_, xp);
-    for (const auto &pl : planes_) e[3] += evalContact(pl, kc_, bc_, no_pull_, xp, vp).energy;
+    for (const auto &pl : planes_) e[3] += evalContact(pl, contact_, xp, vp).energy;
   }
   for (const auto &load : loads_)
     if (!fixed_[size_t(load.first)]) e[1] -= dot(load.second, localX(load.first));
@@ -417,11 +417,12 @@ double MassSpringModel::offsetEnergy(double t, Vec x, Vec v) const {
 // The report's contact damping -b_c (v.n) n acts in full as soon as s < 0: the force jumps by b_c |v.n|
 // where a particle crosses a plane, and the implicit step's residual can jump over zero there, with no
 // root for Newton to find at any dt (an audit: a particle dropped at 1 m/s, omega dt = 0.38, failed at 4
-// of 10 steps between 1e-3 and 3e-3).
+// of 10 steps between 1e-3 and 3e-3). A damping depth removes the jump.
 std::string MassSpringModel::implicitStepHint() const {
-  if (planes_.empty() || bc_ == 0) return "";
+  if (planes_.empty() || contact_.damping == 0 || contact_.damping_depth > 0) return "";
   return "; with -contact_damping the contact force jumps where a particle crosses a plane, and the step may have "
-         "no solution there at any dt: try another -dt, or -contact_damping 0";
+         "no solution there at any dt: try -contact_damping_depth (the damping grows over that depth), another "
+         "-dt, or -contact_damping 0";
 }
 
 double MassSpringModel::dissipationRate(double /*t*/, Vec x, Vec v) const {
@@ -432,7 +433,7 @@ double MassSpringModel::dissipationRate(double /*t*/, Vec x, Vec v) const {
       p += evalSpring(ls.spring, localX(ls.spring.i), localX(ls.spring.j), localV(ls.spring.i), localV(ls.spring.j)).power;
   for (PetscInt l = 0; l < owned_; ++l)
     if (!fixed_[size_t(l)])
-      for (const auto &pl : planes_) p += evalContact(pl, kc_, bc_, no_pull_, localX(l), localV(l)).power;
+      for (const auto &pl : planes_) p += evalContact(pl, contact_, localX(l), localV(l)).power;
   double total = 0;
   MPI_Allreduce(&p, &total, 1, MPI_DOUBLE, MPI_SUM, comm_);
   return total;

@@ -109,8 +109,7 @@ private:
   std::vector<std::pair<PetscInt, Vec3>> loads_; // owned particle (local), force
   Vec3 gravity_;
   std::vector<Plane> planes_;
-  double kc_, bc_;
-  bool no_pull_;
+  ContactLaw contact_;
   bool conservative_ = false;
   std::vector<std::pair<std::string, std::string>> identity_;
 

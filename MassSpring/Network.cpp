@@ -59,6 +59,9 @@ void Network::validate() {
     throw inputError("-contact_stiffness: " + std::to_string(contact_stiffness) + " is out of range; accepted: a real >= 0");
   if (!(std::isfinite(contact_damping) && contact_damping >= 0))
     throw inputError("-contact_damping: " + std::to_string(contact_damping) + " is out of range; accepted: a real >= 0");
+  if (!(std::isfinite(contact_damping_depth) && contact_damping_depth >= 0))
+    throw inputError("-contact_damping_depth: " + std::to_string(contact_damping_depth) +
+                     " is out of range; accepted: a real >= 0");
 }
 
 } // namespace beam

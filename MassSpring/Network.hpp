@@ -32,6 +32,13 @@ struct Plane {
   Vec3 point{0, 0, 0}, normal{0, 0, 1};
 };
 
+// The contact law of every plane: penalty stiffness k_c, damping b_c on the normal velocity, the depth
+// over which the damping grows (0: in full at s < 0, the report's law), the clamp at zero.
+struct ContactLaw {
+  double stiffness = 0, damping = 0, damping_depth = 0;
+  bool no_pull = false;
+};
+
 // A constant force on one particle (the beam lattice's tip load).
 struct ParticleLoad {
   PetscInt particle = 0;
@@ -46,6 +53,7 @@ struct Network {
   std::vector<Plane> planes;
   double contact_stiffness = 1e4; // k_c
   double contact_damping = 0;     // b_c, on the normal velocity
+  double contact_damping_depth = 0; // the damping grows over this depth (0: in full at touchdown)
   bool contact_no_pull = false;   // clamp the contact force at zero
   // How the network was made ("disk", "files", ...) and its parameters, for identity() and messages.
   std::string source = "files";

@@ -76,6 +76,9 @@ void readEnvironment(MPI_Comm comm, Network &net) {
                                    Bounds::atLeast(0));
     net.contact_damping = r.real("-contact_damping", "Contact damping b_c on the normal velocity", net.contact_damping,
                                  Bounds::atLeast(0));
+    net.contact_damping_depth =
+        r.real("-contact_damping_depth", "Depth over which the contact damping grows from 0 to b_c (0: in full at touchdown)",
+               net.contact_damping_depth, Bounds::atLeast(0));
     net.contact_no_pull = r.flag("-contact_no_pull", "Clamp the contact force at zero (no pull when leaving)",
                                  net.contact_no_pull);
   });

@@ -290,6 +290,7 @@ expect 2 "-plane" "$ms" -plane 0,0,0,0,0,0 -output_dir $out
 expect 2 "-plane: 5 values" "$ms" -plane 0,0,0,0,1 -output_dir $out
 expect 2 "-gravity: 2 values" "$ms" -gravity 0,1 -output_dir $out
 expect 2 "-contact_stiffness" "$ms" -contact_stiffness -1 -output_dir $out
+expect 2 "-contact_damping_depth: -1 is out of range" "$ms" -contact_damping_depth -1 -output_dir $out
 expect 2 "-disk_rings" "$ms" -disk_rings 0 -output_dir $out
 # Contact damping switches on at touchdown: the implicit step across that jump can have no solution, and
 # the failure says so (an audit's case: one particle dropped at 1 m/s, omega dt = 0.38).
@@ -297,6 +298,9 @@ printf 'x,y,z,mass,fixed,vx,vy,vz\n0,0,0.01,0.1,0,0,0,-1\n0,0,5,0.1,1,0,0,0\n' >
 printf 'i,j,stiffness\n0,1,0\n' > springs_drop.csv
 expect 3 "with -contact_damping the contact force jumps where a particle crosses a plane" "$ms" -particles particles_drop.csv \
   -springs springs_drop.csv -plane 0,0,0,0,0,1 -contact_damping 10 -scheme implicit_euler -dt 1.2e-3 -T 0.3 -quiet -output_dir ms_jump
+# ... and runs with the damping grown over a depth (-contact_damping_depth), which removes the jump.
+expect 0 "" "$ms" -particles particles_drop.csv -springs springs_drop.csv -plane 0,0,0,0,0,1 -contact_damping 10 \
+  -contact_damping_depth 1e-4 -scheme implicit_euler -dt 1.2e-3 -T 0.3 -quiet -output_dir ms_jump
 # An initial state whose energy overflows is bad input (it "diverged at step 1", exit 3, drift NaN).
 printf 'x,y,z,mass,fixed,vx,vy,vz\n0,0,1,0.1,1,0,0,0\n0,0,0,0.1,0,1e200,0,0\n' > particles_fast.csv
 expect 2 "the initial state's energy is not finite (kinetic inf, gravity 0, elastic 0, contact 0)" \

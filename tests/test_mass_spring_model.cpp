@@ -117,20 +117,39 @@ TEST(MassSpringForces, DefaultRestLengthIsTheInitialDistanceAndFixedParticlesFee
 TEST(MassSpringContact, PenaltyDampingAndNoPull) {
   // s = -0.01, k_c = 1000, b_c = 10.
   const Plane plane{{0, 0, 0}, {0, 0, 1}};
-  const ContactEval in = evalContact(plane, 1000, 10, false, {0, 0, -0.01}, {0, 0, -2}); // moving in
+  const ContactLaw law{1000, 10, 0, false}, clamp{1000, 10, 0, true};
+  const ContactEval in = evalContact(plane, law, {0, 0, -0.01}, {0, 0, -2}); // moving in
   EXPECT_NEAR(in.normal_force, 10 + 20, 1e-12);
   EXPECT_NEAR(in.energy, 0.5 * 1000 * 1e-4, 1e-15);
   EXPECT_NEAR(in.power, 10 * 4, 1e-12); // b_c (v . n)^2
-  const ContactEval out = evalContact(plane, 1000, 10, false, {0, 0, -0.01}, {0, 0, 2}); // leaving fast
+  const ContactEval out = evalContact(plane, law, {0, 0, -0.01}, {0, 0, 2}); // leaving fast
   EXPECT_NEAR(out.normal_force, 10 - 20, 1e-12); // the damper pulls
   EXPECT_TRUE(out.pushing);
-  const ContactEval clamped = evalContact(plane, 1000, 10, true, {0, 0, -0.01}, {0, 0, 2});
+  const ContactEval clamped = evalContact(plane, clamp, {0, 0, -0.01}, {0, 0, 2});
   EXPECT_EQ(clamped.normal_force, 0.0);
   EXPECT_FALSE(clamped.pushing);
   EXPECT_NEAR(clamped.power, -1000 * -0.01 * 2, 1e-12); // the spring energy released is lost: -(k_c s) v.n
-  const ContactEval free = evalContact(plane, 1000, 10, false, {0, 0, 0.01}, {0, 0, -2});
+  const ContactEval free = evalContact(plane, law, {0, 0, 0.01}, {0, 0, -2});
   EXPECT_FALSE(free.touching);
   EXPECT_EQ(free.normal_force, 0.0);
+
+  // A damping depth delta = 0.04: at s = -0.01, t = 1/4, r = t^2 (3 - 2t) = 5/32.
+  const ContactLaw ramp{1000, 10, 0.04, false};
+  const ContactEval shallow = evalContact(plane, ramp, {0, 0, -0.01}, {0, 0, -2});
+  EXPECT_NEAR(shallow.normal_force, 10 + 10 * (5.0 / 32) * 2, 1e-12);
+  EXPECT_NEAR(shallow.power, 10 * (5.0 / 32) * 4, 1e-12);
+  EXPECT_NEAR(shallow.normal_damping, 10 * 5.0 / 32, 1e-14);
+  EXPECT_NEAR(shallow.normal_stiffness, 1000 + 10 * 2 * 6 * 0.25 * 0.75 / 0.04, 1e-9); // k_c - b_c vn r'(t) / delta
+  const ContactEval deep = evalContact(plane, ramp, {0, 0, -0.05}, {0, 0, -2}); // beyond delta: the report's law
+  EXPECT_NEAR(deep.normal_force, 50 + 20, 1e-12);
+  EXPECT_NEAR(deep.normal_stiffness, 1000, 1e-12);
+  EXPECT_NEAR(deep.normal_damping, 10, 1e-14);
+  // Continuous at touchdown (the report's law jumps by b_c |v.n| = 20 there) and at -s = delta.
+  EXPECT_NEAR(evalContact(plane, ramp, {0, 0, -1e-12}, {0, 0, -2}).normal_force, 0, 1e-8);
+  EXPECT_NEAR(evalContact(plane, law, {0, 0, -1e-12}, {0, 0, -2}).normal_force, 20, 1e-8);
+  const double edge = evalContact(plane, ramp, {0, 0, -0.04 + 1e-12}, {0, 0, -2}).normal_force;
+  EXPECT_NEAR(edge, evalContact(plane, ramp, {0, 0, -0.04 - 1e-12}, {0, 0, -2}).normal_force, 1e-8);
+  EXPECT_NEAR(edge, 40 + 20, 1e-8);
 
   // In the model: a particle under a tilted plane gets its force along the unit normal.
   Network net;
@@ -147,9 +166,11 @@ TEST(MassSpringContact, PenaltyDampingAndNoPull) {
   EXPECT_NEAR(e.dissipation, 5 * vn * vn, 1e-13);
 }
 
-TEST(MassSpringJacobian, MatchesCentralDifferences) {
-  const Network base = testCloth(6, 7);
-  Network net = base;
+namespace {
+
+// The shifted Jacobian a M - b dF/dv - c dF/dx of `net` along a random direction against central
+// differences of the forces.
+void expectJacobianMatchesCentralDifferences(Network net) {
   net.validate();
   MassSpringModel model(net, PETSC_COMM_WORLD);
   PVec x = model.createVector(), v = model.createVector(), w = model.createVector();
@@ -177,7 +198,8 @@ TEST(MassSpringJacobian, MatchesCentralDifferences) {
   const auto mw = allValues(Mw), jw = allValues(Jw);
   // Truncation of a central difference: e^2/6 |F'''| |w|^3; F''' of a spring ~ 15 k / l^2 (|w| <= 1,
   // each particle has <= 12 springs, and relative velocities enter the dashpot terms); round-off
-  // ~ 2 u |F| / e. The contact force is linear (no particle sits within e of its switch).
+  // ~ 2 u |F| / e. The contact force is linear (no particle sits within e of its switch), or inside a
+  // damping depth cubic in s (truncation e^2/6 12 b_c |v.n| / delta^3, 5e-9 at delta = 0.5: negligible).
   double fmax = 0;
   for (double f : F0) fmax = std::max(fmax, std::fabs(f));
   const double k = 1000, l = 0.2 * 0.8;
@@ -195,6 +217,19 @@ TEST(MassSpringJacobian, MatchesCentralDifferences) {
   double spring_part = 0;
   for (size_t q = 0; q < jw.size(); ++q) spring_part = std::max(spring_part, std::fabs(jw[q] - a * mw[q]));
   EXPECT_GT(spring_part, 1e4 * (tol_x + tol_v));
+}
+
+} // namespace
+
+TEST(MassSpringJacobian, MatchesCentralDifferences) { expectJacobianMatchesCentralDifferences(testCloth(6, 7)); }
+
+TEST(MassSpringJacobian, MatchesCentralDifferencesInsideTheDampingDepth) {
+  // Every particle under the plane within the ramp (-s < 0.07 here, delta = 0.5): the damping's
+  // dependence on the depth enters dF/dx, c b_c (v.n) 6 t (1 - t) / delta ~ 1e-3, far above the
+  // tolerance (~1e-7). The force is linear in x and in v separately there, as without the ramp.
+  Network net = testCloth(6, 7);
+  net.contact_damping_depth = 0.5;
+  expectJacobianMatchesCentralDifferences(net);
 }
 
 TEST(MassSpringEnergy, ConservativeForceIsMinusTheGradientOfThePotential) {
