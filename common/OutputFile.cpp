@@ -38,13 +38,16 @@ void commitFile(const std::string &tmp, const std::string &path) {
   }
 }
 
-void writeFileAtomically(const std::string &path, const std::string &content) {
-  // A target that exists and is not a regular file (a device such as /dev/full or /dev/stdout, a pipe)
-  // cannot be replaced by a rename: write to it directly.
+std::string stagingPath(const std::string &path) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   const bool special = !ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status);
-  const std::string tmp = special ? path : path + ".tmp";
+  return special ? path : path + ".tmp";
+}
+
+void writeFileAtomically(const std::string &path, const std::string &content) {
+  const std::string tmp = stagingPath(path);
+  const bool special = tmp == path;
   const int fd = openForWriting(tmp, O_WRONLY | O_TRUNC);
   std::FILE *f = fd < 0 ? nullptr : ::fdopen(fd, "wb");
   if (!f) {

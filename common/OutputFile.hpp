@@ -21,6 +21,10 @@ int writeFully(int fd, const void *data, size_t bytes);
 // A device or a FIFO in its place (/dev/full, /dev/stdout) is written in place, never renamed over.
 void writeFileAtomically(const std::string &path, const std::string &content);
 
+// Where a whole file for `path` is first written: `path` itself where it exists and is not a regular file
+// (a device such as /dev/full or /dev/stdout, a FIFO: a rename would replace it), else `path` + ".tmp".
+std::string stagingPath(const std::string &path);
+
 // Renames `tmp` onto `path` (atomic on POSIX); throws a run error naming the file.
 void commitFile(const std::string &tmp, const std::string &path);
 

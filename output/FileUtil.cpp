@@ -31,15 +31,13 @@ void prepareOutputDirectory(const std::string &dir) {
 void checkWritableFile(const std::string &option, const std::string &path) {
   // A device or a FIFO is written in place (writeFileAtomically): check it opens, and never create a
   // temporary file beside it (as root, "/dev/full.tmp" renamed would replace the device).
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+  const std::string tmp = stagingPath(path);
+  if (tmp == path) {
     const int fd = openForWriting(path, O_WRONLY);
     if (fd < 0) throw inputError(option + ": cannot write '" + path + "': " + std::strerror(errno));
     ::close(fd);
     return;
   }
-  const std::string tmp = path + ".tmp";
   std::FILE *f = std::fopen(tmp.c_str(), "w");
   if (!f) throw inputError(option + ": cannot write '" + path + "': " + std::strerror(errno));
   std::fclose(f);

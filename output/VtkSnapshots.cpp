@@ -28,11 +28,13 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <future>
 #include <sstream>
 
 #include "common/Agree.hpp"
 #include "common/Error.hpp"
+#include "common/OutputFile.hpp"
 #include "output/FileUtil.hpp"
 
 namespace beam {
@@ -213,13 +215,24 @@ namespace {
 
 // Writes `data` with `writer` into `path`; the error ("" on success). VTK 9.1's Write() returns 1 even
 // when the file could not be opened: the error code and the captured ErrorEvent are checked too.
+// To a temporary name, renamed when complete (a file-size limit left a cut .vtu under its final name),
+// except onto a target that is not a regular file (a device, a pipe), which is written in place.
 std::string writeDataSet(vtkXMLWriter *writer, vtkDataSet *data, const std::string &path, const std::string &captured_error) {
+  const std::string target = stagingPath(path);
+  const bool special = target == path;
   writer->SetInputDataObject(data);
-  writer->SetFileName(path.c_str());
+  writer->SetFileName(target.c_str());
   const int written = writer->Write();
-  if (written == 0 || writer->GetErrorCode() != vtkErrorCode::NoError || !captured_error.empty())
+  if (written == 0 || writer->GetErrorCode() != vtkErrorCode::NoError || !captured_error.empty()) {
+    if (!special) std::remove(target.c_str());
     return "cannot write '" + path + "': " +
            (!captured_error.empty() ? captured_error : vtkErrorCode::GetStringFromErrorCode(int(writer->GetErrorCode())));
+  }
+  if (!special) try {
+      commitFile(target, path);
+    } catch (const Error &e) {
+      return e.what();
+    }
   return "";
 }
 
@@ -267,7 +280,11 @@ void VtkSnapshots::write(const StepState &state) {
     on_error->SetClientData(message.get());
     vtkSmartPointer<vtkXMLWriter> writer = makeWriter(grid, on_error);
     const std::string path = dir_ + "/" + piece;
-    pending_->error = std::async(std::launch::async, [writer, data, path, on_error, message] {
+    // Moved, not copied: while the thread writes, only it touches them. Releasing this thread's copies
+    // here (as until 2026-11-26) ran VTK's garbage collector over the pipeline the thread was executing:
+    // a rare SEGV in vtkExecutive::ReportReferences under load (VTK objects are not thread-safe).
+    pending_->error = std::async(std::launch::async, [writer = std::move(writer), data = std::move(data), path,
+                                                      on_error = std::move(on_error), message] {
       return writeDataSet(writer, data, path, *message);
     });
   }
@@ -282,7 +299,14 @@ void VtkSnapshots::finishPending() {
 
 // Only when every piece is in place does rank 0 extend the series (.pvd).
 void VtkSnapshots::addToSeries(std::string error, double time, const std::string &file) {
-  agreeOnFailure(model_.comm(), error, kExitRunFailed);
+  try {
+    agreeOnFailure(model_.comm(), error, kExitRunFailed);
+  } catch (const Error &) {
+    // A piece failed: the summary rank 0 wrote first would list a piece that is not there.
+    std::error_code ec;
+    if (rank_ == 0 && size_ > 1 && std::filesystem::is_regular_file(dir_ + "/" + file, ec)) std::remove((dir_ + "/" + file).c_str());
+    throw;
+  }
   series_.emplace_back(time, file);
   if (rank_ == 0) {
     try {

@@ -1,5 +1,8 @@
 #include "solvers/RunOptions.hpp"
 
+#include <filesystem>
+#include <system_error>
+
 #include "common/Options.hpp"
 #include "solvers/TimeScheme.hpp"
 
@@ -42,7 +45,7 @@ std::vector<std::string> readSchemeListOption(MPI_Comm comm, const std::vector<s
   readOptions(comm, "Time schemes", "", [&](OptionReader &r) {
     schemes = r.names("-schemes", "Comma-separated schemes to run", all);
     for (const auto &s : schemes)
-      if (r.error().empty()) (void)makeScheme(s); // an unknown name: an input error listing the schemes
+      if (r.error().empty()) (void)makeScheme(s, "-schemes"); // an unknown name: an input error listing the schemes
   });
   return schemes;
 }
@@ -69,7 +72,18 @@ void readCheckpointOptions(MPI_Comm comm, RunSettings &run, OutputOptions &outpu
     const std::string dir =
         r.path("-restart", "Continue the run whose output directory is DIR from its checkpoint (writes into DIR)");
     if (dir.empty()) return;
-    if (output.dir_given && output.dir != dir)
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::is_regular_file(dir, ec))
+      r.fail("-restart: '" + dir + "' is a file; accepted: the output directory of the run to continue (it holds "
+             "checkpoint.bin)");
+    // The same directory however written (ck, ck/, ./ck, a link to it).
+    auto place = [](const std::string &d) {
+      std::error_code e;
+      const fs::path p = fs::weakly_canonical(fs::path(d), e);
+      return (e ? fs::path(d).lexically_normal() : p).string();
+    };
+    if (output.dir_given && place(output.dir) != place(dir))
       r.fail("-restart: writes into the run's own directory '" + dir + "'; accepted: no -output_dir, or the same one");
     output.dir = dir;
     run.restart_path = dir + "/checkpoint.bin";

@@ -82,10 +82,10 @@ const std::vector<std::string> &generalSchemeNames() {
   return names;
 }
 
-std::unique_ptr<TimeScheme> makeScheme(const std::string &name) {
+std::unique_ptr<TimeScheme> makeScheme(const std::string &name, const std::string &option) {
   for (const auto &e : registry())
     if (e.name == name) return e.make();
-  throw inputError("-scheme: unknown scheme '" + name + "'; accepted: " + joined(schemeNames()));
+  throw inputError(option + ": unknown scheme '" + name + "'; accepted: " + joined(schemeNames()));
 }
 
 const SecondOrderSystem &requireLinear(const Model &model, const std::string &scheme) {

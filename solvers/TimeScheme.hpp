@@ -62,8 +62,8 @@ public:
 // accept it.
 const SecondOrderSystem &requireLinear(const Model &model, const std::string &scheme);
 
-// The schemes by name ("almost_explicit", "midpoint", ...).
-std::unique_ptr<TimeScheme> makeScheme(const std::string &name);
+// The schemes by name ("almost_explicit", "midpoint", ...); an unknown name is an input error naming `option`.
+std::unique_ptr<TimeScheme> makeScheme(const std::string &name, const std::string &option = "-scheme");
 const std::vector<std::string> &schemeNames();
 // The schemes that accept any model (the others need a linear one).
 const std::vector<std::string> &generalSchemeNames();

@@ -471,6 +471,15 @@ for launcher in "" "${mpi[*]}"; do
     bash -c "ulimit -f 8192 && exec $launcher $m -mx 2000 -my 150 -T 0.05 -checkpoint_every 5 -snapshot_every 0 -quiet -output_dir w_fsize"
   [ ! -e w_fsize/checkpoint.bin.tmp ] || fail "a failed checkpoint left w_fsize/checkpoint.bin.tmp"
 done
+# A snapshot cut by a file-size limit is not left under its final name (a cut .vtu of 16 MiB was), and
+# under MPI the .pvtu that would list the missing piece goes too.
+for launcher in "" "${mpi[*]}"; do
+  expect 3 "midpoint: error: cannot write 'w_vsize/beam_000000" \
+    bash -c "ulimit -f 8192 && exec $launcher $m -mx 2000 -my 150 -T 0.01 -quiet -output_dir w_vsize"
+  leftover=$(ls w_vsize | grep -v '^energy.csv$' | tr '\n' ' ')
+  [ -z "$leftover" ] || fail "a snapshot cut by the file-size limit left: $leftover"
+  rm -rf w_vsize
+done
 # A snapshot on a full disk names the system's error, not VTK's dump of its pipeline request.
 mkdir -p w_vtu && ln -sf /dev/full w_vtu/beam_000000_1.vtu
 expect 3 "midpoint: error: cannot write 'w_vtu/beam_000000_1.vtu': No space left on device" "${mpi[@]}" "$m" -T 0.05 -output_dir w_vtu
@@ -480,9 +489,16 @@ mkdir -p w_modes/modes.csv w_export/K.mtx
 expect 3 "modes: error: cannot write 'w_modes/modes.csv': Is a directory" "${mpi[@]}" "$labs/modes" -output_dir w_modes
 expect 3 "midpoint: error: cannot write 'w_export/K.mtx'" "${mpi[@]}" "$m" -linear_solver direct -T 0.1 -export_system w_export \
   -output_dir w_export_run
+"$m" -T 0.3 -snapshot_every 0 -checkpoint_every 5 -quiet -output_dir w_zero > /dev/null 2>&1
+# -restart names the run's directory: the checkpoint file itself is refused, naming what is accepted (it
+# was taken for an output directory to create); the same directory written another way is accepted.
+expect 2 "-restart: 'w_zero/checkpoint.bin' is a file; accepted: the output directory of the run to continue" "$m" \
+  -T 0.1 -restart w_zero/checkpoint.bin
+expect 2 "-restart: writes into the run's own directory 'w_zero'; accepted: no -output_dir, or the same one" "$m" \
+  -T 0.1 -restart w_zero -output_dir w_other
+expect 0 "" "$m" -T 0.4 -snapshot_every 0 -quiet -restart ./w_zero/ -output_dir w_zero
 # Restarting with a log that is a device (read forever: /dev/zero took all memory) or that was cut short
 # (discrete_system's trajectory.csv was continued with a silent gap, exit 0).
-"$m" -T 0.3 -snapshot_every 0 -checkpoint_every 5 -quiet -output_dir w_zero > /dev/null 2>&1
 ln -sf /dev/zero w_zero/energy.csv
 expect 2 "-restart: cannot continue 'w_zero/energy.csv': it is not a regular file" "${mpi[@]}" "$m" -T 0.5 -snapshot_every 0 \
   -restart w_zero -output_dir w_zero

@@ -51,7 +51,7 @@ expect 2 "-thickness_file: '/nonexistent': cannot open the file" "$m" -thickness
 printf '1 2\n3 x\n' > thick.txt
 expect 2 "thick.txt:2: 'x' is not a finite real number" "$m" -thickness_file thick.txt -output_dir bad1
 expect 2 "element thickness: 3 values given; accepted: exactly mx*my = 100" bash -c "printf '1 1 1' > t3.txt; '$m' -thickness_file t3.txt -output_dir bad1"
-expect 2 "unknown scheme 'rk5'; accepted: almost_explicit, semi_implicit" "$labs/energy_drift" -schemes midpoint,rk5 -output_dir bad1
+expect 2 "-schemes: unknown scheme 'rk5'; accepted: almost_explicit, semi_implicit" "$labs/energy_drift" -schemes midpoint,rk5 -output_dir bad1
 if [ -e bad1 ]; then echo "FAIL: a rejected run wrote its output directory"; failures=$((failures + 1)); fi
 touch afile
 expect 2 "output directory 'afile/x' cannot be created" "$m" -output_dir afile/x -T 0.1
