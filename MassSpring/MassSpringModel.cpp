@@ -83,7 +83,7 @@ MassSpringModel::MassSpringModel(const Network &net, MPI_Comm comm) : comm_(comm
     if (isOwned(load.particle)) loads_.emplace_back(load.particle - first_, load.force);
   gravity_ = net.gravity;
   planes_ = net.planes;
-  contact_ = {net.contact_stiffness, net.contact_damping, net.contact_damping_depth, net.contact_no_pull};
+  contact_ = net.contact;
   conservative_ = (planes_.empty() || contact_.damping == 0) &&
                   std::none_of(net.springs.begin(), net.springs.end(), [](const Spring &s) { return s.damping != 0; });
 

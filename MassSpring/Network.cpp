@@ -55,12 +55,12 @@ void Network::validate() {
     pl.normal = (1.0 / largest) * pl.normal;
     pl.normal = (1.0 / std::sqrt(dot(pl.normal, pl.normal))) * pl.normal;
   }
-  if (!(std::isfinite(contact_stiffness) && contact_stiffness >= 0))
-    throw inputError("-contact_stiffness: " + std::to_string(contact_stiffness) + " is out of range; accepted: a real >= 0");
-  if (!(std::isfinite(contact_damping) && contact_damping >= 0))
-    throw inputError("-contact_damping: " + std::to_string(contact_damping) + " is out of range; accepted: a real >= 0");
-  if (!(std::isfinite(contact_damping_depth) && contact_damping_depth >= 0))
-    throw inputError("-contact_damping_depth: " + std::to_string(contact_damping_depth) +
+  if (!(std::isfinite(contact.stiffness) && contact.stiffness >= 0))
+    throw inputError("-contact_stiffness: " + std::to_string(contact.stiffness) + " is out of range; accepted: a real >= 0");
+  if (!(std::isfinite(contact.damping) && contact.damping >= 0))
+    throw inputError("-contact_damping: " + std::to_string(contact.damping) + " is out of range; accepted: a real >= 0");
+  if (!(std::isfinite(contact.damping_depth) && contact.damping_depth >= 0))
+    throw inputError("-contact_damping_depth: " + std::to_string(contact.damping_depth) +
                      " is out of range; accepted: a real >= 0");
 }
 

@@ -35,7 +35,9 @@ struct Plane {
 // The contact law of every plane: penalty stiffness k_c, damping b_c on the normal velocity, the depth
 // over which the damping grows (0: in full at s < 0, the report's law), the clamp at zero.
 struct ContactLaw {
-  double stiffness = 0, damping = 0, damping_depth = 0;
+  double stiffness = 1e4; // k_c
+  double damping = 0;     // b_c, on the normal velocity
+  double damping_depth = 0;
   bool no_pull = false;
 };
 
@@ -51,10 +53,7 @@ struct Network {
   Vec3 gravity{0, 0, -9.81};
   std::vector<ParticleLoad> loads;
   std::vector<Plane> planes;
-  double contact_stiffness = 1e4; // k_c
-  double contact_damping = 0;     // b_c, on the normal velocity
-  double contact_damping_depth = 0; // the damping grows over this depth (0: in full at touchdown)
-  bool contact_no_pull = false;   // clamp the contact force at zero
+  ContactLaw contact;
   // How the network was made ("disk", "files", ...) and its parameters, for identity() and messages.
   std::string source = "files";
   std::vector<std::pair<std::string, std::string>> parameters;

@@ -72,15 +72,15 @@ void readEnvironment(MPI_Comm comm, Network &net) {
       for (size_t k = 0; k + 5 < planes.size(); k += 6)
         net.planes.push_back({{planes[k], planes[k + 1], planes[k + 2]}, {planes[k + 3], planes[k + 4], planes[k + 5]}});
     }
-    net.contact_stiffness = r.real("-contact_stiffness", "Penalty stiffness k_c of the planes", net.contact_stiffness,
+    net.contact.stiffness = r.real("-contact_stiffness", "Penalty stiffness k_c of the planes", net.contact.stiffness,
                                    Bounds::atLeast(0));
-    net.contact_damping = r.real("-contact_damping", "Contact damping b_c on the normal velocity", net.contact_damping,
+    net.contact.damping = r.real("-contact_damping", "Contact damping b_c on the normal velocity", net.contact.damping,
                                  Bounds::atLeast(0));
-    net.contact_damping_depth =
+    net.contact.damping_depth =
         r.real("-contact_damping_depth", "Depth over which the contact damping grows from 0 to b_c (0: in full at touchdown)",
-               net.contact_damping_depth, Bounds::atLeast(0));
-    net.contact_no_pull = r.flag("-contact_no_pull", "Clamp the contact force at zero (no pull when leaving)",
-                                 net.contact_no_pull);
+               net.contact.damping_depth, Bounds::atLeast(0));
+    net.contact.no_pull = r.flag("-contact_no_pull", "Clamp the contact force at zero (no pull when leaving)",
+                                 net.contact.no_pull);
   });
   net.validate();
 }

@@ -151,9 +151,9 @@ int main(int argc, char **argv) {
         beam::Network net = droppedBody(shape, m, h, v0, disk_stiffness, g > 0);
         net.gravity = {0, 0, -g};
         net.planes = {beam::Plane{}};
-        net.contact_stiffness = k;
-        net.contact_damping = 2 * zeta * std::sqrt(k * m);
-        net.contact_damping_depth = depth;
+        net.contact.stiffness = k;
+        net.contact.damping = 2 * zeta * std::sqrt(k * m);
+        net.contact.damping_depth = depth;
         net.validate();
         Case c{shape, zeta, std::make_unique<beam::MassSpringModel>(net, PETSC_COMM_WORLD), beam::makeScheme(scheme_name), nullptr};
         c.loop = std::make_unique<beam::TimeLoop>(*c.scheme, *c.model, run);

@@ -51,8 +51,6 @@ std::uint64_t mix(std::uint64_t z) {
   return z ^ (z >> 31);
 }
 
-std::uint64_t hashBytes(const void *data, size_t n, std::uint64_t h) { return fnv1a(data, n, h); }
-
 // Sum over the entries of mix(hash of (vector number, global index, value bits)): independent of the
 // partition and of the order of summation.
 std::uint64_t hashVector(Vec v, std::uint64_t salt) {
@@ -100,10 +98,10 @@ struct RawHeader {
 
 std::uint64_t hashHeader(const RawHeader &r) {
   std::uint64_t h = 0xcbf29ce484222325ULL;
-  h = hashBytes(r.ints, sizeof r.ints, h);
-  h = hashBytes(r.name, sizeof r.name, h);
-  h = hashBytes(r.reals, sizeof r.reals, h);
-  return hashBytes(r.identity.data(), r.identity.size(), h);
+  h = fnv1a(r.ints, sizeof r.ints, h);
+  h = fnv1a(r.name, sizeof r.name, h);
+  h = fnv1a(r.reals, sizeof r.reals, h);
+  return fnv1a(r.identity.data(), r.identity.size(), h);
 }
 
 std::uint64_t checksum(const RawHeader &r, const std::vector<Vec> &vectors) {

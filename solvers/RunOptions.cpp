@@ -74,9 +74,12 @@ void readCheckpointOptions(MPI_Comm comm, RunSettings &run, OutputOptions &outpu
     if (dir.empty()) return;
     namespace fs = std::filesystem;
     std::error_code ec;
-    if (fs::is_regular_file(dir, ec))
-      r.fail("-restart: '" + dir + "' is a file; accepted: the output directory of the run to continue (it holds "
-             "checkpoint.bin)");
+    // A missing directory was created (as the run's output directory) before the checkpoint was missed.
+    if (!fs::exists(dir, ec))
+      r.fail("-restart: '" + dir + "' does not exist; accepted: the output directory of a run made with checkpoints");
+    else if (!fs::is_directory(dir, ec)) // the checkpoint file itself, say
+      r.fail("-restart: '" + dir + "' is not a directory; accepted: the output directory of the run to continue (it "
+             "holds checkpoint.bin)");
     // The same directory however written (ck, ck/, ./ck, a link to it).
     auto place = [](const std::string &d) {
       std::error_code e;

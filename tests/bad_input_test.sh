@@ -492,8 +492,11 @@ expect 3 "midpoint: error: cannot write 'w_export/K.mtx'" "${mpi[@]}" "$m" -line
 "$m" -T 0.3 -snapshot_every 0 -checkpoint_every 5 -quiet -output_dir w_zero > /dev/null 2>&1
 # -restart names the run's directory: the checkpoint file itself is refused, naming what is accepted (it
 # was taken for an output directory to create); the same directory written another way is accepted.
-expect 2 "-restart: 'w_zero/checkpoint.bin' is a file; accepted: the output directory of the run to continue" "$m" \
+expect 2 "-restart: 'w_zero/checkpoint.bin' is not a directory; accepted: the output directory of the run to continue" "$m" \
   -T 0.1 -restart w_zero/checkpoint.bin
+expect 2 "-restart: '/dev/null' is not a directory" "$m" -T 0.1 -restart /dev/null
+expect 2 "-restart: 'w_missing' does not exist" "$m" -T 0.1 -restart w_missing
+[ ! -e w_missing ] || fail "-restart of a missing directory created it"
 expect 2 "-restart: writes into the run's own directory 'w_zero'; accepted: no -output_dir, or the same one" "$m" \
   -T 0.1 -restart w_zero -output_dir w_other
 expect 0 "" "$m" -T 0.4 -snapshot_every 0 -quiet -restart ./w_zero/ -output_dir w_zero

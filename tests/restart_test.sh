@@ -124,8 +124,11 @@ cp energy.orig full/energy.csv
 sed -i '1s/kinetic/kinetik/' full/energy.csv
 refused "energy.csv with other columns" "columns differ" "$m" "${args[@]}" -restart full
 cp energy.orig full/energy.csv
-"$m" -restart nowhere > /dev/null 2> err.txt
+mkdir -p empty_run
+"$m" -restart empty_run > /dev/null 2> err.txt
 check "restart without checkpoint refused" '[ $? = 2 ] && grep -q "no checkpoint" err.txt'
+"$m" -restart nowhere > /dev/null 2> err.txt
+check "restart of a missing directory refused, not created" '[ $? = 2 ] && grep -q "does not exist" err.txt && [ ! -e nowhere ]'
 
 # 7. The nonlinear labs continue bit for bit too: a run to T/2 continued to T writes the same energy.csv
 #    (Newton iteration counts included), trajectory and final state as one run to T.

@@ -121,9 +121,9 @@ TEST(MassSpringValidation, BadNetworks) {
   net.gravity = {0, NAN, 0};
   expectInputError([&] { Network n = net; n.validate(); }, "-gravity");
   net.gravity = {0, 0, -9.81};
-  net.contact_stiffness = -1;
+  net.contact.stiffness = -1;
   expectInputError([&] { Network n = net; n.validate(); }, "-contact_stiffness");
-  net.contact_stiffness = 1;
+  net.contact.stiffness = 1;
   net.particles[0].mass = 0;
   expectInputError([&] { Network n = net; n.validate(); }, "particle 0: mass");
   Network empty;

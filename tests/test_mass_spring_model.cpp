@@ -75,8 +75,8 @@ Network testCloth(int n, unsigned seed) {
   }
   for (auto &s : net.springs) s.rest_length = 1.1 / (n - 1); // every spring stretched or compressed
   net.planes = {Plane{{0, 0, 0.01}, {0.1, 0.2, 1}}};
-  net.contact_stiffness = 500;
-  net.contact_damping = 3;
+  net.contact.stiffness = 500;
+  net.contact.damping = 3;
   return net;
 }
 
@@ -156,8 +156,8 @@ TEST(MassSpringContact, PenaltyDampingAndNoPull) {
   net.particles = {particle({0, 0, -0.03}, 2, {0, 0, -1})};
   net.gravity = {0, 0, 0};
   net.planes = {Plane{{0, 0, 0}, {0, 3, 4}}}; // normalized to (0, 0.6, 0.8)
-  net.contact_stiffness = 100;
-  net.contact_damping = 5;
+  net.contact.stiffness = 100;
+  net.contact.damping = 5;
   const Evaluated e = evaluate(net, PETSC_COMM_SELF);
   const double s = -0.03 * 0.8, vn = -0.8, fn = -100 * s - 5 * vn;
   EXPECT_NEAR(e.force[1], fn * 0.6, 1e-13);
@@ -228,7 +228,7 @@ TEST(MassSpringJacobian, MatchesCentralDifferencesInsideTheDampingDepth) {
   // dependence on the depth enters dF/dx, c b_c (v.n) 6 t (1 - t) / delta ~ 1e-3, far above the
   // tolerance (~1e-7). The force is linear in x and in v separately there, as without the ramp.
   Network net = testCloth(6, 7);
-  net.contact_damping_depth = 0.5;
+  net.contact.damping_depth = 0.5;
   expectJacobianMatchesCentralDifferences(net);
 }
 
@@ -240,7 +240,7 @@ TEST(MassSpringEnergy, ConservativeForceIsMinusTheGradientOfThePotential) {
   // point load added; x + e w keeps every particle on its side of the plane's switch.
   Network net = testCloth(6, 11);
   for (auto &spring : net.springs) spring.damping = 0;
-  net.contact_damping = 0;
+  net.contact.damping = 0;
   net.loads = {ParticleLoad{5, {0.3, -0.2, 0.7}}};
   net.validate();
   MassSpringModel model(net, PETSC_COMM_WORLD);
@@ -273,7 +273,7 @@ TEST(MassSpringEnergy, ConservativeForceIsMinusTheGradientOfThePotential) {
   dashpot.springs[3].damping = 0.1;
   EXPECT_FALSE(MassSpringModel(dashpot, PETSC_COMM_WORLD).conservative());
   Network damped_contact = net;
-  damped_contact.contact_damping = 1;
+  damped_contact.contact.damping = 1;
   EXPECT_FALSE(MassSpringModel(damped_contact, PETSC_COMM_WORLD).conservative());
   damped_contact.planes.clear(); // contact damping without a plane acts on nothing
   EXPECT_TRUE(MassSpringModel(damped_contact, PETSC_COMM_WORLD).conservative());
@@ -424,7 +424,7 @@ TEST(MassSpringIdentity, NamesEveryDefiningParameter) {
   Network b = a;
   b.springs[3].stiffness *= 1.0000001;
   Network c = a;
-  c.contact_no_pull = true;
+  c.contact.no_pull = true;
   a.validate();
   b.validate();
   c.validate();

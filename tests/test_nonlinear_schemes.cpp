@@ -429,9 +429,9 @@ TEST(NonlinearSchemes, ContactRestitutionOfTheSpringDashpot) {
     net.particles = {particle({0, 0, 1e-6}, m, {0, 0, -1.0})};
     net.gravity = {0, 0, 0};
     net.planes = {Plane{}};
-    net.contact_stiffness = k;
-    net.contact_damping = 2 * zeta * std::sqrt(k * m);
-    net.contact_no_pull = false;
+    net.contact.stiffness = k;
+    net.contact.damping = 2 * zeta * std::sqrt(k * m);
+    net.contact.no_pull = false;
     net.validate();
     const MassSpringModel model(net, PETSC_COMM_WORLD);
     const double period = M_PI / std::sqrt(k / m); // the half-cycle in contact
@@ -462,9 +462,9 @@ TEST(NonlinearSchemes, ContactDampingDepthGivesTheImplicitStepASolution) {
     Network net;
     net.particles = {particle({0, 0, 0.01}, 0.1, {0, 0, -3})};
     net.planes = {Plane{}};
-    net.contact_stiffness = 1e4;
-    net.contact_damping = 30;
-    net.contact_damping_depth = depth;
+    net.contact.stiffness = 1e4;
+    net.contact.damping = 30;
+    net.contact.damping_depth = depth;
     net.validate();
     return net;
   };
@@ -493,9 +493,9 @@ TEST(NonlinearSchemes, ContactDampingDepthChangesTheRestitutionByItsShare) {
     net.particles = {particle({0, 0, 1e-6}, m, {0, 0, -1.0})};
     net.gravity = {0, 0, 0};
     net.planes = {Plane{}};
-    net.contact_stiffness = k;
-    net.contact_damping = b;
-    net.contact_damping_depth = depth;
+    net.contact.stiffness = k;
+    net.contact.damping = b;
+    net.contact.damping_depth = depth;
     net.validate();
     const MassSpringModel model(net, PETSC_COMM_WORLD);
     const Trajectory t = integrate(model, "implicit_midpoint", period / 2000, 2400, [&](Vec x, Vec v) { model.initialState(x, v); });
