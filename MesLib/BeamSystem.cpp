@@ -39,8 +39,15 @@ SecondOrderSystem beamSystem(const Beam &beam, OperatorKind kind) {
 
 std::uint64_t estimatedRunBytes(const BeamSpec &spec, OperatorKind kind, bool direct_solver) {
   const double n = 2.0 * (spec.mx + 1.0) * (spec.my + 1.0);
-  double bytes = 16 * 8 * n; // vectors
-  if (kind == OperatorKind::Assembled) bytes += 2 * 18 * 12 * n;
+  // 56 vectors' worth: the scheme's and monitors' vectors, the stability check's Krylov basis, a
+  // snapshot's VTK arrays. Measured, the growth of the peak RSS per DOF from 1000x100 to 2000x200 (one
+  // rank, 2026-11-26): matrix-free default path 302 (explicit schemes) and 379 bytes (implicit); 16
+  // vectors, 128 bytes, were counted until then.
+  double bytes = 56 * 8 * n;
+  // M, S and an implicit scheme's a M + b C + c S (18 nonzeros per row, value and column index): with
+  // -linear_solver cg the same growth was 1073 bytes per DOF (implicit; 56 vectors and 3 matrices make
+  // 1096) and 809 (explicit, no third matrix).
+  if (kind == OperatorKind::Assembled) bytes += 3 * 18 * 12 * n;
   if (direct_solver) {
     // Fill of the Cholesky factor, the smaller of a band (bandwidth 2 (n1 + 1) DOFs across the short
     // side) and nested dissection (31/8 Nn log2 Nn for a square grid of Nn nodes, times 4 for the 2 x 2
@@ -49,9 +56,10 @@ std::uint64_t estimatedRunBytes(const BeamSpec &spec, OperatorKind kind, bool di
     const double band = n * 2 * n1, dissection = 4 * 31.0 / 8 * nodes * std::log2(nodes + 2);
     bytes += 1.5 * 12 * std::min(band, dissection);
   }
-  // The model undercounts what a run holds at its peak: midpoint on the direct path, 2026-11-25, peak RSS
-  // 1.47 GiB at 1000x250 against 1.43 estimated, 6.47 GiB at 2000x500 against 6.24 (2.5 % and 3.7 %,
-  // growing with the size). 10 % on top, so a beam the check lets through near the limit still fits.
+  // 10 % on top, so a beam the check lets through near the limit still fits: measured peaks (RSS, one
+  // rank, 2026-11-26, 2000x200, explicit and implicit schemes; 55 MiB of it the libraries, the peak of
+  // the default 20x5 beam) against this model without the 10 %: matrix-free 295 and 348 MiB against
+  // 344, -linear_solver cg 681 and 876 against 841, direct 2240 and 2425 against 2833.
   bytes *= 1.10;
   return std::uint64_t(bytes);
 }
@@ -65,8 +73,13 @@ unsigned long long memAvailableBytes() {
   return 0;
 }
 
+std::uint64_t checkpointGatherBytes(const BeamSpec &spec) {
+  const double n = 2.0 * (spec.mx + 1.0) * (spec.my + 1.0);
+  return std::uint64_t(24 * n);
+}
+
 void checkMemory(MPI_Comm comm, const BeamSpec &spec, OperatorKind kind, bool direct_solver, const char *accepted,
-                 const std::function<unsigned long long()> &node_available) {
+                 bool checkpoints, const std::function<unsigned long long()> &node_available) {
   // The ranks on one node share its memory: the node's leader reads MemAvailable once and every rank of
   // the node compares the node's share of the run (the run spread evenly over the ranks) with it. The
   // verdict is agreed by all ranks, so no rank is refused alone (two reads of MemAvailable near the
@@ -81,9 +94,13 @@ void checkMemory(MPI_Comm comm, const BeamSpec &spec, OperatorKind kind, bool di
   MPI_Comm_size(node, &node_size);
   unsigned long long available = node_rank == 0 ? node_available() : 0;
   MPI_Bcast(&available, 1, MPI_UNSIGNED_LONG_LONG, 0, node);
+  int holds_rank0 = rank == 0;
+  MPI_Allreduce(MPI_IN_PLACE, &holds_rank0, 1, MPI_INT, MPI_MAX, node);
   MPI_Comm_free(&node);
-  const double need = double(estimatedRunBytes(spec, kind, direct_solver));
-  const double share = need * node_size / size;
+  // The run spread evenly over the ranks, plus rank 0's checkpoint gather on its node.
+  const double gather = checkpoints && size > 1 ? double(checkpointGatherBytes(spec)) : 0.0;
+  const double need = double(estimatedRunBytes(spec, kind, direct_solver)) + gather;
+  const double share = (need - gather) * node_size / size + (holds_rank0 ? gather : 0.0);
   std::string error;
   if (available > 0 && share > double(available)) {
     char on_node[96] = "";

@@ -15,18 +15,24 @@ enum class OperatorKind { Assembled, MatrixFree };
 const char *operatorName(OperatorKind k);
 OperatorKind parseOperator(const std::string &name); // "assembled" | "matfree"
 
-// Bytes a run on this beam needs at least (all ranks together): the assembled M and S (18 nonzeros per
-// row, value and column index) or none matrix-free, a Cholesky factor for the direct solver (the
-// smaller of a band across the short side and nested dissection's fill), and some 16 vectors; plus 10 %
-// (measured peaks exceed the model by up to 4 %).
+// Bytes a run on this beam needs at least (all ranks together): the assembled M, S and an implicit
+// scheme's combination (18 nonzeros per row, value and column index) or none matrix-free, a Cholesky
+// factor for the direct solver (the smaller of a band across the short side and nested dissection's
+// fill), and 56 vectors' worth (vectors, the stability check's Krylov basis, snapshot arrays); plus 10 %.
+// Calibrated on measured peaks of every path (BeamSystem.cpp).
 std::uint64_t estimatedRunBytes(const BeamSpec &spec, OperatorKind kind, bool direct_solver);
 // Refuses (input error with the estimate, on every rank of comm alike) a run that cannot fit in the
 // memory available: each node's share of the run (its ranks' part) against that node's MemAvailable.
 // node_available is read on each node's first rank only (MemAvailable of /proc/meminfo, 0 if unknown).
 unsigned long long memAvailableBytes();
+// Bytes rank 0 holds on top of its share while it writes a checkpoint of a run on several ranks: each
+// state vector is gathered whole to it (solvers/Checkpoint.cpp), with the scatter's buffers.
+std::uint64_t checkpointGatherBytes(const BeamSpec &spec);
 // `accepted` replaces the message's list of ways out (default: a smaller beam, and for a direct solver
-// the matrix-free CG path).
+// the matrix-free CG path). With `checkpoints` (a time loop, which writes one at least at its end) the
+// node of rank 0 also needs checkpointGatherBytes when the run has several ranks.
 void checkMemory(MPI_Comm comm, const BeamSpec &spec, OperatorKind kind, bool direct_solver, const char *accepted = nullptr,
+                 bool checkpoints = false,
                  const std::function<unsigned long long()> &node_available = memAvailableBytes);
 
 // The returned system refers to `beam` (matrix-free operators are built from it on demand), so the

@@ -38,7 +38,7 @@ std::unique_ptr<BeamModel> beamModel(const Beam &beam, BeamLabOptions &options) 
   options.run.solver = path.solver;
   BEAM_PETSC(PetscPrintf(beam.comm(), "%s\n", describeSolverPath(path).c_str()));
   // Before the matrices are allocated: a run that cannot fit is refused with the estimate.
-  checkMemory(beam.comm(), options.beam, path.operator_kind, path.solver == LinearSolverKind::Direct);
+  checkMemory(beam.comm(), options.beam, path.operator_kind, path.solver == LinearSolverKind::Direct, nullptr, true);
   SecondOrderSystem system = beamSystem(beam, options);
   attachSolverPath(beam, path, system);
   return std::make_unique<BeamModel>(beam, std::move(system), options.run.solver);

@@ -167,8 +167,8 @@ struct MaskedStiffness {
 
 } // namespace
 
-double largestOmegaMatrixFree(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen,
-                              const std::string &prefix, double tol) {
+double largestOmegaMasked(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen,
+                          const std::string &prefix, double tol) {
   MaskedStiffness op{system.stiffness, system.createVector(), system.createVector()};
   BEAM_PETSC(VecSet(op.mask, 1.0));
   PetscInt lo, hi, n, N;
@@ -203,7 +203,7 @@ double largestOmegaMatrixFree(const SecondOrderSystem &system, const std::vector
   BEAM_PETSC(EPSSolve(eps));
   PetscInt converged = 0;
   BEAM_PETSC(EPSGetConverged(eps, &converged));
-  if (converged < 1) throw runError("eigensolver '" + prefix + "' did not converge on the matrix-free operator");
+  if (converged < 1) throw runError("eigensolver '" + prefix + "' did not converge on the masked pencil");
   PetscScalar kr, ki;
   BEAM_PETSC(EPSGetEigenvalue(eps, 0, &kr, &ki));
   return std::sqrt(std::max(0.0, double(PetscRealPart(kr))));

@@ -10,6 +10,7 @@
 #include <Eigen/Dense>
 
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -463,16 +464,46 @@ TEST(MemoryCheck, RanksAgreeOnTheVerdict) {
   spec.my = 10;
   const unsigned long long need = estimatedRunBytes(spec, OperatorKind::MatrixFree, false);
   // Rank 0 reads enough, the others (never asked) would say too little: every rank goes on.
-  EXPECT_NO_THROW(checkMemory(PETSC_COMM_WORLD, spec, OperatorKind::MatrixFree, false, nullptr,
+  EXPECT_NO_THROW(checkMemory(PETSC_COMM_WORLD, spec, OperatorKind::MatrixFree, false, nullptr, false,
                               [&] { return rank == 0 ? need + 1 : need / 2; }));
   // Rank 0 reads too little: every rank refuses with the estimate.
   try {
-    checkMemory(PETSC_COMM_WORLD, spec, OperatorKind::MatrixFree, false, nullptr, [&] { return rank == 0 ? need - 1 : 2 * need; });
+    checkMemory(PETSC_COMM_WORLD, spec, OperatorKind::MatrixFree, false, nullptr, false, [&] { return rank == 0 ? need - 1 : 2 * need; });
     ADD_FAILURE() << "rank " << rank << " went on";
   } catch (const Error &e) {
     EXPECT_EQ(e.exitCode(), kExitBadInput);
     EXPECT_NE(std::string(e.what()).find("this machine has"), std::string::npos) << e.what();
   }
   // Unknown (no MemAvailable): no refusal.
-  EXPECT_NO_THROW(checkMemory(PETSC_COMM_WORLD, spec, OperatorKind::MatrixFree, false, nullptr, [] { return 0ULL; }));
+  EXPECT_NO_THROW(checkMemory(PETSC_COMM_WORLD, spec, OperatorKind::MatrixFree, false, nullptr, false, [] { return 0ULL; }));
+}
+
+// A time loop's checkpoint gathers each state vector whole on rank 0 (on several ranks only), so the
+// node of rank 0 needs that on top of its share: a run that fits until its final checkpoint would
+// otherwise die writing it. Here every rank is on one node.
+TEST(MemoryCheck, RankZerosNodeAlsoHoldsTheCheckpointGather) {
+  int size = 1;
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  BeamSpec spec;
+  spec.mx = 200;
+  spec.my = 10;
+  const unsigned long long need = estimatedRunBytes(spec, OperatorKind::Assembled, false);
+  const unsigned long long gather = checkpointGatherBytes(spec);
+  EXPECT_EQ(gather, 24ULL * 2 * 201 * 11); // 24 bytes per DOF
+  const unsigned long long fits = size > 1 ? need + gather : need;
+  auto check = [&](unsigned long long available, bool checkpoints) {
+    checkMemory(PETSC_COMM_WORLD, spec, OperatorKind::Assembled, false, nullptr, checkpoints, [=] { return available; });
+  };
+  EXPECT_NO_THROW(check(fits, true));
+  EXPECT_NO_THROW(check(need, false)); // no time loop: no gather
+  try {
+    check(fits - 1, true);
+    ADD_FAILURE() << "went on with one byte too few on " << size << " ranks";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.exitCode(), kExitBadInput);
+    // The message's total includes the gather (once, on rank 0's node).
+    char total[32];
+    std::snprintf(total, sizeof total, "needs about %.1f GiB", double(fits) / (1 << 30));
+    EXPECT_NE(std::string(e.what()).find(total), std::string::npos) << e.what();
+  }
 }
