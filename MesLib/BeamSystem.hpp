@@ -16,10 +16,10 @@ const char *operatorName(OperatorKind k);
 OperatorKind parseOperator(const std::string &name); // "assembled" | "matfree"
 
 // Bytes a run on this beam needs at least (all ranks together): the assembled M, S and an implicit
-// scheme's combination (18 nonzeros per row, value and column index) or none matrix-free, a Cholesky
-// factor for the direct solver (the smaller of a band across the short side and nested dissection's
-// fill), and 56 vectors' worth (vectors, the stability check's Krylov basis, snapshot arrays); plus 10 %.
-// Calibrated on measured peaks of every path (BeamSystem.cpp).
+// scheme's combination, counted whatever the scheme (18 nonzeros per row, value and column index), or
+// none matrix-free; a Cholesky factor for the direct solver (the smaller of a band across the short
+// side and nested dissection's fill); 56 vectors' worth (vectors, the stability check's Krylov basis,
+// snapshot arrays); plus 10 %. Calibrated on measured peaks of every path (BeamSystem.cpp).
 std::uint64_t estimatedRunBytes(const BeamSpec &spec, OperatorKind kind, bool direct_solver);
 // Refuses (input error with the estimate, on every rank of comm alike) a run that cannot fit in the
 // memory available: each node's share of the run (its ranks' part) against that node's MemAvailable.
