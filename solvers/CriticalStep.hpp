@@ -66,11 +66,13 @@ void roughField(Vec x, const std::vector<PetscInt> &frozen);
 
 // Prints on rank 0's stdout, with the lab's other console lines (stderr stays for the one error line a
 // failing lab prints)
-//   warning: dt = <dt> exceeds the critical step <dt_crit> of <scheme> (omega_max = <w>, to 5e-4)
-// when dt > Omega_crit(scheme) / omega_max (or within 5e-4 below it); silent for unconditionally stable
-// schemes. Cheap: omega_max by SLEPc to a 1e-3 residual from the system's own operators, assembled or
-// matrix-free, nothing factored (largestOmegaMasked, options prefix `stability_check_`), the undamped
-// Omega_crit by the amplification scan. Starts SLEPc for its own scope when the program has not.
+//   warning: dt = <dt> exceeds the critical step <dt_crit> of <scheme> (omega_max = <w>)
+// when dt > Omega_crit(scheme) / omega_max; silent for unconditionally stable schemes. Cheap: omega_max
+// by SLEPc (options prefix `stability_check_`), to a 1e-6 residual up to 1e4 DOFs; above, to a 1e-3
+// residual from the system's own operators, assembled or matrix-free, nothing factored
+// (largestOmegaMasked), and then the line says "to 5e-4" and also fires within 5e-4 below the limit.
+// The undamped Omega_crit by the amplification scan. Starts SLEPc for its own scope when the program
+// has not.
 void warnIfUnstable(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen,
                     const std::string &scheme, double dt);
 
