@@ -43,29 +43,33 @@ namespace {
 double dofsOf(const BeamSpec &spec) { return 2.0 * (spec.mx + 1.0) * (spec.my + 1.0); }
 } // namespace
 
-std::uint64_t estimatedRunBytes(const BeamSpec &spec, OperatorKind kind, bool direct_solver) {
+std::uint64_t estimatedRunBytes(const BeamSpec &spec, const RunNeeds &needs) {
   const double n = dofsOf(spec);
-  // 56 vectors' worth: the scheme's and monitors' vectors, the stability check's Krylov basis, a
-  // snapshot's VTK arrays. Measured, the growth of the peak RSS per DOF from 1000x100 to 2000x200 (one
-  // rank, 2026-11-26): matrix-free default path 302 (explicit schemes) and 379 bytes (implicit); 16
-  // vectors, 128 bytes, were counted until then.
+  // Measured peaks (RSS, one rank, 2026-11-26, energy_drift -schemes <one>, 2 steps; 55 MiB of each is
+  // the libraries): at 1000x100 (2.0e5 DOFs) and 2000x200 (8.0e5) the explicit schemes on the CG path
+  // grew by 620 and 632 bytes per DOF, against the 880 counted here for 56 vectors and M, S.
   double bytes = 56 * 8 * n;
-  // M, S and an implicit scheme's a M + b C + c S (18 nonzeros per row, value and column index): with
-  // -linear_solver cg the same growth was 1073 bytes per DOF (implicit; 56 vectors and 3 matrices make
-  // 1096) and 809 (explicit, no third matrix).
-  if (kind == OperatorKind::Assembled) bytes += 3 * 18 * 12 * n;
-  if (direct_solver) {
-    // Fill of the Cholesky factor, the smaller of a band (bandwidth 2 (n1 + 1) DOFs across the short
-    // side) and nested dissection (31/8 Nn log2 Nn for a square grid of Nn nodes, times 4 for the 2 x 2
-    // DOF blocks); 12 bytes per entry and half again for the solver's work space.
-    const double n1 = std::min(spec.mx, spec.my) + 1.0, nodes = n / 2;
-    const double band = n * 2 * n1, dissection = 4 * 31.0 / 8 * nodes * std::log2(nodes + 2);
-    bytes += 1.5 * 12 * std::min(band, dissection);
+  if (needs.kind == OperatorKind::Assembled) {
+    // A matrix is 18 x 12 = 216 bytes per DOF. Measured with -linear_solver cg at 1000x100, above the
+    // explicit schemes' 175 MiB: 1 combination (fully_implicit, newmark) 72-77 MiB, 2 (mamc) 109, 3
+    // (central_difference) 151, at 42 MiB a matrix: forming the first holds one more for a while.
+    const int matrices = 2 + (needs.damped ? 1 : 0) + (needs.scheme_matrices > 0 ? needs.scheme_matrices + 1 : 0);
+    bytes += matrices * 18 * 12 * n;
   }
-  // 10 % on top, so a beam the check lets through near the limit still fits: measured peaks (RSS, one
-  // rank, 2026-11-26, 2000x200, explicit and implicit schemes; 55 MiB of it the libraries, the peak of
-  // the default 20x5 beam) against this model without the 10 %: matrix-free 295 and 348 MiB against
-  // 344, -linear_solver cg 681 and 876 against 841, direct 2240 and 2425 against 2833.
+  if (needs.direct_solver && needs.solvers > 0) {
+    // A Cholesky factor: the smaller of a band (bandwidth 2 (n1 + 1) DOFs across the short side, 18 bytes
+    // an entry) and nested dissection, 100 bytes per node times log2 of the node count, measured: each
+    // factor after the first took 150 MiB at 1000x100 (94 bytes per node log2) and 718 MiB at 2000x200
+    // (100), the first 1.34-1.4 times that (CHOLMOD's work space), hence half a factor more.
+    const double n1 = std::min(spec.mx, spec.my) + 1.0, nodes = n / 2;
+    const double factor = std::min(18 * n * 2 * n1, 100 * nodes * std::log2(nodes + 2));
+    bytes += (needs.solvers + 0.5) * factor;
+  }
+  // 10 % on top, so a run the check lets through near the limit still fits. This model without it
+  // against the measured peaks above (MiB, the libraries' 55 included in the measured): 1000x100 direct
+  // explicit_euler 410 / 385, fully_implicit 654 / 578, newmark 814 / 740, central_difference 897 / 822;
+  // -linear_solver cg rk4 170 / 188 (its stages), central_difference 336 / 325; 2000x200 direct
+  // explicit_euler 1746 / 1505, central_difference 3837 / 3541, cg central_difference 1338 / 1146.
   bytes *= 1.10;
   return std::uint64_t(bytes);
 }
@@ -87,7 +91,7 @@ std::uint64_t checkpointGatherBytes(const BeamSpec &spec) {
   return std::uint64_t(24 * dofsOf(spec));
 }
 
-void checkMemory(MPI_Comm comm, const BeamSpec &spec, OperatorKind kind, bool direct_solver, const char *accepted,
+void checkMemory(MPI_Comm comm, const BeamSpec &spec, const RunNeeds &needs, const char *accepted,
                  bool checkpoints, const std::function<unsigned long long()> &node_available) {
   // The ranks on one node share its memory: the node's leader reads MemAvailable once and every rank of
   // the node compares the node's share of the run (the run spread evenly over the ranks) with it. The
@@ -108,7 +112,7 @@ void checkMemory(MPI_Comm comm, const BeamSpec &spec, OperatorKind kind, bool di
   MPI_Comm_free(&node);
   // The run spread evenly over the ranks, plus rank 0's checkpoint gather on its node.
   const double gather = checkpoints && size > 1 ? double(checkpointGatherBytes(spec)) : 0.0;
-  const double need = double(estimatedRunBytes(spec, kind, direct_solver)) + gather;
+  const double need = double(estimatedRunBytes(spec, needs)) + gather;
   const double share = (need - gather) * node_size / size + (holds_rank0 ? gather : 0.0);
   std::string error;
   if (available > 0 && share > double(available)) {
@@ -118,9 +122,9 @@ void checkMemory(MPI_Comm comm, const BeamSpec &spec, OperatorKind kind, bool di
     std::snprintf(msg, sizeof msg,
                   "-mx %d -my %d: the run needs about %.1f GiB (%s operator%s%s), this machine has %.1f GiB available; "
                   "accepted: %s",
-                  spec.mx, spec.my, need / (1 << 30), operatorName(kind), direct_solver ? ", direct solver" : "", on_node,
+                  spec.mx, spec.my, need / (1 << 30), operatorName(needs.kind), needs.direct_solver ? ", direct solver" : "", on_node,
                   double(available) / (1 << 30),
-                  accepted ? accepted : direct_solver ? "a smaller beam, or -linear_solver cg -operator matfree" : "a smaller beam");
+                  accepted ? accepted : needs.direct_solver ? "a smaller beam, or -linear_solver cg -operator matfree" : "a smaller beam");
     error = msg;
   }
   agreeOnFailure(comm, error, kExitBadInput);

@@ -15,12 +15,25 @@ enum class OperatorKind { Assembled, MatrixFree };
 const char *operatorName(OperatorKind k);
 OperatorKind parseOperator(const std::string &name); // "assembled" | "matfree"
 
-// Bytes a run on this beam needs at least (all ranks together): the assembled M, S and an implicit
-// scheme's combination, counted whatever the scheme (18 nonzeros per row, value and column index), or
-// none matrix-free; a Cholesky factor for the direct solver (the smaller of a band across the short
-// side and nested dissection's fill); 56 vectors' worth (vectors, the stability check's Krylov basis,
-// snapshot arrays); plus 10 %. Calibrated on measured peaks of every path (BeamSystem.cpp).
-std::uint64_t estimatedRunBytes(const BeamSpec &spec, OperatorKind kind, bool direct_solver);
+// What a run holds besides the beam's vectors, for the memory estimate: the operator (assembled M, S
+// and, with Rayleigh damping, C), and what its time scheme adds (TimeScheme::footprint: the combinations
+// a M + b C + c S it assembles, the linear solvers it makes, each a Cholesky factor on the direct path),
+// plus one solver: the model's mass solver (explicit schemes), or the static solve with S of the energy
+// scale, made while the scheme's own exist. A lab that runs several schemes one at a time counts the largest.
+struct RunNeeds {
+  OperatorKind kind = OperatorKind::Assembled;
+  bool direct_solver = false;
+  bool damped = false;      // Rayleigh damping: C assembled beside M and S
+  int scheme_matrices = 1;  // combinations assembled by the scheme
+  int solvers = 2;          // linear solvers held at once, the model's or the energy scale's included
+};
+// Bytes a run on this beam needs at least (all ranks together): 56 vectors' worth (the scheme's and
+// monitors' vectors, the stability check's Krylov basis, snapshot arrays); assembled, 18 nonzeros per
+// row (value and column index) for each of M, S, C and the scheme's combinations, plus one combination
+// more while the first is formed; on the direct path a Cholesky factor per solver, the smaller of a
+// band across the short side and nested dissection's fill, plus half a factor of work space; then
+// + 10 %. Calibrated on measured peaks of every path and scheme (BeamSystem.cpp).
+std::uint64_t estimatedRunBytes(const BeamSpec &spec, const RunNeeds &needs);
 // Refuses (input error with the estimate, on every rank of comm alike) a run that cannot fit in the
 // memory available: each node's share of the run (its ranks' part) against that node's MemAvailable.
 // node_available is read on each node's first rank only (MemAvailable of /proc/meminfo, 0 if unknown).
@@ -31,7 +44,7 @@ std::uint64_t checkpointGatherBytes(const BeamSpec &spec);
 // `accepted` replaces the message's list of ways out (default: a smaller beam, and for a direct solver
 // the matrix-free CG path). With `checkpoints` (a time loop, which writes one at least at its end) the
 // node of rank 0 also needs checkpointGatherBytes when the run has several ranks.
-void checkMemory(MPI_Comm comm, const BeamSpec &spec, OperatorKind kind, bool direct_solver, const char *accepted = nullptr,
+void checkMemory(MPI_Comm comm, const BeamSpec &spec, const RunNeeds &needs, const char *accepted = nullptr,
                  bool checkpoints = false,
                  const std::function<unsigned long long()> &node_available = memAvailableBytes);
 

@@ -260,6 +260,14 @@ bool finishOptions(MPI_Comm comm) {
   return help;
 }
 
+bool optionsLeftToRead(MPI_Comm comm) {
+  PetscInt unread = 0;
+  BEAM_PETSC(PetscOptionsAllUsed(nullptr, &unread));
+  int left = helpRequested() || unread > 0;
+  MPI_Allreduce(MPI_IN_PLACE, &left, 1, MPI_INT, MPI_MAX, comm);
+  return left != 0;
+}
+
 void refuseOptionValue(const std::string &prefix, const char *name, double value, const char *accepted) {
   std::ostringstream what;
   what << "-" << prefix << name << " " << value << ": accepted: " << accepted;

@@ -89,6 +89,9 @@ bool helpRequested();
 // Returns true when -help was given (the caller then stops without running). Options PETSc reads only
 // while solving are taken as read by the solver that will read them (acceptSolveTimeOptions).
 bool finishOptions(MPI_Comm comm);
+// True when some option is still unread, or -help was given: then objects not set up yet have options
+// to read (or list) before finishOptions. Collective (true on every rank if on any).
+bool optionsLeftToRead(MPI_Comm comm);
 
 // Options PETSc reads only when a solver under `prefix` is first set up or has solved: the multigrid
 // levels' smoothers and coarse solver (-<prefix>mg_levels_*, -<prefix>mg_coarse_*, read when PCGAMG has

@@ -1,6 +1,7 @@
 #include "labs/BeamLab.hpp"
 #include "common/Exact.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -30,7 +31,7 @@ RunSettings labRunSettings(const std::string &lab, const BeamLabOptions &options
   return run;
 }
 
-std::unique_ptr<BeamModel> beamModel(const Beam &beam, BeamLabOptions &options) {
+std::unique_ptr<BeamModel> beamModel(const Beam &beam, BeamLabOptions &options, const std::vector<std::string> &schemes) {
   beam.warnFrozenLoads();
   // The solver path: the user's -linear_solver/-operator, or chosen by size, ranks and mass kind.
   const SolverPath path = chooseSolverPath(beam, options.operator_kind, options.run.solver);
@@ -38,7 +39,17 @@ std::unique_ptr<BeamModel> beamModel(const Beam &beam, BeamLabOptions &options) 
   options.run.solver = path.solver;
   BEAM_PETSC(PetscPrintf(beam.comm(), "%s\n", describeSolverPath(path).c_str()));
   // Before the matrices are allocated: a run that cannot fit is refused with the estimate.
-  checkMemory(beam.comm(), options.beam, path.operator_kind, path.solver == LinearSolverKind::Direct, nullptr, true);
+  RunNeeds needs;
+  needs.kind = path.operator_kind;
+  needs.direct_solver = path.solver == LinearSolverKind::Direct;
+  needs.damped = options.rayleigh_alpha != 0 || options.rayleigh_beta != 0;
+  needs.scheme_matrices = needs.solvers = 0;
+  for (const auto &name : schemes) { // the largest: a lab runs its schemes one at a time
+    const TimeScheme::Footprint f = makeScheme(name)->footprint();
+    needs.scheme_matrices = std::max(needs.scheme_matrices, f.matrices);
+    needs.solvers = std::max(needs.solvers, f.solvers + 1); // + the model's mass solver or the energy scale's S
+  }
+  checkMemory(beam.comm(), options.beam, needs, nullptr, true);
   SecondOrderSystem system = beamSystem(beam, options);
   attachSolverPath(beam, path, system);
   return std::make_unique<BeamModel>(beam, std::move(system), options.run.solver);
@@ -76,7 +87,7 @@ int schemeLabMain(int argc, char **argv, const char *scheme_name, const char *he
   return runMain(session, scheme_name, [&] {
     BeamLabOptions options = readBeamLabOptions(PETSC_COMM_WORLD, scheme_name);
     const Beam beam(options.beam, PETSC_COMM_WORLD);
-    const auto model = beamModel(beam, options);
+    const auto model = beamModel(beam, options, {scheme_name});
     const SecondOrderSystem &system = model->system();
     const auto scheme = makeScheme(scheme_name);
     TimeLoop loop(*scheme, *model, labRunSettings(scheme_name, options));

@@ -23,8 +23,9 @@ RunSettings labRunSettings(const std::string &lab, const BeamLabOptions &options
 // The lab's model: that system on the solver path of the options, or, where they leave it open, the
 // path chosen by size, ranks and mass kind (MesLib/BeamSystem.hpp chooseSolverPath; printed as the
 // run header; options.operator_kind and options.run.solver are set to it). Refuses a run that cannot
-// fit in memory before allocating its matrices.
-std::unique_ptr<BeamModel> beamModel(const Beam &beam, BeamLabOptions &options);
+// fit in memory before allocating its matrices, counting what the largest of `schemes` adds (the lab
+// runs them one at a time).
+std::unique_ptr<BeamModel> beamModel(const Beam &beam, BeamLabOptions &options, const std::vector<std::string> &schemes);
 
 // Writes M.mtx, K.mtx, F.mtx (Matrix Market, frozen DOFs applied) and fixed.txt (0-based) into dir.
 void exportSystem(const Beam &beam, const SecondOrderSystem &system, const std::string &dir);

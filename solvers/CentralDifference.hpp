@@ -32,6 +32,7 @@ public:
   std::vector<Vec> history() override { return {x_prev_.get()}; }
   void resume(double t, Vec x, Vec y) override { continuity_.record(t, x, y); }
   std::string name() const override { return "central_difference"; }
+  Footprint footprint() const override { return {3, 2}; } // lhs_, r1_, r2_; lhs_ and M solved
 
 private:
   const SecondOrderSystem *system_ = nullptr;

@@ -53,6 +53,7 @@ public:
   std::vector<Vec> history() override { return {a_.get()}; }
   void resume(double t, Vec x, Vec y) override { continuity_.record(t, x, y); }
   std::string name() const override { return name_; }
+  Footprint footprint() const override { return {1, 2}; } // lhs_; lhs_ and M (the initial acceleration) solved
   std::vector<std::pair<std::string, std::string>> identity() const override;
   const GeneralizedAlphaParameters &parameters() const { return p_; }
 

@@ -43,6 +43,7 @@ public:
   void setup(const Model &model, const SchemeSettings &settings) override;
   void step(double t, Vec x, Vec v) override;
   std::string name() const override { return name_; }
+  Footprint footprint() const override { return {1, 1}; } // on a linear model: M + theta dt C + theta^2 dt^2 S, solved
   PetscInt newtonIterations() const override { return iterations_; }
   PetscInt linearIterations() const override { return linear_iterations_; }
   // Residual norms of the last step's Newton iterations (nonlinear models), for convergence studies.

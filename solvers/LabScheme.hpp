@@ -25,6 +25,8 @@ namespace beam {
 class LabScheme : public TimeScheme {
 public:
   void setup(const Model &model, const SchemeSettings &settings) override;
+  // M + (1 - e) dt C + c dt^2 S assembled and solved (M's own solver when it is M).
+  Footprint footprint() const override { return {1, 1}; }
 
   // Relative tolerance of the increment's iterative solve unless -<prefix>shifted_ksp_rtol says otherwise.
   static constexpr double kIncrementRtol = 1e-9;

@@ -25,6 +25,7 @@ public:
   std::vector<Vec> history() override { return {a_.get(), du_.get()}; }
   void resume(double t, Vec x, Vec y) override { continuity_.record(t, x, y); }
   std::string name() const override { return "mamc"; }
+  Footprint footprint() const override { return {2, 2}; } // K*, C*; K* and M solved
 
 private:
   const SecondOrderSystem *system_ = nullptr;

@@ -56,6 +56,16 @@ public:
   // run had never stopped.
   virtual std::vector<Vec> history() { return {}; }
   virtual void resume(double /*t*/, Vec /*x*/, Vec /*y*/) {}
+
+  // What setup() builds on a linear model beyond the model's own M, S (and C) and its mass solver: the
+  // combinations a M + b C + c S it assembles (each a matrix with the pattern of S) and the linear
+  // solvers it makes (each a factorization on the direct path); the most it may need, whatever the
+  // damping. The beam labs' memory check counts them before anything is allocated (MesLib/BeamSystem.hpp).
+  struct Footprint {
+    int matrices = 0;
+    int solvers = 0;
+  };
+  virtual Footprint footprint() const { return {}; }
 };
 
 // The model's constant matrices, or an input error naming the scheme, the model and the schemes that

@@ -103,7 +103,9 @@ TEST(CriticalStep, WarningAboveTheLimitOnly) {
   warnIfUnstable(c.system, c.beam.frozenDofs(), "semi_implicit", (1 + 1e-4) * limit);
   std::fflush(stdout);
   const std::string just_above = ::testing::internal::GetCapturedStdout();
-  if (rank == 0) EXPECT_EQ(just_above.rfind("warning: dt = ", 0), 0u) << "no warning at 1e-4 above the limit";
+  if (rank == 0) {
+    EXPECT_EQ(just_above.rfind("warning: dt = ", 0), 0u) << "no warning at 1e-4 above the limit";
+  }
   PetscInt n;
   BEAM_PETSC(MatGetSize(c.system.stiffness, &n, nullptr));
   EXPECT_LT(applies, n - PetscInt(c.beam.frozenDofs().size()));

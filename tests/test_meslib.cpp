@@ -481,9 +481,11 @@ TEST(MemoryCheck, RanksAgreeOnTheVerdict) {
   int rank = 0;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   const BeamSpec spec = checkedBeam();
-  const unsigned long long need = estimatedRunBytes(spec, OperatorKind::MatrixFree, false);
+  RunNeeds needs;
+  needs.kind = OperatorKind::MatrixFree;
+  const unsigned long long need = estimatedRunBytes(spec, needs);
   auto check = [&](const std::function<unsigned long long()> &available) {
-    return refusal([&] { checkMemory(PETSC_COMM_WORLD, spec, OperatorKind::MatrixFree, false, nullptr, false, available); });
+    return refusal([&] { checkMemory(PETSC_COMM_WORLD, spec, needs, nullptr, false, available); });
   };
   // Rank 0 reads enough, the others (never asked) would say too little: every rank goes on.
   EXPECT_EQ(check([&] { return rank == 0 ? need + 1 : need / 2; }), "");
@@ -501,13 +503,14 @@ TEST(MemoryCheck, RankZerosNodeAlsoHoldsTheCheckpointGather) {
   int size = 1;
   MPI_Comm_size(PETSC_COMM_WORLD, &size);
   const BeamSpec spec = checkedBeam();
-  const unsigned long long need = estimatedRunBytes(spec, OperatorKind::Assembled, false);
+  const RunNeeds needs; // assembled, CG
+  const unsigned long long need = estimatedRunBytes(spec, needs);
   const unsigned long long gather = checkpointGatherBytes(spec);
   EXPECT_EQ(gather, 24ULL * 2 * 201 * 11); // 24 bytes per DOF
   const unsigned long long fits = size > 1 ? need + gather : need;
   auto check = [&](unsigned long long available, bool checkpoints) {
     return refusal([&] {
-      checkMemory(PETSC_COMM_WORLD, spec, OperatorKind::Assembled, false, nullptr, checkpoints, [=] { return available; });
+      checkMemory(PETSC_COMM_WORLD, spec, needs, nullptr, checkpoints, [=] { return available; });
     });
   };
   EXPECT_EQ(check(fits, true), "");
