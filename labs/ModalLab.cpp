@@ -37,6 +37,7 @@ SecondOrderSystem modalSystem(const Beam &beam, const BeamLabOptions &options) {
   needs.direct_solver = true;
   needs.scheme_matrices = 0;
   needs.solvers = 2; // measured: 580 MiB at 1000x100 (modes), which one factor's worth would not cover
+  needs.damped = options.rayleigh_alpha != 0 || options.rayleigh_beta != 0; // stability's C
   checkMemory(beam.comm(), options.beam, needs, "a smaller beam");
   return beamSystem(beam, options);
 }

@@ -1,5 +1,6 @@
 #include "solvers/RunOptions.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <system_error>
 
@@ -44,8 +45,12 @@ std::vector<std::string> readSchemeListOption(MPI_Comm comm, const std::vector<s
   std::vector<std::string> schemes;
   readOptions(comm, "Time schemes", "", [&](OptionReader &r) {
     schemes = r.names("-schemes", "Comma-separated schemes to run", all);
-    for (const auto &s : schemes)
-      if (r.error().empty()) (void)makeScheme(s, "-schemes"); // an unknown name: an input error listing the schemes
+    for (size_t i = 0; i < schemes.size() && r.error().empty(); ++i) {
+      (void)makeScheme(schemes[i], "-schemes"); // an unknown name: an input error listing the schemes
+      // Twice: its second run would overwrite the first's files and take a second row of the table.
+      if (std::find(schemes.begin(), schemes.begin() + long(i), schemes[i]) != schemes.begin() + long(i))
+        r.fail("-schemes: '" + schemes[i] + "' is listed twice; accepted: each scheme once");
+    }
   });
   return schemes;
 }

@@ -135,6 +135,7 @@ expect 2 "unknown scheme 'rk5'" "$labs/energy_drift" -schemes rk5 -output_dir $o
 # parameters are still read (and refused) before anything runs or is written.
 expect 2 "unknown option -central_difference_ksp_typo" "$labs/energy_drift" -central_difference_ksp_typo cg -output_dir $out
 expect 2 "-hht_alpha" "$labs/energy_drift" -hht_alpha 5 -output_dir $out
+expect 2 "-schemes: 'midpoint' is listed twice" "$labs/energy_drift" -schemes midpoint,rk4,midpoint -output_dir $out
 expect 2 "-modes: 0 is out of range" "$labs/modes" -modes 0 -output_dir $out
 expect 2 "-modes: 'x' is not an integer" "$labs/modes" -modes x -output_dir $out
 expect 2 "-omega_points: 1 is out of range" "$labs/stability" -omega_points 1 -output_dir $out
