@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "tests/GridBeam.hpp"
 #include "MesLib/Beam.hpp"
 #include "MesLib/BeamSystem.hpp"
 #include "SlepcEnvironment.hpp"
@@ -28,12 +29,7 @@ struct Case {
   explicit Case(const BeamSpec &spec) : beam(spec, PETSC_COMM_WORLD), system(beamSystem(beam)) {}
 };
 
-BeamSpec smallBeam() {
-  BeamSpec s;
-  s.mx = 8;
-  s.my = 2;
-  return s;
-}
+BeamSpec smallBeam() { return gridBeam(8, 2); }
 
 } // namespace
 

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/GridBeam.hpp"
 #include "MesLib/Beam.hpp"
 #include "MesLib/BeamSystem.hpp"
 
@@ -466,12 +467,7 @@ std::string refusal(const std::function<void()> &check) {
   return "";
 }
 // The beam both memory tests check (its estimate is what matters, not its size).
-BeamSpec checkedBeam() {
-  BeamSpec spec;
-  spec.mx = 200;
-  spec.my = 10;
-  return spec;
-}
+BeamSpec checkedBeam() { return gridBeam(200, 10); }
 } // namespace
 
 // The memory check's verdict is the same on every rank: each node's first rank reads what the node has

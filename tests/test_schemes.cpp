@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/GridBeam.hpp"
 #include "MesLib/Beam.hpp"
 #include "MesLib/BeamSystem.hpp"
 #include "solvers/Dynamics.hpp"
@@ -316,12 +317,7 @@ int factorizationsOfRun(TimeScheme &scheme, const Beam &beam, const SecondOrderS
   return cholFactorCount() - before;
 }
 
-BeamSpec smallBeam() {
-  BeamSpec spec;
-  spec.mx = 10;
-  spec.my = 3;
-  return spec;
-}
+BeamSpec smallBeam() { return gridBeam(10, 3); }
 } // namespace
 
 // The shifted matrix is factored once per run (at setup), plus once for the static solve of the energy
