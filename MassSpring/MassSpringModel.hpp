@@ -54,6 +54,7 @@ public:
   // |m g| L, plus sum |f| L. The drift scale of a network at rest; it does not change when the network
   // is moved, turned or renumbered.
   double referenceEnergy() const override;
+  std::string referenceEnergyFormula() const override { return "(sum of m |g| and |loads|) x the network's extent"; }
 
   std::vector<std::pair<std::string, std::string>> identity() const override { return identity_; }
   void draw(Vec x, Vec v, Drawing &drawing) const override;

@@ -44,8 +44,12 @@ struct Table {
   }
 };
 
+// `indices`: columns whose fields must be written as non-negative integers, digits only (a springs file
+// took 1.0, 0x1, +1 and 1e0 as particle indices, where -track refuses them). `rows_required`: a file
+// with only its header is refused (a springs file may have none: particles alone, e.g. on a plane).
 Table readTable(const std::string &option, const std::string &path, const std::vector<std::string> &required,
-                const std::vector<std::string> &optional) {
+                const std::vector<std::string> &optional, const std::vector<std::string> &indices = {},
+                bool rows_required = true) {
   checkInputFile(option, path, kMaxInputBytes, "a CSV file with a header line");
   std::ifstream in(path);
   if (!in) throw inputError(option + ": cannot open file '" + path + "'");
@@ -79,6 +83,10 @@ Table readTable(const std::string &option, const std::string &path, const std::v
                        std::to_string(t.columns.size()) + " (as the header)");
     std::vector<double> row(fields.size());
     for (size_t c = 0; c < fields.size(); ++c) {
+      const bool index = std::find(indices.begin(), indices.end(), t.columns[c]) != indices.end();
+      if (index && (fields[c].empty() || fields[c].size() > 18 || fields[c].find_first_not_of("0123456789") != std::string::npos))
+        throw inputError(where + std::to_string(lineno) + ": " + t.columns[c] + " '" + fields[c].substr(0, 40) +
+                         "' is not a particle index; accepted: an integer written with digits only");
       const std::string problem = realProblem(fields[c], &row[c]);
       if (!problem.empty())
         throw inputError(where + std::to_string(lineno) + ": " + t.columns[c] + " '" + fields[c].substr(0, 40) + "' " + problem);
@@ -87,7 +95,7 @@ Table readTable(const std::string &option, const std::string &path, const std::v
     t.lines.push_back(lineno);
   }
   if (t.columns.empty()) throw inputError(option + ": " + path + ": no header line; accepted header: " + accepted);
-  if (t.rows.empty()) throw inputError(option + ": " + path + ": no data lines; accepted: at least one row");
+  if (t.rows.empty() && rows_required) throw inputError(option + ": " + path + ": no data lines; accepted: at least one row");
   return t;
 }
 
@@ -116,7 +124,7 @@ std::vector<Particle> readParticles(const std::string &path) {
 
 std::vector<Spring> readSprings(const std::string &path, PetscInt particle_count) {
   const std::string option = "-springs";
-  const Table t = readTable(option, path, {"i", "j", "stiffness"}, {"rest_length", "damping"});
+  const Table t = readTable(option, path, {"i", "j", "stiffness"}, {"rest_length", "damping"}, {"i", "j"}, false);
   const int ci = t.column("i"), cj = t.column("j"), ck = t.column("stiffness"), cl = t.column("rest_length"),
             cc = t.column("damping");
   std::vector<Spring> springs(t.rows.size());

@@ -51,6 +51,7 @@ public:
   // |m_k g| L, plus the initial kinetic energy. The drift scale when E0 (gravity's potential left out) is
   // near 0; it does not change when the mechanism is moved, turned or measured in other units.
   double referenceEnergy() const override;
+  std::string referenceEnergyFormula() const override { return "(sum of m |g|) x the mechanism's extent + the initial kinetic energy"; }
   std::vector<std::string> diagnosticNames() const override {
     return {"position_violation", "velocity_violation", "quaternion_norm_error"};
   }

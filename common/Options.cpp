@@ -177,7 +177,13 @@ std::string OptionReader::path(const char *name, const char *help) {
 
 std::vector<double> OptionReader::reals(const char *name, const char *help) {
   const std::string list = text(name, help, "");
-  if (!ok() || list.empty()) return {};
+  if (!ok()) return {};
+  // Given without a value: refused, not read as no values (an empty -zetas or -stiffness_factors ran an
+  // empty sweep, exit 0, and the stability lab called every scheme "stable at every stiffness tried").
+  if (list.empty()) {
+    if (given(name)) fail(fullName(prefix_, name) + ": empty; accepted: a comma-separated list of reals");
+    return {};
+  }
   try {
     return parseRealList(fullName(prefix_, name), list);
   } catch (const Error &e) {
@@ -327,6 +333,21 @@ std::vector<double> parseRealList(const std::string &option, const std::string &
   std::string item;
   while (std::getline(ss, item, ',')) values.push_back(parseReal(option, item));
   if (!text.empty() && text.back() == ',') values.push_back(parseReal(option, "")); // "1,2," has an empty field
+  return values;
+}
+
+std::vector<std::string> commandLineValues(const std::string &name) {
+  int argc = 0;
+  char **args = nullptr;
+  BEAM_PETSC(PetscGetArgs(&argc, &args));
+  std::vector<std::string> values;
+  for (int i = 1; i < argc; ++i) {
+    if (!isOptionName(args[i])) continue;
+    const char *key = args[i][1] == '-' ? args[i] + 1 : args[i]; // --plane is -plane, as for PETSc
+    const bool has_value = i + 1 < argc && !isOptionName(args[i + 1]);
+    if (key == name) values.push_back(has_value ? args[i + 1] : "");
+    if (has_value) ++i;
+  }
   return values;
 }
 

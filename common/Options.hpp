@@ -57,7 +57,7 @@ public:
   std::string text(const char *name, const char *help, const std::string &value, bool *set = nullptr);
   // A file or directory name, "" when not given; given without a value it is an error.
   std::string path(const char *name, const char *help);
-  // Comma-separated finite reals; an empty field ("1,2,", "1,,2") is an error.
+  // Comma-separated finite reals; an empty field ("1,2,", "1,,2") or an empty value is an error.
   std::vector<double> reals(const char *name, const char *help);
   // Comma-separated names; an empty field ("a,", ",a") is an error, as is an empty list.
   std::vector<std::string> names(const char *name, const char *help, const std::string &value);
@@ -119,5 +119,9 @@ double parseReal(const std::string &option, const std::string &text);
 // "underflows a double: its magnitude is below 2.2e-308"); "" if it is one. *value receives it.
 std::string realProblem(const std::string &text, double *value = nullptr);
 std::vector<double> parseRealList(const std::string &option, const std::string &text);
+
+// Every value the command line gave `name` ("-plane"), in order ("" for one without a value). PETSc's
+// database keeps only the last; an option documented as repeatable reads them all here.
+std::vector<std::string> commandLineValues(const std::string &name);
 
 } // namespace beam

@@ -114,8 +114,8 @@ bool allRanksArrive(MPI_Comm comm, double seconds) {
   return true;
 }
 
-// PETSc's rule for a word that names an option (PetscOptionsValidKey): '-' or '--', then a letter, and
-// not a number ("-inf" and "-1e3" are values).
+} // namespace
+
 bool isOptionName(const char *word) {
   if (word[0] != '-') return false;
   const char *key = word[1] == '-' ? word + 1 : word;
@@ -124,6 +124,8 @@ bool isOptionName(const char *word) {
   (void)std::strtod(key, &end);
   return !(end != key && !(*end == '_' || std::isalnum((unsigned char)*end)));
 }
+
+namespace {
 
 // PETSc 3.18's rules for a line of an options file (PetscOptionsInsertFilePetsc): '#' starts a comment,
 // tabs and CRs are blanks; a line holds nothing, "-name", "-name value" or "alias -name -other". PETSc

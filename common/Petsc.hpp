@@ -155,6 +155,9 @@ private:
 
 // The problem with a command line (argv[1..argc-1]) as described above, or "" when it is fine.
 std::string commandLineProblem(int argc, char **argv);
+// PETSc's rule for a word that names an option (PetscOptionsValidKey): '-' or '--', then a letter, and
+// not a number ("-inf" and "-1e3" are values).
+bool isOptionName(const char *word);
 
 // Runs `body` and maps every failure to the documented exit code, printing one line
 // "<program>: error: <what>" on rank 0's stderr (errors are detected collectively: options, files and

@@ -37,8 +37,8 @@ std::unique_ptr<BeamModel> beamModel(const Beam &beam, BeamLabOptions &options, 
   const SolverPath path = chooseSolverPath(beam, options.operator_kind, options.run.solver);
   options.operator_kind = path.operator_kind;
   options.run.solver = path.solver;
-  BEAM_PETSC(PetscPrintf(beam.comm(), "%s\n", describeSolverPath(path).c_str()));
-  // Before the matrices are allocated: a run that cannot fit is refused with the estimate.
+  // Before the matrices are allocated: a run that cannot fit is refused with the estimate (its one
+  // line names the operator; the path is printed only for a run that goes ahead).
   RunNeeds needs;
   needs.kind = path.operator_kind;
   needs.direct_solver = path.solver == LinearSolverKind::Direct;
@@ -50,6 +50,7 @@ std::unique_ptr<BeamModel> beamModel(const Beam &beam, BeamLabOptions &options, 
     needs.solvers = std::max(needs.solvers, f.solvers + 1); // + the model's mass solver or the energy scale's S
   }
   checkMemory(beam.comm(), options.beam, needs, nullptr, true);
+  BEAM_PETSC(PetscPrintf(beam.comm(), "%s\n", describeSolverPath(path).c_str()));
   SecondOrderSystem system = beamSystem(beam, options);
   attachSolverPath(beam, path, system);
   return std::make_unique<BeamModel>(beam, std::move(system), options.run.solver);

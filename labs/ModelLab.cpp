@@ -61,8 +61,9 @@ void printSummary(MPI_Comm comm, const std::vector<RunResult> &results) {
     BEAM_PETSC(PetscPrintf(comm, "%-19s %9lld %10.5g %14.6e %14.6e  %s\n", r.scheme.c_str(), (long long)r.steps_done,
                            r.time, r.max_abs_drift, r.final_drift, verdict));
   }
-  BEAM_PETSC(PetscPrintf(comm, "(drift = (E - E0) / scale, scale = max(|E0| without gravity's potential, the model's reference energy: "
-                         "1/2 f'S^-1 f for a linear model))\n"));
+  if (results.empty()) return;
+  BEAM_PETSC(PetscPrintf(comm, "(drift = (E - E0) / scale, scale = max(|E0| without gravity's potential, the model's reference energy: %s)\n",
+                         results.front().reference_energy.c_str()));
 }
 
 int reportRun(MPI_Comm comm, const RunResult &result, const std::string &dir) {

@@ -82,6 +82,11 @@ Settings readSettings(MPI_Comm comm) {
         if (!(v > 0) || !std::isfinite(v * k_max))
           r.fail("-stiffness_factors: " + beam::exactDecimal(v) + " is out of range; accepted: reals > 0 that keep every "
                  "stiffness finite (the largest is " + beam::exactDecimal(k_max) + ")");
+      // A sweep of runs that take no step has nothing to judge (-T 0 called every scheme "stable at every
+      // stiffness tried", forward Euler included).
+      if (s.sweep_run.T < s.sweep_run.dt)
+        r.fail("-T " + beam::exactDecimal(s.sweep_run.T) + ": the stiffness sweep's runs would take no step of dt = " +
+               beam::exactDecimal(s.sweep_run.dt) + "; accepted: T >= dt");
       if (std::none_of(s.network.particles.begin(), s.network.particles.end(), [](const beam::Particle &p) { return !p.fixed; }))
         r.fail("the network has no free particle; accepted: a network with at least one particle whose fixed is 0");
       // Without stiffness there is no omega_max to measure against (SLEPc's "Initial vector is zero or

@@ -21,7 +21,8 @@
 // (-ms_snes_monitor, -ms_ksp_type, -ms_pc_type). Defaults: the stopping rule of ImplicitTheta.cpp
 // (residual 1e-10 of the residual at dv = 0 or 10 times its round-off floor, a full Newton step below
 // 1e-8 |dv|, or round-off stalls; linear solves not asked for a residual below the floor), at
-// most 500 iterations; linear solves by a direct LU up to kDirectNewtonLimit unknowns (MUMPS on several
+// most 500 iterations; linear solves by a direct LU up to kDirectNewtonLimit unknowns (unless -ms_pc_type
+// chooses a preconditioner that is not a factorization; MUMPS on several
 // ranks), above it GMRES to 1e-3 (at most 500 iterations) preconditioned from the right, so that it tests
 // the true residual, by GAMG (one SOR sweep per level, rebuilt every other Newton iteration). The previous step's dv is the initial guess (kept in checkpoints). A failed solve is
 // a run error naming the time, the residual and the hint (a smaller -dt).

@@ -95,6 +95,8 @@ public:
   // referenceEnergy()), 1 if both vanish (solvers/Energy.hpp driftScale). Called once per run, before
   // anything is written (it may solve a system and read solver options).
   virtual double referenceEnergy() const { return 0; }
+  // What referenceEnergy() is, for the run summary's footnote.
+  virtual std::string referenceEnergyFormula() const { return "none"; }
   // More columns for the energy log (constraint violations, ...), named, measured at (x, v).
   virtual std::vector<std::string> diagnosticNames() const { return {}; }
   virtual void diagnostics(double /*t*/, Vec /*x*/, Vec /*v*/, std::vector<double> & /*values*/) const {}

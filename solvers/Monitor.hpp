@@ -27,6 +27,7 @@ struct RunResult {
   bool diverged = false;
   std::string divergence; // why, when diverged
   double energy_scale = 1;
+  std::string reference_energy = "none"; // the model's referenceEnergyFormula(), for the summary
   double max_abs_drift = 0, final_drift = 0;
   int interrupted_by = 0;      // the signal that stopped the run early (a checkpoint was written), or 0
   PetscInt restarted_from = -1; // the checkpoint step the run continued from, or -1

@@ -169,6 +169,7 @@ RunResult TimeLoop::run(Vec x, Vec y, const std::vector<Monitor *> &monitors) {
   p.state.x = x;
   p.state.y = y;
   p.result.scheme = scheme_.name();
+  p.result.reference_energy = model_.referenceEnergyFormula();
   if (settings_.restart_path.empty())
     start(p, monitors);
   else

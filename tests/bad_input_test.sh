@@ -134,6 +134,10 @@ expect 2 "unknown scheme 'rk5'" "$labs/energy_drift" -schemes rk5 -output_dir $o
 # energy_drift sets its schemes up one at a time for their runs; options for a late scheme's solver or
 # parameters are still read (and refused) before anything runs or is written.
 expect 2 "unknown option -central_difference_ksp_typo" "$labs/energy_drift" -central_difference_ksp_typo cg -output_dir $out
+# A beam no machine of ours can hold (330 GiB): refused before anything, with nothing on stdout (the
+# solver path line came first until 2026-11-26).
+expect 2 "the run needs about" "$labs/energy_drift" -mx 60000 -my 6000 -output_dir $out
+[ -s out.txt ] && fail "energy_drift's memory refusal printed on stdout: $(head -c 200 out.txt)"
 expect 2 "-hht_alpha" "$labs/energy_drift" -hht_alpha 5 -output_dir $out
 expect 2 "-schemes: 'midpoint' is listed twice" "$labs/energy_drift" -schemes midpoint,rk4,midpoint -output_dir $out
 expect 2 "-modes: 0 is out of range" "$labs/modes" -modes 0 -output_dir $out
@@ -306,6 +310,20 @@ expect 3 "with -contact_damping the contact force jumps where a particle crosses
 # ... and runs with the damping grown over a depth (-contact_damping_depth), which removes the jump.
 expect 0 "" "$ms" -particles particles_drop.csv -springs springs_drop.csv -plane 0,0,0,0,0,1 -contact_damping 10 \
   -contact_damping_depth 1e-4 -scheme implicit_euler -dt 1.2e-3 -T 0.3 -quiet -output_dir ms_jump
+# -plane repeated adds planes, as one list does (the database kept only the last: the plane x = 1 below
+# was dropped, exit 0). The free particle, 1 inside it, gets k_c * 1 * dt / m = 10 in one step.
+printf 'x,y,z,mass,fixed\n0,0,0.5,1,0\n5,0,5,1,1\n' > particles_inside.csv
+for planes in "-plane 1,0,0,1,0,0 -plane 0,0,0,0,0,1" "-plane 0,0,0,0,0,1,1,0,0,1,0,0"; do
+  # shellcheck disable=SC2086
+  expect 0 "" "$ms" -particles particles_inside.csv -springs springs_drop.csv -gravity 0,0,0 $planes -dt 1e-3 -T 1e-3 \
+    -save_final planes_final.csv -quiet -output_dir ms_planes
+  awk -F, '$1 == "0" { exit !($5 == 10) }' planes_final.csv || fail "mass_spring $planes: vx of the particle inside x = 1 is not 10"
+done
+expect 2 "-plane: '0,0,0,0,0' has 5 values" "$ms" -plane 1,0,0,1,0,0 -plane 0,0,0,0,0 -output_dir $out
+# Forces that overflow at the step's own state: said so, not "residual 0; try a smaller -dt".
+printf 'i,j,stiffness,rest_length\n0,1,1e300,0.9\n' > springs_overflow.csv
+expect 3 "the residual at dv = 0 overflows" "$ms" -particles particles.csv -springs springs_overflow.csv \
+  -scheme implicit_euler -dt 1e-3 -T 0.01 -quiet -output_dir ms_overflow
 # An initial state whose energy overflows is bad input (it "diverged at step 1", exit 3, drift NaN).
 printf 'x,y,z,mass,fixed,vx,vy,vz\n0,0,1,0.1,1,0,0,0\n0,0,0,0.1,0,1e200,0,0\n' > particles_fast.csv
 expect 2 "the initial state's energy is not finite (kinetic inf, gravity 0, elastic 0, contact 0)" \
@@ -332,6 +350,7 @@ expect 2 "-track: '100000' is not a particle; accepted: particle indices i,j,...
 # Indices written as integers, as every integer option ('1e0' and '1.0' were taken, '' tracked nothing).
 expect 2 "-track: '1e0' is not a particle" "$ms" -track 1e0 -output_dir $out
 expect 2 "-track: empty" "$ms" -track "" -output_dir $out
+expect 2 "-track: particle 3 is listed twice" "$ms" -track 3,1,3 -output_dir $out
 expect 2 "-track: '0,' ends with a comma" "$ms" -track 0, -output_dir $out
 expect 2 "unknown option -chain_n" "$ms" -model disk -chain_n 5 -output_dir $out
 expect 2 "written for linear systems" "$ms" -scheme midpoint -output_dir $out
@@ -342,6 +361,10 @@ expect 3 "Newton did not converge" "$ms" -scheme implicit_euler -model chain -st
 # the beam's shifted_ solver); the same name under a mistyped prefix is an unknown option.
 expect 0 "" "$ms" -scheme implicit_euler -model chain -T 0.01 -quiet -ms_ksp_converged_reason -ms_snes_view -output_dir ms_lazy
 grep -q "Linear ms_ solve converged" out.txt || fail "-ms_ksp_converged_reason had no effect"
+# A preconditioner chosen without a Krylov type gets GMRES on a small network too (with the small
+# systems' preonly, -ms_pc_type gamg was one V-cycle per Newton iteration).
+expect 0 "" "$ms" -scheme implicit_euler -model chain -T 0.01 -quiet -ms_pc_type jacobi -ms_ksp_view -output_dir ms_lazy
+grep -q 'type: gmres' out.txt || fail "mass_spring -ms_pc_type jacobi on a small network: not GMRES"
 expect 2 "unknown option -mx_ksp_converged_reason" "$ms" -scheme implicit_euler -model chain -T 0.01 -quiet -mx_ksp_converged_reason -output_dir ms_lazy
 expect 0 "" "$labs/midpoint" -T 0.05 -quiet -shifted_ksp_converged_reason -output_dir mid_lazy
 # The multigrid cycle's options (-ms_pc_mg_*) too: GAMG reads them at its setup, on Newton's GAMG path
@@ -355,6 +378,9 @@ expect 2 "-ms_pc_mg_cycle_type" "${cloth82[@]}" -ms_pc_mg_cycle_type z -output_d
 mss="$labs/mass_spring_stability"
 expect 2 "-stiffness_factors: 0 is out of range" "$mss" -stiffness_factors 1,0 -output_dir $out
 expect 2 "-perturbation" "$mss" -perturbation -1 -output_dir $out
+# An empty sweep or runs of no step judged nothing, yet called every scheme stable (exit 0).
+expect 2 "-stiffness_factors: empty" "$mss" -stiffness_factors "" -output_dir $out
+expect 2 "-T 0: the stiffness sweep's runs would take no step" "$mss" -T 0 -output_dir $out
 expect 2 "keep every stiffness finite" "$mss" -stiffness_factors 1e308 -output_dir $out
 printf 'x,y,z,mass,fixed\n0,0,1,0.1,1\n0,0,0,0.1,1\n' > particles_allfixed.csv
 expect 2 "no free particle" "$mss" -particles particles_allfixed.csv -springs springs.csv -output_dir $out
@@ -416,6 +442,11 @@ expect 3 "5 of 5 variants diverged" "$cdl" -model double_pendulum -dt 0.5 -T 50 
 csl="$labs/contact_study"
 expect 2 "-zetas: 1 is out of range" "$csl" -zetas 0.1,1 -output_dir $out
 expect 2 "-zetas" "$csl" -zetas 0.1, -output_dir $out
+expect 2 "-zetas: empty" "$csl" -zetas "" -output_dir $out
+# A failed run leaves its row marked failed; the others are measured and written, then exit 3.
+expect 3 "1 of 2 runs failed" "$csl" -shapes particle -scheme implicit_euler -steps_per_contact 20 -zetas 0.1,0.2 -output_dir cs_failed
+[ "$(grep -c ',ok$' cs_failed/contact_study.csv)" = 1 ] && [ "$(grep -c ',,,failed$' cs_failed/contact_study.csv)" = 1 ] ||
+  fail "contact_study: the measured and the failed rows are not both in contact_study.csv"
 expect 2 "-mass" "$csl" -mass 0 -output_dir $out
 expect 2 "-contact_stiffness" "$csl" -contact_stiffness -5 -output_dir $out
 expect 2 "written for linear systems" "$csl" -scheme newmark -output_dir $out

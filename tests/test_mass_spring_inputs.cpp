@@ -87,8 +87,13 @@ TEST(MassSpringReaders, BadFilesNameTheLineAndTheProblem) {
   const Case spring_cases[] = {
       {"s_missing", "i,j\n0,1\n", "missing column 'stiffness'"},
       {"s_range", "i,j,stiffness\n0,3,1\n", ":2: j 3"},
-      {"s_negative_index", "i,j,stiffness\n-1,1,1\n", ":2: i -1"},
+      {"s_negative_index", "i,j,stiffness\n-1,1,1\n", ":2: i '-1' is not a particle index"},
       {"s_fraction", "i,j,stiffness\n0.5,1,1\n", "not a particle index"},
+      // Integral values not written as integers, refused as -track refuses them (they were taken).
+      {"s_point_zero", "i,j,stiffness\n1.0,2,1\n", ":2: i '1.0' is not a particle index"},
+      {"s_hex", "i,j,stiffness\n0,0x1,1\n", ":2: j '0x1' is not a particle index"},
+      {"s_plus", "i,j,stiffness\n+1,2,1\n", ":2: i '+1' is not a particle index"},
+      {"s_exponent", "i,j,stiffness\n0,1e0,1\n", ":2: j '1e0' is not a particle index"},
       {"s_self", "i,j,stiffness\n1,1,1\n", "i = j"},
       {"s_negative_k", "i,j,stiffness\n0,1,-1\n", "stiffness is negative"},
       {"s_rest", "i,j,stiffness,rest_length\n0,1,1,0\n", "rest_length is not positive"},
@@ -99,6 +104,9 @@ TEST(MassSpringReaders, BadFilesNameTheLineAndTheProblem) {
     const std::string path = writeFile(c.name, c.text);
     expectInputError([&] { readSprings(path, 3); }, c.fragment);
   }
+  // A springs file may have no rows: particles alone (a particle dropped on a plane); a particles file may not.
+  EXPECT_TRUE(readSprings(writeFile("s_header_only", "i,j,stiffness\n"), 3).empty());
+  EXPECT_EQ(readSprings(writeFile("s_leading_zero", "i,j,stiffness\n00,2,1\n"), 3)[0].i, 0);
   expectInputError([] { readParticles(testing::TempDir()); }, "not a regular file");
   expectInputError([] { readParticles("/dev/zero"); }, "not a regular file");
   expectInputError([] { readParticles(writeFile("empty", "")); }, "empty file");

@@ -102,6 +102,10 @@ TEST(Options, FlagsChoicesTextsAndLists) {
               std::string("-l: '") + bad + "' has an empty item; accepted: names separated by single commas");
   }
   {
+    const ScopedOptions options("-r"); // given without a value: an empty sweep ran, exit 0
+    EXPECT_EQ(errorOf([](OptionReader &r) { (void)r.reals("-r", "r"); }), "-r: empty; accepted: a comma-separated list of reals");
+  }
+  {
     const ScopedOptions options("-r 1,2,");
     EXPECT_NE(errorOf([](OptionReader &r) { (void)r.reals("-r", "r"); }).find("-r: '' is not a finite real number"),
               std::string::npos);
