@@ -158,23 +158,33 @@ void addRayleighDamping(SecondOrderSystem &system, const Beam &beam, double alph
 
 namespace {
 
-// The first -<prefix>pc_type option whose value needs assembled matrices (anything but jacobi and none,
-// which the matrix-free operators serve); empty if none was given.
-std::string assembledPreconditionerOption() {
+bool endsWith(const std::string &s, const std::string &suffix) {
+  return s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Every -<prefix>ksp_type and -<prefix>pc_type option given, as {name, value}, in the database's order.
+std::vector<std::pair<std::string, std::string>> solverTypeOptions() {
   char *all = nullptr;
   BEAM_PETSC(PetscOptionsGetAll(nullptr, &all));
   std::istringstream in(all ? all : "");
   BEAM_PETSC(PetscFree(all));
+  std::vector<std::pair<std::string, std::string>> found;
   std::string name, value;
   in >> name;
   while (in) {
     const bool has_value = bool(in >> value) && value.rfind("-", 0) != 0;
-    const std::string suffix = "pc_type";
-    if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0 &&
-        has_value && value != "jacobi" && value != "none")
-      return name + " " + value;
+    if (has_value && (endsWith(name, "pc_type") || endsWith(name, "ksp_type"))) found.emplace_back(name, value);
     name = has_value ? (in >> name, name) : value;
   }
+  return found;
+}
+
+// The first -<prefix>pc_type option whose value needs assembled matrices (anything but jacobi and none,
+// which the matrix-free operators serve); empty if none was given.
+std::string assembledPreconditionerOption() {
+  for (const auto &[name, value] : solverTypeOptions())
+    if (endsWith(name, "pc_type") && value != "jacobi" && value != "none")
+      return name + " " + value;
   return "";
 }
 
@@ -232,6 +242,12 @@ void attachSolverPath(const Beam &beam, const SolverPath &path, SecondOrderSyste
   };
 }
 
-std::string describeSolverPath(const SolverPath &path) { return "solver path: " + path.name + " (" + path.reason + ")"; }
+std::string describeSolverPath(const SolverPath &path) {
+  // The options' solver types change what the path's name says (-shifted_pc_type jacobi on mf_kron
+  // replaces the Kronecker preconditioner; the line said "CG preconditioned by it").
+  std::string changed;
+  for (const auto &[name, value] : solverTypeOptions()) changed += (changed.empty() ? "" : " ") + name + " " + value;
+  return "solver path: " + path.name + " (" + path.reason + ")" + (changed.empty() ? "" : "; changed by the options: " + changed);
+}
 
 } // namespace beam

@@ -132,6 +132,12 @@ int main(int argc, char **argv) {
     run.dt = contact / points_per_contact;
     run.T = (g > 0 ? v0 / g : 0) + 3 * contact;
     run.newton_prefix = "ms_";
+    // This lab sets dt by -steps_per_contact and the damping by -zetas (no -dt, no -contact_damping).
+    run.newton_hint = "try more -steps_per_contact" +
+                      std::string(depth > 0 ? ""
+                                            : "; with damping the contact force jumps where the body reaches the plane, "
+                                              "and the step may have no solution there at any dt: try -contact_damping_depth "
+                                              "(the damping grows over that depth)");
     // This lab has no -T or -dt: a step count past the time loop's limit is named by the options that set it.
     if (!(run.T / run.dt <= 1e9))
       throw beam::inputError("-steps_per_contact, -drop_height, -gravity_z, -mass, -contact_stiffness: the drop and three contact "
@@ -206,7 +212,7 @@ int main(int argc, char **argv) {
     if (failures)
       throw beam::runError(std::to_string(failures) + " of " + std::to_string(cases.size()) +
                            " runs failed (rows marked failed in contact_study.csv, the others measured); the first, " +
-                           first_failure + " (in this lab dt is contact / -steps_per_contact and the damping comes from -zetas)");
+                           first_failure);
     return 0;
   });
 }

@@ -145,6 +145,7 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   }
   J_ = model.createJacobian();
   newton_prefix_ = settings.options_prefix + settings.newton_prefix;
+  newton_hint_ = settings.newton_hint;
   BEAM_PETSC(SNESCreate(model.comm(), snes_.out()));
   BEAM_PETSC(SNESSetOptionsPrefix(snes_, (settings.options_prefix + settings.newton_prefix).c_str()));
   BEAM_PETSC(SNESSetFunction(snes_, work_, residualCallback, this));
@@ -174,14 +175,7 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   // the Krylov solver of the large systems unless -ms_ksp_type is given too: with the small systems'
   // preonly it was applied once per Newton iteration (the disk to t = 0.2: 119 Newton iterations with
   // -ms_pc_type gamg, 78 with GMRES, 62 with the default LU).
-  char pc_type[64] = "";
-  PetscBool pc_chosen = PETSC_FALSE, ksp_chosen = PETSC_FALSE;
-  BEAM_PETSC(PetscOptionsGetString(nullptr, newton_prefix_.c_str(), "-pc_type", pc_type, sizeof pc_type, &pc_chosen));
-  BEAM_PETSC(PetscOptionsHasName(nullptr, newton_prefix_.c_str(), "-ksp_type", &ksp_chosen));
-  const std::string chosen_pc = pc_type;
-  const bool iterative_pc = pc_chosen && !ksp_chosen && chosen_pc != PCLU && chosen_pc != PCCHOLESKY && chosen_pc != PCQR &&
-                            chosen_pc != PCSVD && chosen_pc != PCREDUNDANT;
-  if (unknowns <= kDirectNewtonLimit && !iterative_pc) {
+  if (unknowns <= kDirectNewtonLimit && !LinearSolver::optionsChooseInexactPreconditioner(newton_prefix_)) {
     // Small systems: a direct LU (MUMPS on several ranks). GMRES(30) with ILU(0) stagnated on stiff
     // networks at large dt (a 20x20 cloth at omega_max dt = 60 hit its 10000 iterations).
     BEAM_PETSC(KSPSetType(ksp, KSPPREONLY));
@@ -418,7 +412,9 @@ void ImplicitTheta::step(double t, Vec x, Vec v) {
       }
       if (reason == SNES_DIVERGED_FNORM_NAN) why << "the residual became NaN or infinite at a trial state";
       else why << "residual " << fnorm;
-      why << "); try a smaller -dt (watch Newton with -" << newton_prefix_ << "snes_monitor)" << model_->implicitStepHint();
+      const std::string watch = " (watch Newton with -" + newton_prefix_ + "snes_monitor)";
+      if (newton_hint_.empty()) why << "); try a smaller -dt" << watch << model_->implicitStepHint();
+      else why << "); " << newton_hint_ << watch;
       throw runError(why.str());
     }
   }

@@ -91,6 +91,7 @@ private:
   using PSNES = Handle<SNES, SNESDestroy>;
   PSNES snes_;                           // nonlinear models
   std::string newton_prefix_;
+  std::string newton_hint_; // SchemeSettings::newton_hint
   std::optional<LinearSolver> linear_;   // linear models
   std::optional<EnergyLineSearch> energy_search_; // conservative nonlinear models
   std::vector<double> energy_parts_;

@@ -28,7 +28,13 @@ LinearSolver::LinearSolver(Mat A, const std::string &prefix, LinearSolverKind ki
   BEAM_PETSC(KSPSetOperators(ksp_, A, A));
   PC pc;
   BEAM_PETSC(KSPGetPC(ksp_, &pc));
-  if (kind == LinearSolverKind::Direct) {
+  if (kind == LinearSolverKind::Direct && optionsChooseInexactPreconditioner(prefix)) {
+    BEAM_PETSC(PCSetType(pc, PCJACOBI)); // until the options' type replaces it
+    configureCG();
+  } else if (kind == LinearSolverKind::Diagonal && optionsChooseInexactPreconditioner(prefix, {PCJACOBI})) {
+    BEAM_PETSC(PCSetType(pc, PCJACOBI));
+    configureCG();
+  } else if (kind == LinearSolverKind::Direct) {
     BEAM_PETSC(KSPSetType(ksp_, KSPPREONLY));
     BEAM_PETSC(PCSetType(pc, PCCHOLESKY));
     // CHOLMOD is the faster sequential Cholesky here (bench: 0.10 vs 0.16 s per midpoint step at 2e5
@@ -54,7 +60,7 @@ LinearSolver::LinearSolver(Mat A, const std::string &prefix, const std::function
   PC pc;
   BEAM_PETSC(KSPGetPC(ksp_, &pc));
   pc_setup(pc);
-  if (exact)
+  if (exact && !optionsChooseInexactPreconditioner(prefix, {PCSHELL}))
     BEAM_PETSC(KSPSetType(ksp_, KSPPREONLY));
   else
     configureCG();
@@ -71,6 +77,20 @@ LinearSolver::LinearSolver(Mat A, const std::string &prefix, const std::function
       return 1;
     };
   }
+}
+
+bool LinearSolver::optionsChooseInexactPreconditioner(const std::string &prefix, const std::vector<std::string> &also_exact) {
+  char type[64] = "";
+  PetscBool pc_chosen = PETSC_FALSE, ksp_chosen = PETSC_FALSE;
+  BEAM_PETSC(PetscOptionsGetString(nullptr, prefix.c_str(), "-pc_type", type, sizeof type, &pc_chosen));
+  BEAM_PETSC(PetscOptionsHasName(nullptr, prefix.c_str(), "-ksp_type", &ksp_chosen));
+  if (!pc_chosen || ksp_chosen) return false;
+  const std::string chosen = type;
+  for (const char *direct : {PCLU, PCCHOLESKY, PCQR, PCSVD, PCREDUNDANT})
+    if (chosen == direct) return false;
+  for (const auto &exact : also_exact)
+    if (chosen == exact) return false;
+  return true;
 }
 
 void LinearSolver::configureCG() {

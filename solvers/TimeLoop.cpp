@@ -39,6 +39,7 @@ TimeLoop::TimeLoop(TimeScheme &scheme, const Model &model, const RunSettings &se
   s.dt = settings.dt;
   s.solver = settings.solver;
   s.newton_prefix = settings.newton_prefix;
+  s.newton_hint = settings.newton_hint;
   scheme_.setup(model, s);
   reference_energy_ = model.referenceEnergy();
 }

@@ -32,6 +32,7 @@ struct RunSettings {
   double divergence_factor = 1e6;
   LinearSolverKind solver = LinearSolverKind::Direct;
   std::string newton_prefix = "newton_"; // options prefix of nonlinear solves (SchemeSettings)
+  std::string newton_hint;               // a failed Newton solve's advice (SchemeSettings)
   PetscInt checkpoint_every = 0; // write a checkpoint every N steps (and at the end); 0 = only on a signal
   std::string checkpoint_path;   // where checkpoints go; empty = none, not even on a signal
   std::string restart_path;      // continue from this checkpoint instead of starting at t = 0

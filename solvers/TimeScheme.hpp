@@ -29,6 +29,9 @@ struct SchemeSettings {
   // Prefix of the nonlinear solver of implicit schemes on nonlinear models: -<prefix>snes_monitor,
   // -<prefix>ksp_type, -<prefix>pc_type (the mass-spring lab uses "ms_").
   std::string newton_prefix = "newton_";
+  // What a failed Newton solve advises, in the lab's own options; empty: "try a smaller -dt" and the
+  // model's implicitStepHint() (a lab without -dt, contact_study, says what sets dt there).
+  std::string newton_hint;
 };
 
 class TimeScheme {

@@ -447,6 +447,9 @@ expect 2 "-zetas: empty" "$csl" -zetas "" -output_dir $out
 expect 3 "1 of 2 runs failed" "$csl" -shapes particle -scheme implicit_euler -steps_per_contact 20 -zetas 0.1,0.2 -output_dir cs_failed
 [ "$(grep -c ',ok$' cs_failed/contact_study.csv)" = 1 ] && [ "$(grep -c ',,,failed$' cs_failed/contact_study.csv)" = 1 ] ||
   fail "contact_study: the measured and the failed rows are not both in contact_study.csv"
+# ... and its hint names this lab's options, not mass_spring's -dt and -contact_damping.
+grep -q -- "try more -steps_per_contact" err.txt && ! grep -qE -- "-dt|-contact_damping " err.txt ||
+  fail "contact_study: the failure's hint names options this lab does not take: $(head -c 300 err.txt)"
 expect 2 "-mass" "$csl" -mass 0 -output_dir $out
 expect 2 "-contact_stiffness" "$csl" -contact_stiffness -5 -output_dir $out
 expect 2 "written for linear systems" "$csl" -scheme newmark -output_dir $out
