@@ -21,6 +21,7 @@
 #include "MesLib/Beam.hpp"
 #include "MesLib/BeamSystem.hpp"
 #include "solvers/TimeLoop.hpp"
+#include "tests/RunFromRest.hpp"
 
 using namespace beam;
 
@@ -48,15 +49,11 @@ std::vector<Row> runBoth() {
   const SecondOrderSystem sys = beamSystem(beam);
   std::vector<Row> rows;
   for (const char *name : {"midpoint", "semi_implicit"}) {
-    PVec x = beam.createVector(), y = beam.createVector();
-    BEAM_PETSC(VecSet(x, 0.0));
-    BEAM_PETSC(VecSet(y, 0.0));
-    const auto scheme = makeScheme(name);
     RunSettings settings;
     settings.dt = 0.01;
     settings.T = 200 * settings.dt;
     EnergyHistory h;
-    const RunResult res = integrate(*scheme, sys, x, y, settings, {&h});
+    const RunResult res = runFromRest(beam, sys, name, settings, {&h}).result;
     EXPECT_FALSE(res.diverged) << name << ": " << res.divergence;
     EXPECT_EQ(res.steps_done, 200) << name;
     EXPECT_EQ(h.energy.size(), 201u) << name;

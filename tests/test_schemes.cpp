@@ -11,9 +11,12 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "tests/GridBeam.hpp"
+#include "tests/RunFromRest.hpp"
 #include "tests/ScopedOptions.hpp"
 #include "MesLib/Beam.hpp"
 #include "MesLib/BeamSystem.hpp"
@@ -352,6 +355,18 @@ TEST(Schemes, FootprintCountsEveryFactorization) {
 // M + dt^2/4 S has condition number below ~9 (Q4 mass pattern 4,2,2,1 over 4: element eigenvalues in
 // [1/4, 9/4]; the dt^2/4 S shift is 1e-2 of M's diagonal), so each solve is accurate to ~1e-9 and 10
 // steps of the norm-preserving midpoint map stay within 1e-8.
+// `scheme` on the beam from rest, 10 steps of dt = 0.01 with `solver`: the final x and y.
+std::pair<Eigen::VectorXd, Eigen::VectorXd> tenStepsFromRest(const Beam &beam, const SecondOrderSystem &sys, const char *scheme_name,
+                                                             LinearSolverKind solver = LinearSolverKind::Direct) {
+  RunSettings settings;
+  settings.dt = 0.01;
+  settings.T = 0.1;
+  settings.solver = solver;
+  const FromRest run = runFromRest(beam, sys, scheme_name, settings);
+  EXPECT_EQ(run.result.steps_done, 10);
+  return {toEigen(run.x), toEigen(run.y)};
+}
+
 TEST(Schemes, CgMatchesDirect) {
   const BeamSpec spec; // 20x5
   const Beam beam(spec, PETSC_COMM_WORLD);
@@ -359,18 +374,7 @@ TEST(Schemes, CgMatchesDirect) {
   Eigen::VectorXd xs[2], ys[2];
   int k = 0;
   for (LinearSolverKind kind : {LinearSolverKind::Direct, LinearSolverKind::CG}) {
-    PVec x = beam.createVector(), y = beam.createVector();
-    BEAM_PETSC(VecSet(x, 0.0));
-    BEAM_PETSC(VecSet(y, 0.0));
-    const auto scheme = makeScheme("midpoint");
-    RunSettings settings;
-    settings.dt = 0.01;
-    settings.T = 0.1;
-    settings.solver = kind;
-    const RunResult res = integrate(*scheme, sys, x, y, settings, {});
-    EXPECT_EQ(res.steps_done, 10);
-    xs[k] = toEigen(x);
-    ys[k] = toEigen(y);
+    std::tie(xs[k], ys[k]) = tenStepsFromRest(beam, sys, "midpoint", kind);
     ++k;
   }
   ASSERT_GT(xs[0].norm(), 0.0);
@@ -390,15 +394,7 @@ TEST(Schemes, PreconditionerOptionAloneStillSolves) {
     Eigen::VectorXd xs[2];
     for (int k = 0; k < 2; ++k) {
       const ScopedOptions options(k == 0 ? "" : option);
-      PVec x = beam.createVector(), y = beam.createVector();
-      BEAM_PETSC(VecSet(x, 0.0));
-      BEAM_PETSC(VecSet(y, 0.0));
-      const auto scheme = makeScheme(scheme_name);
-      RunSettings settings;
-      settings.dt = 0.01;
-      settings.T = 0.1;
-      (void)integrate(*scheme, sys, x, y, settings, {});
-      xs[k] = toEigen(x);
+      xs[k] = tenStepsFromRest(beam, sys, scheme_name).first;
     }
     ASSERT_GT(xs[0].norm(), 0.0);
     EXPECT_LE((xs[1] - xs[0]).norm(), 1e-8 * xs[0].norm()) << scheme_name << " with " << option;
