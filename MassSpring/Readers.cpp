@@ -84,7 +84,7 @@ Table readTable(const std::string &option, const std::string &path, const std::v
     std::vector<double> row(fields.size());
     for (size_t c = 0; c < fields.size(); ++c) {
       const bool index = std::find(indices.begin(), indices.end(), t.columns[c]) != indices.end();
-      if (index && (fields[c].empty() || fields[c].size() > 18 || fields[c].find_first_not_of("0123456789") != std::string::npos))
+      if (index && !isIndexText(fields[c]))
         throw inputError(where + std::to_string(lineno) + ": " + t.columns[c] + " '" + fields[c].substr(0, 40) +
                          "' is not a particle index; accepted: an integer written with digits only");
       const std::string problem = realProblem(fields[c], &row[c]);

@@ -192,6 +192,33 @@ std::vector<double> OptionReader::reals(const char *name, const char *help) {
   }
 }
 
+std::vector<double> OptionReader::repeatableReals(const char *name, const char *help, size_t group,
+                                                  const std::string &accepted) {
+  std::vector<double> values = reals(name, help); // the last occurrence, checked and listed by -help
+  const std::string full = fullName(prefix_, name);
+  const std::vector<std::string> occurrences = commandLineValues(full);
+  if (!ok() || occurrences.size() < 2) return values;
+  values.clear();
+  for (const auto &text : occurrences) {
+    if (text.empty()) {
+      fail(full + ": empty; accepted: a comma-separated list of reals");
+      return {};
+    }
+    try {
+      const std::vector<double> v = parseRealList(full, text);
+      if (v.size() % group != 0) {
+        fail(full + ": '" + text + "' has " + std::to_string(v.size()) + " values; accepted: " + accepted);
+        return {};
+      }
+      values.insert(values.end(), v.begin(), v.end());
+    } catch (const Error &e) {
+      fail(e.what());
+      return {};
+    }
+  }
+  return values;
+}
+
 std::vector<std::string> OptionReader::names(const char *name, const char *help, const std::string &value) {
   const std::string list = text(name, help, value);
   std::vector<std::string> items;
@@ -334,6 +361,10 @@ std::vector<double> parseRealList(const std::string &option, const std::string &
   while (std::getline(ss, item, ',')) values.push_back(parseReal(option, item));
   if (!text.empty() && text.back() == ',') values.push_back(parseReal(option, "")); // "1,2," has an empty field
   return values;
+}
+
+bool isIndexText(const std::string &text) {
+  return !text.empty() && text.size() <= 18 && text.find_first_not_of("0123456789") == std::string::npos;
 }
 
 std::vector<std::string> commandLineValues(const std::string &name) {

@@ -59,6 +59,10 @@ public:
   std::string path(const char *name, const char *help);
   // Comma-separated finite reals; an empty field ("1,2,", "1,,2") or an empty value is an error.
   std::vector<double> reals(const char *name, const char *help);
+  // reals() for an option that may be repeated on the command line: every occurrence, in order,
+  // concatenated (PETSc's database keeps only the last). Each occurrence must hold a multiple of `group`
+  // values (`accepted` says what a group is, for the error).
+  std::vector<double> repeatableReals(const char *name, const char *help, size_t group, const std::string &accepted);
   // Comma-separated names; an empty field ("a,", ",a") is an error, as is an empty list.
   std::vector<std::string> names(const char *name, const char *help, const std::string &value);
 
@@ -119,6 +123,10 @@ double parseReal(const std::string &option, const std::string &text);
 // "underflows a double: its magnitude is below 2.2e-308"); "" if it is one. *value receives it.
 std::string realProblem(const std::string &text, double *value = nullptr);
 std::vector<double> parseRealList(const std::string &option, const std::string &text);
+
+// An index written as an integer: 1 to 18 digits and nothing else (1.0, 1e0, 0x1, +1 and -1 are not),
+// the rule of every index a user writes (-track, the springs file's i and j).
+bool isIndexText(const std::string &text);
 
 // Every value the command line gave `name` ("-plane"), in order ("" for one without a value). PETSc's
 // database keeps only the last; an option documented as repeatable reads them all here.

@@ -63,31 +63,10 @@ void readEnvironment(MPI_Comm comm, Network &net) {
       if (g.size() != 3) r.fail("-gravity: " + std::to_string(g.size()) + " values; accepted: three reals gx,gy,gz");
       else net.gravity = {g[0], g[1], g[2]};
     }
-    std::vector<double> planes =
-        r.reals("-plane", "Contact planes px,py,pz,nx,ny,nz (6 numbers per plane; repeat -plane or give several in one list)");
-    // Repeatable on the command line: PETSc's database keeps only the last -plane (two -plane options
-    // silently dropped the first plane), so every occurrence is read from the command line itself.
-    const std::vector<std::string> repeated = commandLineValues("-plane");
-    if (r.error().empty() && repeated.size() > 1) {
-      planes.clear();
-      for (const auto &text : repeated) {
-        if (text.empty()) {
-          r.fail("-plane: empty; accepted: 6 reals per plane (px,py,pz,nx,ny,nz)");
-          break;
-        }
-        try {
-          const std::vector<double> p = parseRealList("-plane", text);
-          if (p.size() % 6 != 0) {
-            r.fail("-plane: '" + text + "' has " + std::to_string(p.size()) + " values; accepted: 6 per plane (px,py,pz,nx,ny,nz)");
-            break;
-          }
-          planes.insert(planes.end(), p.begin(), p.end());
-        } catch (const Error &e) {
-          r.fail(e.what());
-          break;
-        }
-      }
-    }
+    // Repeatable (two -plane options silently kept only the last plane, PETSc's database rule).
+    const std::vector<double> planes =
+        r.repeatableReals("-plane", "Contact planes px,py,pz,nx,ny,nz (6 numbers per plane; repeat -plane or give several in one list)",
+                          6, "6 per plane (px,py,pz,nx,ny,nz)");
     if (r.given("-plane") && r.error().empty()) {
       if (planes.empty() || planes.size() % 6 != 0)
         r.fail("-plane: " + std::to_string(planes.size()) + " values; accepted: 6 per plane (px,py,pz,nx,ny,nz)");
@@ -134,7 +113,7 @@ MassSpringLabOptions readMassSpringLabOptions(MPI_Comm comm) {
       std::stringstream items(list);
       std::string item;
       while (problem.empty() && !list.empty() && std::getline(items, item, ',')) {
-        const bool digits = !item.empty() && item.size() <= 18 && item.find_first_not_of("0123456789") == std::string::npos;
+        const bool digits = isIndexText(item);
         const long long i = digits ? std::stoll(item) : -1;
         if (!digits || i >= (long long)o.network.particles.size()) problem = "-track: '" + item + "' is not a particle" + accepted;
         else if (std::find(o.track.begin(), o.track.end(), PetscInt(i)) != o.track.end())

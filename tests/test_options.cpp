@@ -205,3 +205,10 @@ TEST(Options, AmplificationScanIgnoresTheLabsSolverOptions) {
   EXPECT_GT(spectralRadius("newmark", 3.0), 1.5);
   EXPECT_NEAR(spectralRadius("newmark", 1.0), 1.0, 1e-12);
 }
+
+// Indices a user writes (-track, a springs file's i and j) are digits only.
+TEST(Options, IndexTextIsDigitsOnly) {
+  for (const char *good : {"0", "00", "17", "123456789012345678"}) EXPECT_TRUE(isIndexText(good)) << good;
+  for (const char *bad : {"", "1.0", "1e0", "0x1", "+1", "-1", " 1", "1 ", "1234567890123456789"})
+    EXPECT_FALSE(isIndexText(bad)) << "'" << bad << "'";
+}
