@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <iomanip>
+#include <set>
 #include <sstream>
 
 #include "common/Hash.hpp"
@@ -18,6 +19,13 @@
 
 namespace beam::multibody {
 namespace {
+
+// Once per model file and process: constraint_drift builds one model per variant from the same file, and
+// the same warning five times said nothing more.
+bool firstRedundancyWarning(const std::string &source) {
+  static std::set<std::string> warned;
+  return warned.insert(source).second;
+}
 
 // The whole state is on rank 0: a copy of the array there, an empty vector elsewhere.
 Eigen::VectorXd toEigen(Vec x) {
@@ -257,8 +265,7 @@ Eigen::VectorXd MultibodyModel::solveAugmented(const Vector &q, const Constraint
     Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
     cod.setThreshold(1e-10);
     cod.compute(A);
-    if (cod.rank() < N && !warned_redundant_ && rank_ == 0) {
-      warned_redundant_ = true;
+    if (cod.rank() < N && rank_ == 0 && firstRedundancyWarning(d_.source)) {
       std::fprintf(stderr, "warning: %s: redundant constraints (augmented matrix of rank %ld < %d): "
                    "least-squares multipliers, accelerations unaffected\n",
                    d_.source.c_str(), static_cast<long>(cod.rank()), N);

@@ -120,7 +120,6 @@ private:
   // Sparse LU of the augmented matrix: the pattern is fixed, analysed once.
   struct SparseSolver;
   std::shared_ptr<SparseSolver> sparse_;
-  mutable bool warned_redundant_ = false;
 };
 
 } // namespace beam::multibody
