@@ -1,5 +1,6 @@
 #include "labs/BeamLabOptions.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "common/Options.hpp"
@@ -8,6 +9,8 @@
 
 namespace beam {
 namespace {
+
+constexpr double kMaxAspectRatio = 1e6;
 
 std::string str(double v) {
   std::ostringstream s;
@@ -21,6 +24,12 @@ void readMeshOptions(MPI_Comm comm, BeamSpec &b) {
     b.my = int(r.integer("-my", "Elements across the beam", b.my, 1));
     b.hx = r.real("-hx", "Element width", b.hx, Bounds::above(0));
     b.hy = r.real("-hy", "Element height", b.hy, Bounds::above(0));
+    // The Q4 stiffness matrix's condition number grows as the aspect ratio squared: at 1e8 its Cholesky
+    // factorization failed ("not positive definite", CHOLMOD's own warning line before ours, exit 3).
+    if (r.error().empty() && std::max(b.hx / b.hy, b.hy / b.hx) > kMaxAspectRatio)
+      r.fail("-hx, -hy: elements " + str(b.hx) + " by " + str(b.hy) + " (aspect ratio " +
+             str(std::max(b.hx / b.hy, b.hy / b.hx)) + "); accepted: sides within a factor " + str(kMaxAspectRatio) +
+             " of each other (beyond, the stiffness matrix is singular in double precision)");
     b.thickness = r.real("-thickness", "Thickness of every element", b.thickness, Bounds::above(0));
     const std::string file =
         r.path("-thickness_file", "File of mx*my element thicknesses in Q(x,y) order (overrides -thickness)");

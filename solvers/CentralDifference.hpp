@@ -30,6 +30,7 @@ public:
   void setup(const Model &model, const SchemeSettings &settings) override;
   void step(double t, Vec x, Vec y) override;
   std::vector<Vec> history() override { return {x_prev_.get()}; }
+  bool continues(double t, Vec x, Vec y) const override { return continuity_.continues(t, x, y); }
   void resume(double t, Vec x, Vec y) override { continuity_.record(t, x, y); }
   std::string name() const override { return "central_difference"; }
   Footprint footprint() const override { return {3, 2}; } // lhs_, r1_, r2_; lhs_ and M solved

@@ -20,11 +20,15 @@ namespace beam {
 namespace {
 
 constexpr PetscInt kMagic = 0x4245414d; // "BEAM"
-constexpr PetscInt kVersion = 3; // 3: fully_implicit's history is y_n - y_{n-1} (was y_{n-1})
+// 3: fully_implicit's history is y_n - y_{n-1} (was y_{n-1}); 4: whether the scheme's history continues
+// the saved state, and a checksum of the header alone (a flipped identity bit was named as another run's
+// setting, before the whole file's checksum could be compared).
+constexpr PetscInt kVersion = 4;
 constexpr PetscInt kMaxIdentity = 1 << 20; // bytes of identity text a header may announce
 constexpr PetscInt kMaxHistory = 16;
 constexpr int kNameLength = 64;
 constexpr int kChecksumLength = 16; // hex digits
+constexpr int kInts = 7;
 
 using PViewer = Handle<PetscViewer, PetscViewerDestroy>;
 
@@ -49,6 +53,12 @@ std::uint64_t mix(std::uint64_t z) {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
+}
+
+std::string hex(std::uint64_t v) {
+  char b[kChecksumLength + 1];
+  std::snprintf(b, sizeof b, "%016llx", (unsigned long long)v);
+  return b;
 }
 
 // Sum over the entries of mix(hash of (vector number, global index, value bits)): independent of the
@@ -90,7 +100,7 @@ Identity parseIdentity(const std::string &text) {
 }
 
 struct RawHeader {
-  PetscInt ints[6] = {};  // magic, version, size, step, history, identity length
+  PetscInt ints[kInts] = {}; // magic, version, size, step, history, identity length, history continues
   char name[kNameLength] = {};
   PetscReal reals[7] = {}; // time, dt, work, dissipated, total0, energy_scale, max_abs_drift
   std::string identity;
@@ -113,7 +123,8 @@ std::uint64_t checksum(const RawHeader &r, const std::vector<Vec> &vectors) {
 RawHeader rawHeader(const CheckpointHeader &h) {
   RawHeader r;
   r.identity = identityText(h.identity);
-  const PetscInt ints[6] = {kMagic, kVersion, h.size, h.step, h.history, PetscInt(r.identity.size())};
+  const PetscInt ints[kInts] = {kMagic, kVersion, h.size, h.step, h.history, PetscInt(r.identity.size()),
+                                h.continues ? 1 : 0};
   std::memcpy(r.ints, ints, sizeof ints);
   std::strncpy(r.name, h.scheme.c_str(), kNameLength - 1);
   const PetscReal reals[7] = {h.time, h.dt, h.work, h.dissipated, h.total0, h.energy_scale, h.max_abs_drift};
@@ -124,11 +135,11 @@ RawHeader rawHeader(const CheckpointHeader &h) {
 // Reads the header; "" on success, else why it is not a valid header.
 std::string readRaw(PetscViewer v, RawHeader &r, std::string &stored_checksum) {
   PetscInt got = 0;
-  if (PetscViewerBinaryRead(v, r.ints, 6, &got, PETSC_INT) || got != 6) return "too short";
+  if (PetscViewerBinaryRead(v, r.ints, kInts, &got, PETSC_INT) || got != kInts) return "too short";
   if (r.ints[0] != kMagic) return "not a checkpoint of this program";
   if (r.ints[1] != kVersion) return "written by another version (" + std::to_string(r.ints[1]) + ")";
   if (r.ints[2] < 1 || r.ints[3] < 0 || r.ints[4] < 0 || r.ints[4] > kMaxHistory || r.ints[5] < 0 ||
-      r.ints[5] > kMaxIdentity)
+      r.ints[5] > kMaxIdentity || r.ints[6] < 0 || r.ints[6] > 1)
     return "corrupted header (a count out of range)";
   if (PetscViewerBinaryRead(v, r.name, kNameLength, &got, PETSC_CHAR) || got != kNameLength) return "too short";
   r.name[kNameLength - 1] = '\0';
@@ -136,7 +147,9 @@ std::string readRaw(PetscViewer v, RawHeader &r, std::string &stored_checksum) {
   r.identity.assign(size_t(r.ints[5]), '\0');
   if (r.ints[5] > 0 && (PetscViewerBinaryRead(v, r.identity.data(), r.ints[5], &got, PETSC_CHAR) || got != r.ints[5]))
     return "too short";
-  char sum[kChecksumLength + 1] = {};
+  char header_sum[kChecksumLength + 1] = {}, sum[kChecksumLength + 1] = {};
+  if (PetscViewerBinaryRead(v, header_sum, kChecksumLength, &got, PETSC_CHAR) || got != kChecksumLength) return "too short";
+  if (hex(hashHeader(r)) != header_sum) return "corrupted header (checksum mismatch)";
   if (PetscViewerBinaryRead(v, sum, kChecksumLength, &got, PETSC_CHAR) || got != kChecksumLength) return "too short";
   stored_checksum = sum;
   for (double x : r.reals)
@@ -148,7 +161,7 @@ std::string readRaw(PetscViewer v, RawHeader &r, std::string &stored_checksum) {
 // vector is a class id and a length, as PetscInt, then its reals), checked against the file on rank 0.
 bool sizeMatches(MPI_Comm comm, const std::string &path, const RawHeader &r, const std::vector<Vec> &vectors) {
   using ll = long long;
-  ll expected = ll(sizeof r.ints) + kNameLength + ll(sizeof r.reals) + ll(r.identity.size()) + kChecksumLength;
+  ll expected = ll(sizeof r.ints) + kNameLength + ll(sizeof r.reals) + ll(r.identity.size()) + 2 * kChecksumLength;
   for (Vec v : vectors) {
     PetscInt n;
     BEAM_PETSC(VecGetSize(v, &n));
@@ -228,12 +241,6 @@ void writeVector(MPI_Comm comm, BigEndianFile &file, Vec vec) {
   });
 }
 
-std::string hex(std::uint64_t v) {
-  char b[kChecksumLength + 1];
-  std::snprintf(b, sizeof b, "%016llx", (unsigned long long)v);
-  return b;
-}
-
 } // namespace
 
 void writeCheckpoint(const std::string &path, const CheckpointHeader &header, Vec x, Vec y,
@@ -259,10 +266,11 @@ void writeCheckpoint(const std::string &path, const CheckpointHeader &header, Ve
     // Only rank 0 writes; each write is agreed (a full disk at the header, in a vector, or at the close).
     agreeOn(comm, [&] {
       if (!writer) return;
-      file.values(r.ints, 6);
+      file.values(r.ints, kInts);
       file.chars(r.name, kNameLength);
       file.values(r.reals, 7);
       file.chars(r.identity.data(), r.identity.size());
+      file.chars(hex(hashHeader(r)).data(), kChecksumLength);
       file.chars(sum.data(), kChecksumLength);
     });
     for (Vec vec : vectors) writeVector(comm, file, vec);
@@ -308,6 +316,7 @@ CheckpointHeader readCheckpointHeader(MPI_Comm comm, const std::string &path) {
   h.size = r.ints[2];
   h.step = r.ints[3];
   h.history = r.ints[4];
+  h.continues = r.ints[6] == 1;
   h.scheme = r.name;
   h.time = r.reals[0];
   h.dt = r.reals[1];

@@ -34,6 +34,7 @@ struct CheckpointHeader {
   double work = 0, dissipated = 0, total0 = 0; // EnergyMeter accumulators
   double energy_scale = 1, max_abs_drift = 0;  // RunResult so far
   PetscInt history = 0;      // number of scheme history vectors
+  bool continues = true;     // the history continues (x, y): false after a state changed outside the step
   Identity identity;         // what defines the run
 };
 

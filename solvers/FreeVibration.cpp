@@ -2,12 +2,40 @@
 
 #include <slepceps.h>
 
+#include "common/Exact.hpp"
 #include "common/Options.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 namespace beam {
+namespace {
+
+// Principal submatrices of SPD matrices are SPD (and so are their positive multiples); telling PETSc
+// lets Cholesky be used on them.
+void markSpd(Mat A) {
+  BEAM_PETSC(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
+  BEAM_PETSC(MatSetOption(A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+  BEAM_PETSC(MatSetOption(A, MAT_SPD, PETSC_TRUE));
+}
+
+// A / (its largest diagonal entry), returning that entry.
+double scaledCopy(Mat A, PMat &out) {
+  PVec d;
+  BEAM_PETSC(MatCreateVecs(A, d.out(), nullptr));
+  BEAM_PETSC(MatGetDiagonal(A, d));
+  PetscReal largest = 0;
+  BEAM_PETSC(VecMax(d, nullptr, &largest));
+  if (!(largest > 0 && std::isfinite(largest)))
+    throw runError("the free vibration pencil has a largest diagonal entry of " + exactDecimal(largest) +
+                   "; accepted: positive definite stiffness and mass matrices with finite entries");
+  BEAM_PETSC(MatDuplicate(A, MAT_COPY_VALUES, out.out()));
+  BEAM_PETSC(MatScale(out, 1 / largest));
+  markSpd(out);
+  return largest;
+}
+
+} // namespace
 
 FreeVibration::FreeVibration(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen) {
   PetscInt lo = 0, hi = 0;
@@ -21,12 +49,8 @@ FreeVibration::FreeVibration(const SecondOrderSystem &system, const std::vector<
   BEAM_PETSC(ISCreateGeneral(comm, PetscInt(free.size()), free.data(), PETSC_COPY_VALUES, free_.out()));
   BEAM_PETSC(MatCreateSubMatrix(system.stiffness, free_, free_, MAT_INITIAL_MATRIX, stiffness_.out()));
   BEAM_PETSC(MatCreateSubMatrix(system.mass, free_, free_, MAT_INITIAL_MATRIX, mass_.out()));
-  // Principal submatrices of SPD matrices are SPD; telling PETSc lets Cholesky be used on them.
-  for (Mat A : {stiffness_.get(), mass_.get()}) {
-    BEAM_PETSC(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
-    BEAM_PETSC(MatSetOption(A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
-    BEAM_PETSC(MatSetOption(A, MAT_SPD, PETSC_TRUE));
-  }
+  markSpd(stiffness_);
+  markSpd(mass_);
   full_template_ = system.createVector();
 }
 
@@ -51,6 +75,11 @@ void FreeVibration::expand(Vec free, Vec full) const {
 
 struct ModalSolver::Impl {
   Handle<EPS, EPSDestroy> eps;
+  // The pencil divided by the largest diagonal entries s_S and s_M: its eigenvalues lambda' = omega^2
+  // s_M / s_S are then of order one in any units, so shift-and-invert's S^-1 M v neither overflows nor
+  // underflows (E = 1e-300 gave omega = inf for every mode, exit 0; E = 1e200 stopped inside SLEPc).
+  PMat stiffness, mass;
+  double stiffness_scale = 1, mass_scale = 1;
 };
 
 namespace {
@@ -82,7 +111,9 @@ ModalSolver::ModalSolver(const FreeVibration &problem, const ModalSettings &sett
   BEAM_PETSC(EPSCreate(comm, impl_->eps.out()));
   const EPS eps = impl_->eps;
   BEAM_PETSC(EPSSetOptionsPrefix(eps, settings.prefix.c_str()));
-  BEAM_PETSC(EPSSetOperators(eps, problem.stiffness(), problem.mass()));
+  impl_->stiffness_scale = scaledCopy(problem.stiffness(), impl_->stiffness);
+  impl_->mass_scale = scaledCopy(problem.mass(), impl_->mass);
+  BEAM_PETSC(EPSSetOperators(eps, impl_->stiffness, impl_->mass));
   BEAM_PETSC(EPSSetProblemType(eps, EPS_GHEP));
   BEAM_PETSC(EPSSetDimensions(eps, settings.count, PETSC_DEFAULT, PETSC_DEFAULT));
   BEAM_PETSC(EPSSetTolerances(eps, settings.tol, settings.max_it > 0 ? settings.max_it : PETSC_DEFAULT));
@@ -123,8 +154,15 @@ void ModalSolver::solve() {
   for (PetscInt i = 0; i < settings_.count; ++i) {
     PetscScalar kr, ki;
     BEAM_PETSC(EPSGetEigenvalue(eps, i, &kr, &ki));
-    // S and M are SPD, so lambda = omega^2 > 0; a round-off negative is clamped to omega = 0.
-    omegas_.push_back(std::sqrt(std::max(0.0, double(PetscRealPart(kr)))));
+    // S and M are SPD, so lambda = omega^2 > 0; a round-off negative is clamped to omega = 0. Square
+    // roots of the scales taken apart, so their ratio cannot overflow on its own.
+    const double omega = std::sqrt(std::max(0.0, double(PetscRealPart(kr)))) * std::sqrt(impl_->stiffness_scale) /
+                         std::sqrt(impl_->mass_scale);
+    if (!std::isfinite(omega))
+      throw runError("eigensolver '" + settings_.prefix + "': a frequency overflows double precision (the largest " +
+                     "stiffness and mass entries are " + exactDecimal(impl_->stiffness_scale) + " and " +
+                     exactDecimal(impl_->mass_scale) + "); accepted: units in which omega^2 = S/M is finite");
+    omegas_.push_back(omega);
   }
 }
 

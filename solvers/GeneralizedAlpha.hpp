@@ -51,6 +51,7 @@ public:
   void setup(const Model &model, const SchemeSettings &settings) override;
   void step(double t, Vec x, Vec y) override;
   std::vector<Vec> history() override { return {a_.get()}; }
+  bool continues(double t, Vec x, Vec y) const override { return continuity_.continues(t, x, y); }
   void resume(double t, Vec x, Vec y) override { continuity_.record(t, x, y); }
   std::string name() const override { return name_; }
   Footprint footprint() const override { return {1, 2}; } // lhs_; lhs_ and M (the initial acceleration) solved

@@ -23,6 +23,7 @@ public:
   void step(double t, Vec x, Vec y) override;
   // dU is the initial guess of an iterative K* solve: part of the state, so a restart stays bitwise.
   std::vector<Vec> history() override { return {a_.get(), du_.get()}; }
+  bool continues(double t, Vec x, Vec y) const override { return continuity_.continues(t, x, y); }
   void resume(double t, Vec x, Vec y) override { continuity_.record(t, x, y); }
   std::string name() const override { return "mamc"; }
   Footprint footprint() const override { return {2, 2}; } // K*, C*; K* and M solved

@@ -97,7 +97,7 @@ void TimeLoop::restore(Progress &p, const std::vector<Monitor *> &monitors) {
   agreeOn(model_.comm(), [&] {
     for (const Monitor *m : monitors) m->checkResume(s);
   });
-  scheme_.resume(h.time, s.x, s.y);
+  if (h.continues) scheme_.resume(h.time, s.x, s.y);
   p.result.energy_scale = h.energy_scale;
   p.result.max_abs_drift = h.max_abs_drift;
   p.result.steps_done = h.step;
@@ -160,6 +160,7 @@ void TimeLoop::checkpoint(const Progress &p) const {
   h.max_abs_drift = p.result.max_abs_drift;
   const std::vector<Vec> history = scheme_.history();
   h.history = PetscInt(history.size());
+  h.continues = scheme_.continues(p.state.time, p.state.x, p.state.y);
   h.identity = identity();
   writeCheckpoint(settings_.checkpoint_path, h, p.state.x, p.state.y, history);
 }

@@ -57,7 +57,11 @@ public:
   // guess of an iterative solve); empty for one-step schemes. Valid after setup(). A restart loads
   // these vectors, then calls resume() so the next step() continues the sequence exactly as if the
   // run had never stopped.
+  // continues() says, when a checkpoint is written, whether the next step() would use that history for
+  // (t, x, y) (false once a model's afterStep, e.g. a projection, changed the state the step returned);
+  // the restart calls resume() only then, so it recomputes what the straight run recomputes.
   virtual std::vector<Vec> history() { return {}; }
+  virtual bool continues(double /*t*/, Vec /*x*/, Vec /*y*/) const { return true; }
   virtual void resume(double /*t*/, Vec /*x*/, Vec /*y*/) {}
 
   // What setup() builds on a linear model beyond the model's own M, S (and C) and its mass solver: the

@@ -7,7 +7,8 @@
 // On an undamped linear oscillator it is the central difference: stable for dt omega_max < 2, energy
 // error bounded (O(dt^2)), no drift.
 // One acceleration per step: a_{n+1} is kept for the next step while the sequence continues
-// (StepContinuity) and saved in checkpoints.
+// (StepContinuity) and saved in checkpoints. Two where a model's afterStep moves the state (the
+// multibody -projection): a_n is then recomputed at the projected state.
 #pragma once
 #include "solvers/StepContinuity.hpp"
 #include "solvers/TimeScheme.hpp"
@@ -20,6 +21,7 @@ public:
   void step(double t, Vec x, Vec v) override;
   std::string name() const override { return "verlet"; }
   std::vector<Vec> history() override { return {a_.get()}; }
+  bool continues(double t, Vec x, Vec v) const override { return continuity_.continues(t, x, v); }
   void resume(double t, Vec x, Vec v) override { continuity_.record(t, x, v); }
 
 private:

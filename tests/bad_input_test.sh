@@ -94,6 +94,7 @@ for lab in "${beam_labs[@]}"; do
   expect 2 "-my: '2.5' is not an integer" "$b" -my 2.5 -output_dir $out
   expect 2 "-E: 'abc' is not a finite real number" "$b" -E abc -output_dir $out
   expect 2 "-hx: 0 is out of range" "$b" -hx 0 -output_dir $out
+  expect 2 "-hx, -hy: elements 1e+08 by 1 (aspect ratio 1e+08)" "$b" -hx 1e8 -output_dir $out
   expect 2 "-nu: 0.5 is out of range" "$b" -nu 0.5 -output_dir $out
   expect 2 "-supports: unknown value 'hinged'" "$b" -supports hinged -output_dir $out
   expect 2 "-thickness_file: thickness_word.txt:2: 'x'" "$b" -thickness_file thickness_word.txt -output_dir $out

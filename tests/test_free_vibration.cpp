@@ -147,3 +147,25 @@ TEST(FreeVibration, UnconvergedSolveIsARunError) {
     EXPECT_NE(std::string(e.what()).find("iterations"), std::string::npos) << e.what();
   }
 }
+
+// omega = sqrt(S/M) scales as sqrt(E): at E = 1e-300 shift-and-invert's S^-1 M v overflowed and every
+// mode came out inf (exit 0), and at 1e200 SLEPc stopped. The pencil is scaled to unit diagonals, so
+// the low modes at E = 100 * 1e-300 and 100 * 1e200 are those at E = 100 times 1e-150 and 1e100, to the
+// solver's tolerance (1e-10 on the eigenvalue, well inside 1e-8).
+TEST(FreeVibration, FrequenciesScaleAsTheRootOfStiffnessInAnyUnits) {
+  auto lowest = [](double E) {
+    const Beam beam(spec(4, 2, Supports::ClampedLeft, E), PETSC_COMM_WORLD);
+    const SecondOrderSystem system = beamSystem(beam);
+    const FreeVibration problem(system, beam.frozenDofs());
+    ModalSolver solver(problem, {SpectrumEnd::Smallest, 3, 1e-10, 0, "test_min_"});
+    solver.solve();
+    return solver.omegas();
+  };
+  const std::vector<double> reference = lowest(100);
+  for (const auto &[factor, root] : {std::pair{1e-300, 1e-150}, std::pair{1e200, 1e100}}) {
+    const std::vector<double> scaled = lowest(100 * factor);
+    ASSERT_EQ(scaled.size(), reference.size());
+    for (size_t k = 0; k < reference.size(); ++k)
+      EXPECT_NEAR(scaled[k] / (root * reference[k]), 1.0, 1e-8) << "mode " << k + 1 << " at E = 100 * " << factor;
+  }
+}
