@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "Multibody/Extent.hpp"
 #include "common/Hash.hpp"
 #include "common/Agree.hpp"
 #include "common/Error.hpp"
@@ -618,8 +619,7 @@ double MultibodyModel::referenceEnergy() const {
       points.push_back(j.point);
     }
   }
-  for (const auto &p : points)
-    for (const auto &r : points) extent = std::max(extent, (p - r).norm());
+  extent = std::max(extent, largestDistance(points));
   const Vector q = initialCoordinates(), qd = initialRates();
   return weight * extent + kinetic(q, qd);
 }

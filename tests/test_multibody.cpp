@@ -3,8 +3,10 @@
 // differences, the pendulum's accelerations against the closed form, projection, bad model files.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
+#include "Multibody/Extent.hpp"
 #include "Multibody/MultibodyModel.hpp"
 #include "common/Error.hpp"
 
@@ -387,4 +389,27 @@ TEST(ModelFile, EveryBuiltInModelLoads) {
     const auto c = model.constraints(model.initialCoordinates(), model.initialRates());
     EXPECT_LT(c.g.lpNorm<Eigen::Infinity>(), 1e-9) << name; // joints hold at t = 0 (the files' digits)
   }
+}
+
+// The mechanism's extent (its energy scale) without the scan over all pairs: the same double as that
+// scan, on a chain-like line, a cube's cloud, a sphere's surface (every point a candidate), coincident
+// points, one point and none.
+TEST(Extent, LargestDistanceEqualsTheScanOverAllPairs) {
+  auto scan = [](const std::vector<Vec3> &points) {
+    double largest = 0;
+    for (const auto &p : points)
+      for (const auto &q : points) largest = std::max(largest, (p - q).norm());
+    return largest;
+  };
+  std::mt19937 random(7);
+  std::uniform_real_distribution<double> uniform(-1, 1);
+  std::vector<std::vector<Vec3>> clouds(6);
+  for (int k = 0; k < 400; ++k) {
+    clouds[0].push_back(Vec3(0.1 * k, -0.05 * k + 1e-3 * uniform(random), 3));
+    clouds[1].push_back(Vec3(uniform(random), uniform(random), uniform(random)) * 1e3);
+    clouds[2].push_back(Vec3(uniform(random), uniform(random), uniform(random)).normalized() * 1e-4);
+    clouds[3].push_back(Vec3(2, -1, 5));
+  }
+  clouds[4].push_back(Vec3(1, 2, 3));
+  for (const auto &points : clouds) EXPECT_EQ(largestDistance(points), scan(points)) << points.size() << " points";
 }

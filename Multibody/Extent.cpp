@@ -1,0 +1,34 @@
+#include "Multibody/Extent.hpp"
+
+#include <algorithm>
+#include <cstddef>
+
+namespace beam::multibody {
+
+double largestDistance(const std::vector<Vec3> &points) {
+  if (points.empty()) return 0;
+  Vec3 c = Vec3::Zero();
+  for (const auto &p : points) c += p;
+  c /= double(points.size());
+  double R = 0;
+  for (const auto &p : points) R = std::max(R, (p - c).norm());
+  double lower = 0;
+  std::size_t from = 0;
+  for (int sweep = 0; sweep < 2; ++sweep) {
+    std::size_t farthest = from;
+    for (std::size_t k = 0; k < points.size(); ++k)
+      if ((points[k] - points[from]).norm() > (points[farthest] - points[from]).norm()) farthest = k;
+    lower = std::max(lower, (points[farthest] - points[from]).norm());
+    from = farthest;
+  }
+  if (lower == 0) return 0; // every point is the first one
+  std::vector<Vec3> candidates;
+  for (const auto &p : points)
+    if ((p - c).norm() + R >= lower * (1 - 1e-9)) candidates.push_back(p);
+  double largest = lower;
+  for (const auto &p : candidates)
+    for (const auto &q : candidates) largest = std::max(largest, (p - q).norm());
+  return largest;
+}
+
+} // namespace beam::multibody
