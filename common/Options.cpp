@@ -33,11 +33,17 @@ std::string joined(const std::vector<std::string> &items) {
 
 // The whole text is the integer `v` written in decimal (PETSc also takes "1e3" or "DECIDE", and
 // saturates what does not fit).
-bool isPlainInteger(const std::string &text, PetscInt v) {
+// Digits with an optional sign, whatever their size.
+bool hasIntegerSyntax(const std::string &text) {
   size_t i = (!text.empty() && (text[0] == '-' || text[0] == '+')) ? 1 : 0;
   if (i == text.size()) return false;
   for (; i < text.size(); ++i)
     if (text[i] < '0' || text[i] > '9') return false;
+  return true;
+}
+
+bool isPlainInteger(const std::string &text, PetscInt v) {
+  if (!hasIntegerSyntax(text)) return false;
   errno = 0;
   const long long parsed = std::strtoll(text.c_str(), nullptr, 10);
   return errno != ERANGE && parsed == (long long)v;
@@ -103,7 +109,10 @@ PetscInt OptionReader::integer(const char *name, const char *help, PetscInt valu
   const std::string option = fullName(prefix_, name), text = this->value(name);
   const std::string accepted = max == 1000000000 ? "an integer >= " + std::to_string(min)
                                                  : "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
-  const std::string not_integer = option + ": '" + text + "' is not an integer; accepted: " + accepted;
+  // An integer too large for PetscInt (or a long long) is out of range, not "not an integer".
+  const std::string not_integer = hasIntegerSyntax(text) ? option + ": " + text + " is out of range; accepted: an integer in [" +
+                                                               std::to_string(min) + ", " + std::to_string(max) + "]"
+                                                         : option + ": '" + text + "' is not an integer; accepted: " + accepted;
   if (!ok()) return value;
   if (PetscOptionsInt(name, help, nullptr, value, &v, &set)) {
     (void)lastPetscMessage(true);

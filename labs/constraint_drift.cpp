@@ -71,6 +71,9 @@ int main(int argc, char **argv) {
       loops.push_back(std::make_unique<beam::TimeLoop>(*schemes.back(), *models.back(), o.run));
     }
     if (beam::finishOptions(PETSC_COMM_WORLD)) return 0;
+    // Every variant's directory before any runs: a file in the place of the last one was refused (exit 2)
+    // after four variants had run and printed their rows.
+    for (const auto &v : variants) beam::prepareOutputDirectory(o.output.dir + "/" + v.name);
 
     std::string table = "variant,xi,omega,projection,max_position_violation,final_position_violation,max_abs_drift\n";
     BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "constraint_drift: %s, %s, dt = %g, T = %g\n\n%-18s %14s %14s %14s\n",

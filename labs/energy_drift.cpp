@@ -14,6 +14,7 @@
 #include "labs/BeamLab.hpp"
 #include "common/Options.hpp"
 #include "output/DriftTable.hpp"
+#include "output/FileUtil.hpp"
 
 static const char help[] = "Runs every time scheme on the same beam and compares their energy drift.\n";
 
@@ -44,6 +45,9 @@ int main(int argc, char **argv) {
       }
     if (beam::finishOptions(PETSC_COMM_WORLD)) return 0; // -help: every solver has listed its options
     if (!options.export_dir.empty()) beam::exportSystem(beam, system, options.export_dir);
+    // Every scheme's directory before any runs: a file in the place of the last one was refused (exit 2)
+    // after the others had run and written theirs.
+    for (const auto &name : options.schemes) beam::prepareOutputDirectory(options.output_dir + "/" + name);
 
     std::vector<beam::RunResult> results;
     for (const auto &name : options.schemes) {

@@ -114,6 +114,13 @@ int main(int argc, char **argv) {
                                      {"fifteen_dof", 7.0, 1.5, {0.7873, 0.9258, 0.5}, 150.0}};
     if (beam::finishOptions(PETSC_COMM_WORLD)) return 0; // the cases' solvers take no options
     beam::prepareOutputDirectory(out);
+    auto caseName = [](const Case &c, double h) { return std::string(c.system) + "_h" + fixed(h); };
+    auto runDir = [&](const Case &c, double h, const char *scheme) { return out + "/" + caseName(c, h) + "/" + scheme; };
+    // Every run's directory before any runs: one that cannot be made was refused (exit 2) after the
+    // runs before it had printed and written theirs.
+    for (const Case &c : cases)
+      for (double h : c.steps)
+        for (const char *scheme_name : {"central_difference", "rk4"}) beam::prepareOutputDirectory(runDir(c, h, scheme_name));
     std::string summary = "system,h,omega_rule_h,omega_max_h,rho_B16,scheme,max_abs_q,q_final_max_abs,diverged\n";
     std::vector<std::string> plots; // the cases' names, one chart each
     for (const Case &c : cases) {
@@ -131,10 +138,9 @@ int main(int argc, char **argv) {
                              "omega_max h", "rho(A)", "scheme", "max |q|", "|q(T)|_max"));
       for (double h : c.steps) {
         const double rho = spectralRadiusB16(model, h);
-        const std::string name = std::string(c.system) + "_h" + fixed(h);
+        const std::string name = caseName(c, h);
         for (const char *scheme_name : {"central_difference", "rk4"}) {
-          const std::string dir = out + "/" + name + "/" + scheme_name;
-          beam::prepareOutputDirectory(dir);
+          const std::string dir = runDir(c, h, scheme_name);
           const auto scheme = beam::makeScheme(scheme_name);
           beam::RunSettings run;
           run.dt = h;

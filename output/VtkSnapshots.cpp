@@ -367,12 +367,26 @@ void VtkSnapshots::writePvd() const {
 std::vector<std::pair<double, std::string>> VtkSnapshots::readPvd(PetscInt step) const {
   std::vector<std::pair<double, std::string>> series;
   const std::string path = dir_ + "/" + name_ + ".pvd";
-  struct stat st {};
-  if (stat(path.c_str(), &st) != 0) return series; // no series yet: start one
   const std::string bad = "-restart: cannot continue the series '" + path + "': ";
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) { // no series yet: start one, unless its snapshots are there
+    std::error_code ec;
+    for (const auto &entry : std::filesystem::directory_iterator(dir_, ec)) {
+      const std::string f = entry.path().filename().string(), ext = entry.path().extension().string();
+      if (f.compare(0, name_.size() + 1, name_ + "_") == 0 && (ext == ".vtu" || ext == ".vtp" || ext == ".pvtu" || ext == ".pvtp"))
+        throw inputError(bad + "it is missing while its snapshots (" + f + ") are there; accepted: the output "
+                         "directory as the interrupted run left it (or without its snapshots, to start a new series)");
+    }
+    return series;
+  }
   if (!S_ISREG(st.st_mode) || st.st_size > (64 << 20)) throw inputError(bad + "not a regular file of a sensible size");
   vtkSmartPointer<vtkXMLDataElement> root;
+  // VTK's parser reports malformed XML on its own output window, a coloured line before ours: silenced
+  // here, the refusal below says what is wrong.
+  const int display = vtkObject::GetGlobalWarningDisplay();
+  vtkObject::GlobalWarningDisplayOff();
   root.TakeReference(vtkXMLUtilities::ReadElementFromFile(path.c_str()));
+  vtkObject::SetGlobalWarningDisplay(display);
   if (!root || std::string(root->GetName()) != "VTKFile" || !root->GetAttribute("type") ||
       std::string(root->GetAttribute("type")) != "Collection")
     throw inputError(bad + "not a VTK collection");
@@ -387,6 +401,11 @@ std::vector<std::pair<double, std::string>> VtkSnapshots::readPvd(PetscInt step)
     const std::string f = file;
     if (f.compare(0, prefix.size(), prefix) != 0) throw inputError(bad + "a DataSet of another series: " + f);
     if (std::atoll(f.c_str() + prefix.size()) > step) break;
+    // A snapshot removed since: the continued series would list a file that is not there (exit 0).
+    struct stat file_st {};
+    if (stat((dir_ + "/" + f).c_str(), &file_st) != 0 || !S_ISREG(file_st.st_mode))
+      throw inputError(bad + "it lists '" + f + "', which is missing; accepted: the output directory as the "
+                       "interrupted run left it");
     series.emplace_back(time, f);
   }
   return series;

@@ -136,13 +136,9 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
     linear_.emplace(linear->shiftedSolver(J_, settings.options_prefix + "shifted_", settings.solver));
     return;
   }
-  if (!model.hasJacobian()) {
-    std::string accepted;
-    for (const auto &n : generalSchemeNames())
-      if (n != "implicit_euler" && n != "implicit_midpoint") accepted += (accepted.empty() ? "" : ", ") + n;
+  if (!model.hasJacobian())
     throw inputError("-scheme " + name_ + ": the model '" + model.name() +
-                     "' gives no Jacobian for a Newton solve; accepted: " + accepted);
-  }
+                     "' gives no Jacobian for a Newton solve; accepted: " + schemesAccepting(model));
   J_ = model.createJacobian();
   newton_prefix_ = settings.options_prefix + settings.newton_prefix;
   newton_hint_ = settings.newton_hint;

@@ -18,19 +18,25 @@ namespace beam {
 namespace {
 
 using Factory = std::function<std::unique_ptr<TimeScheme>()>;
+enum class Serves { LinearModels, AnyModel, ModelsWithJacobian };
 struct Entry {
   std::string name;
-  bool general; // serves every model (otherwise linear models only)
+  Serves serves;
   Factory make;
 };
 
 template <class S, class... Args>
 Entry linearOnly(const char *name, Args... args) {
-  return {name, false, [=] { return std::make_unique<S>(args...); }};
+  return {name, Serves::LinearModels, [=] { return std::make_unique<S>(args...); }};
 }
 template <class S, class... Args>
 Entry general(const char *name, Args... args) {
-  return {name, true, [=] { return std::make_unique<S>(args...); }};
+  return {name, Serves::AnyModel, [=] { return std::make_unique<S>(args...); }};
+}
+// Newton on a nonlinear model needs its Jacobian (Model::hasJacobian).
+template <class S, class... Args>
+Entry newton(const char *name, Args... args) {
+  return {name, Serves::ModelsWithJacobian, [=] { return std::make_unique<S>(args...); }};
 }
 
 const std::vector<Entry> &registry() {
@@ -49,8 +55,8 @@ const std::vector<Entry> &registry() {
       general<ExplicitEuler>("semi_implicit_euler", std::string("semi_implicit_euler"), true),
       general<ExplicitEuler>("forward_euler", std::string("forward_euler"), false),
       general<VelocityVerlet>("verlet"),
-      general<ImplicitTheta>("implicit_euler", std::string("implicit_euler"), 1.0),
-      general<ImplicitTheta>("implicit_midpoint", std::string("implicit_midpoint"), 0.5),
+      newton<ImplicitTheta>("implicit_euler", std::string("implicit_euler"), 1.0),
+      newton<ImplicitTheta>("implicit_midpoint", std::string("implicit_midpoint"), 0.5),
   };
   return schemes;
 }
@@ -76,10 +82,18 @@ const std::vector<std::string> &generalSchemeNames() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> n;
     for (const auto &e : registry())
-      if (e.general) n.push_back(e.name);
+      if (e.serves != Serves::LinearModels) n.push_back(e.name);
     return n;
   }();
   return names;
+}
+
+std::string schemesAccepting(const Model &model) {
+  std::vector<std::string> n;
+  for (const auto &e : registry())
+    if (model.linear() || e.serves == Serves::AnyModel || (e.serves == Serves::ModelsWithJacobian && model.hasJacobian()))
+      n.push_back(e.name);
+  return joined(n);
 }
 
 std::unique_ptr<TimeScheme> makeScheme(const std::string &name, const std::string &option) {
@@ -91,7 +105,7 @@ std::unique_ptr<TimeScheme> makeScheme(const std::string &name, const std::strin
 const SecondOrderSystem &requireLinear(const Model &model, const std::string &scheme) {
   if (const SecondOrderSystem *s = model.linear()) return *s;
   throw inputError("-scheme " + scheme + ": written for linear systems M x'' + C x' + S x = f(t), but the model '" +
-                   model.name() + "' is nonlinear; accepted: " + joined(generalSchemeNames()));
+                   model.name() + "' is nonlinear; accepted: " + schemesAccepting(model));
 }
 
 } // namespace beam

@@ -82,7 +82,10 @@ const SecondOrderSystem &requireLinear(const Model &model, const std::string &sc
 // The schemes by name ("almost_explicit", "midpoint", ...); an unknown name is an input error naming `option`.
 std::unique_ptr<TimeScheme> makeScheme(const std::string &name, const std::string &option = "-scheme");
 const std::vector<std::string> &schemeNames();
-// The schemes that accept any model (the others need a linear one).
+// The schemes that accept any model (the others need a linear one; Newton's on a nonlinear one also
+// its Jacobian).
 const std::vector<std::string> &generalSchemeNames();
+// The names of the schemes `model` accepts, comma separated (for error messages).
+std::string schemesAccepting(const Model &model);
 
 } // namespace beam

@@ -110,7 +110,7 @@ expect 2 "-dt: '' is not a finite real number" "$m" -dt -output_dir $out
 expect 2 "-dt: '0.0l' is not a finite real number" "$m" -dt 0.0l -output_dir $out
 expect 2 "-dt: '-inf' is not a finite real number" "$m" -dt -inf -output_dir $out
 expect 2 "-T: '1e999' is not a finite real number" "$m" -T 1e999 -output_dir $out
-expect 2 "-mx: '99999999999999999999' is not an integer" "$m" -mx 99999999999999999999 -output_dir $out
+expect 2 "-mx: 99999999999999999999 is out of range" "$m" -mx 99999999999999999999 -output_dir $out
 expect 2 "-mx: 2000000000 is out of range" "$m" -mx 2000000000 -output_dir $out
 expect 2 "-T/-dt: more than 1e9 steps" "$m" -T 1e10 -dt 1 -output_dir $out
 expect 2 "-rho: 'NaN' is not a finite real number" "$m" -rho NaN -output_dir $out
@@ -132,6 +132,10 @@ expect 2 "-load_harmonic: '1' has 1 numbers" "$m" -load_harmonic 1 -output_dir $
 expect 2 "output directory 'afile/x' cannot be created" "$m" -output_dir afile/x -T 0.1
 expect 2 "-schemes: empty" "$labs/energy_drift" -schemes "" -output_dir $out
 expect 2 "unknown scheme 'rk5'" "$labs/energy_drift" -schemes rk5 -output_dir $out
+# A file in the place of a later scheme's directory: refused before any scheme runs (three ran first).
+mkdir -p edfile && touch edfile/rk4
+expect 2 "edfile/rk4" "$labs/energy_drift" -T 0.1 -output_dir edfile
+[ ! -e edfile/midpoint/energy.csv ] && ! grep -q running out.txt || fail "energy_drift: a refused scheme directory should stop it before any run"
 # energy_drift sets its schemes up one at a time for their runs; options for a late scheme's solver or
 # parameters are still read (and refused) before anything runs or is written.
 expect 2 "unknown option -central_difference_ksp_typo" "$labs/energy_drift" -central_difference_ksp_typo cg -output_dir $out
@@ -429,6 +433,8 @@ expect 2 "unknown option -baumgarte_omega" "$cdl" -baumgarte_omega 3 -output_dir
 expect 2 "unknown option -projection" "$cdl" -projection -output_dir $out
 expect 2 "unknown" "$cdl" -model nothing -output_dir $out
 expect 2 "written for linear systems" "$cdl" -scheme midpoint -output_dir $out
+# It listed implicit_euler and implicit_midpoint as accepted, which the mechanism (no Jacobian) refuses.
+! grep -q "implicit_euler" err.txt || fail "constraint_drift -scheme midpoint: the accepted list names a Newton scheme"
 expect 2 "unknown option -quiet" "$cdl" -quiet -output_dir $out
 expect 2 "malformed.json" "$cdl" -model malformed.json -output_dir $out
 # A sample run: the projection holds the constraints to round-off, no stabilization lets them drift.
@@ -438,6 +444,10 @@ awk -F, '$1 == "projection" { p = $5 } $1 == "none" { n = $5 } END { exit !(p < 
 # Diverging variants: exit 3 and one line (formerly exit 3 with no line), the table still written.
 expect 3 "5 of 5 variants diverged" "$cdl" -model double_pendulum -dt 0.5 -T 50 -output_dir cdiv
 [ -s cdiv/constraint_drift.csv ] || fail "constraint_drift: a diverging run should still write its table"
+# A file in the place of the last variant's directory: refused before any variant runs (four ran first).
+mkdir -p cdfile && touch cdfile/projection
+expect 2 "cdfile/projection" "$cdl" -model double_pendulum -T 0.1 -output_dir cdfile
+[ ! -e cdfile/none/energy.csv ] || fail "constraint_drift: a refused variant directory should stop it before any run"
 
 # contact_study: its own set, the scheme, -output_dir.
 csl="$labs/contact_study"

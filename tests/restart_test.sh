@@ -124,6 +124,18 @@ cp energy.orig full/energy.csv
 sed -i '1s/kinetic/kinetik/' full/energy.csv
 refused "energy.csv with other columns" "columns differ" "$m" "${args[@]}" -restart full
 cp energy.orig full/energy.csv
+# The series: a listed snapshot removed (the continued .pvd listed a missing file, exit 0); the .pvd
+# removed with its snapshots there (a new series of the new snapshots only, exit 0); a .pvd of garbage
+# (VTK's own error line came before the lab's).
+mv full/beam_000020.vtu vtu.orig
+refused "restart with a listed snapshot removed" "lists 'beam_000020.vtu', which is missing" "$m" "${args[@]}" -restart full
+mv vtu.orig full/beam_000020.vtu
+mv full/beam.pvd pvd.orig
+refused "restart with the .pvd removed, its snapshots there" "it is missing while its snapshots" "$m" "${args[@]}" -restart full
+echo 'garbage<<' > full/beam.pvd
+refused "restart with a .pvd of garbage" "not a VTK collection" "$m" "${args[@]}" -restart full
+check "a .pvd of garbage refused in one line" '[ "$(wc -l < err.txt)" = 1 ]'
+mv pvd.orig full/beam.pvd
 mkdir -p empty_run
 "$m" -restart empty_run > /dev/null 2> err.txt
 check "restart without checkpoint refused" '[ $? = 2 ] && grep -q "no checkpoint" err.txt'

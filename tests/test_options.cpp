@@ -65,10 +65,13 @@ TEST(Options, RealsMustBeWholeFiniteNumbersInRange) {
 }
 
 TEST(Options, IntegersMustBePlainDecimalInRange) {
-  for (const char *bad : {"2.5", "1e1", "x", "99999999999999999999", "DECIDE"})
+  for (const char *bad : {"2.5", "1e1", "x", "DECIDE", "+"})
     EXPECT_NE(integerError(bad).find(std::string("-n: '") + bad + "' is not an integer; accepted: an integer in [1, 100]"),
               std::string::npos)
         << bad << ": " << integerError(bad);
+  // Too large for PetscInt (or a long long): an integer out of range, not "not an integer".
+  for (const char *huge : {"99999999999999999999", "2147483648", "-99999999999999999999"})
+    EXPECT_EQ(integerError(huge), std::string("-n: ") + huge + " is out of range; accepted: an integer in [1, 100]");
   EXPECT_EQ(integerError("0"), "-n: 0 is out of range; accepted: an integer in [1, 100]");
   EXPECT_EQ(integerError("100"), "");
 }
