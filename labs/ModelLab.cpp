@@ -62,7 +62,8 @@ void printSummary(MPI_Comm comm, const std::vector<RunResult> &results) {
                            r.time, r.max_abs_drift, r.final_drift, verdict));
   }
   if (results.empty()) return;
-  BEAM_PETSC(PetscPrintf(comm, "(drift = (E - E0) / scale, scale = max(|E0| without gravity's potential, the model's reference energy: %s)\n",
+  BEAM_PETSC(PetscPrintf(comm, "(drift = (E - E0) / scale, scale = max(|E0| without gravity's potential, the model's reference energy: %s;\n"
+                         " if both are 0, the largest sum of |energy terms| so far)\n",
                          results.front().reference_energy.c_str()));
 }
 

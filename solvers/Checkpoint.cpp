@@ -21,14 +21,14 @@ namespace {
 
 constexpr PetscInt kMagic = 0x4245414d; // "BEAM"
 // 3: fully_implicit's history is y_n - y_{n-1} (was y_{n-1}); 4: whether the scheme's history continues
-// the saved state, and a checksum of the header alone (a flipped identity bit was named as another run's
+// the saved state, whether the drift scale follows the energies, and a checksum of the header alone (a flipped identity bit was named as another run's
 // setting, before the whole file's checksum could be compared).
 constexpr PetscInt kVersion = 4;
 constexpr PetscInt kMaxIdentity = 1 << 20; // bytes of identity text a header may announce
 constexpr PetscInt kMaxHistory = 16;
 constexpr int kNameLength = 64;
 constexpr int kChecksumLength = 16; // hex digits
-constexpr int kInts = 7;
+constexpr int kInts = 8;
 
 using PViewer = Handle<PetscViewer, PetscViewerDestroy>;
 
@@ -100,7 +100,8 @@ Identity parseIdentity(const std::string &text) {
 }
 
 struct RawHeader {
-  PetscInt ints[kInts] = {}; // magic, version, size, step, history, identity length, history continues
+  PetscInt ints[kInts] = {}; // magic, version, size, step, history, identity length, history continues,
+                             // scale follows
   char name[kNameLength] = {};
   PetscReal reals[7] = {}; // time, dt, work, dissipated, total0, energy_scale, max_abs_drift
   std::string identity;
@@ -124,7 +125,7 @@ RawHeader rawHeader(const CheckpointHeader &h) {
   RawHeader r;
   r.identity = identityText(h.identity);
   const PetscInt ints[kInts] = {kMagic, kVersion, h.size, h.step, h.history, PetscInt(r.identity.size()),
-                                h.continues ? 1 : 0};
+                                h.continues ? 1 : 0, h.scale_follows ? 1 : 0};
   std::memcpy(r.ints, ints, sizeof ints);
   std::strncpy(r.name, h.scheme.c_str(), kNameLength - 1);
   const PetscReal reals[7] = {h.time, h.dt, h.work, h.dissipated, h.total0, h.energy_scale, h.max_abs_drift};
@@ -139,7 +140,8 @@ std::string readRaw(PetscViewer v, RawHeader &r, std::string &stored_checksum) {
   if (r.ints[0] != kMagic) return "not a checkpoint of this program";
   if (r.ints[1] != kVersion) return "written by another version (" + std::to_string(r.ints[1]) + ")";
   if (r.ints[2] < 1 || r.ints[3] < 0 || r.ints[4] < 0 || r.ints[4] > kMaxHistory || r.ints[5] < 0 ||
-      r.ints[5] > kMaxIdentity || r.ints[6] < 0 || r.ints[6] > 1)
+      r.ints[5] > kMaxIdentity || r.ints[6] < 0 || r.ints[6] > 1 ||
+      r.ints[7] < 0 || r.ints[7] > 1)
     return "corrupted header (a count out of range)";
   if (PetscViewerBinaryRead(v, r.name, kNameLength, &got, PETSC_CHAR) || got != kNameLength) return "too short";
   r.name[kNameLength - 1] = '\0';
@@ -317,6 +319,7 @@ CheckpointHeader readCheckpointHeader(MPI_Comm comm, const std::string &path) {
   h.step = r.ints[3];
   h.history = r.ints[4];
   h.continues = r.ints[6] == 1;
+  h.scale_follows = r.ints[7] == 1;
   h.scheme = r.name;
   h.time = r.reals[0];
   h.dt = r.reals[1];

@@ -35,6 +35,7 @@ struct CheckpointHeader {
   double energy_scale = 1, max_abs_drift = 0;  // RunResult so far
   PetscInt history = 0;      // number of scheme history vectors
   bool continues = true;     // the history continues (x, y): false after a state changed outside the step
+  bool scale_follows = false; // the drift scale follows the energies (the model gave none)
   Identity identity;         // what defines the run
 };
 

@@ -54,7 +54,8 @@ private:
   double fx_prev_ = 0; // f0'x_n (constant load)
 };
 
-// Scale for the relative drift (E - E0) / scale: max(|E0|, reference), 1 if both vanish, where the
+// Scale for the relative drift (E - E0) / scale: max(|E0|, reference), 1 if both vanish (the time loop
+// then takes the energies' own size instead, TimeLoop.cpp), where the
 // callers pass as E0 the initial energy without its offsets (Model::offsetEnergy: gravity's potential,
 // whose zero is the coordinate origin's, and energy no motion can change), so that the scale, the drift
 // and the divergence test do not depend on where a scene sits or on parts that do nothing. The reference

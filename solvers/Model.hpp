@@ -92,7 +92,7 @@ public:
   // Power dissipated at (x, v): v'C v for viscous damping, dashpots, contact damping.
   virtual double dissipationRate(double /*t*/, Vec /*x*/, Vec /*v*/) const { return 0; }
   // An energy the drift (E - E0) / scale is measured against when |E0| is small: scale = max(|E0|,
-  // referenceEnergy()), 1 if both vanish (solvers/Energy.hpp driftScale). Called once per run, before
+  // referenceEnergy()); if both vanish the time loop takes the energies' own size. Called once per run, before
   // anything is written (it may solve a system and read solver options).
   virtual double referenceEnergy() const { return 0; }
   // What referenceEnergy() is, for the run summary's footnote.

@@ -28,7 +28,32 @@ struct TimeLoop::Progress {
   StepState state;
   RunResult result;
   double e0 = 0;
+  // The model gave no scale (|E0| without offsets and its reference energy both 0: one body or particle
+  // falling from rest): the scale is then the energies' own size, the largest sum of |terms| so far. A
+  // fixed 1 J made the verdict depend on the units (a 1e26 kg body in free fall "diverged" at step 1 on
+  // round-off, a 1 kg one was conserved); the size after the first step alone made a fall's round-off
+  // look like a gain (2.4e-8 after 1 s: the energies grow as t^2).
+  bool scale_follows = false;
 };
+
+namespace {
+
+double magnitude(const EnergyTerms &e) {
+  double m = std::abs(e.work) + std::abs(e.dissipated);
+  for (double part : e.parts) m += std::abs(part);
+  return m;
+}
+
+// The model's scale, max(|E0| without its offsets, the reference energy) (solvers/Energy.hpp driftScale),
+// or 0 when it gives none.
+double modelScale(const EnergyTerms &initial, double offsets, double reference) {
+  return std::max(std::abs(initial.total() - offsets), reference);
+}
+
+// A following scale is 0 only while no energy term is: the change is 0 too.
+double driftOf(double change, double scale) { return change == 0 ? 0 : change / scale; }
+
+} // namespace
 
 TimeLoop::TimeLoop(TimeScheme &scheme, const Model &model, const RunSettings &settings)
     : scheme_(scheme), model_(model), settings_(settings) {
@@ -68,7 +93,9 @@ void TimeLoop::start(Progress &p, const std::vector<Monitor *> &monitors) {
     throw inputError("the initial state's energy is not finite (" + parts.str() +
                      "): an input value overflows; accepted: masses, stiffnesses, positions and velocities whose energies are finite");
   }
-  p.result.energy_scale = driftScale(p.state.energy.total() - origin_part, reference_energy_);
+  const double fixed = modelScale(p.state.energy, origin_part, reference_energy_);
+  p.scale_follows = !(fixed > 0);
+  p.result.energy_scale = p.scale_follows ? magnitude(p.state.energy) : fixed;
   for (Monitor *m : monitors) m->observe(p.state);
 }
 
@@ -92,7 +119,8 @@ void TimeLoop::restore(Progress &p, const std::vector<Monitor *> &monitors) {
   s.time = h.time;
   s.energy = p.meter.resume(h.time, s.x, s.y, h.work, h.dissipated, h.total0);
   s.newton_its = scheme_.newtonIterations() >= 0 ? 0 : -1;
-  s.drift = (s.energy.total() - h.total0) / h.energy_scale;
+  s.drift = driftOf(s.energy.total() - h.total0, h.energy_scale);
+  p.scale_follows = h.scale_follows;
   // Every monitor checks it can continue its files before any of them changes one.
   agreeOn(model_.comm(), [&] {
     for (const Monitor *m : monitors) m->checkResume(s);
@@ -121,7 +149,8 @@ bool TimeLoop::advance(Progress &p, PetscInt n) {
     return false;
   }
   const EnergyTerms e = p.meter.advance(t, p.state.x, p.state.y);
-  const double drift = (e.total() - p.e0) / p.result.energy_scale; // total includes the dissipation
+  if (p.scale_follows) p.result.energy_scale = std::max(p.result.energy_scale, magnitude(e));
+  const double drift = driftOf(e.total() - p.e0, p.result.energy_scale); // total includes the dissipation
   if (!std::isfinite(drift) || std::abs(drift) > settings_.divergence_factor) {
     if (std::isfinite(drift))
       why << "|E - E0| / scale = " << std::abs(drift) << " exceeds the bound " << settings_.divergence_factor;
@@ -157,6 +186,7 @@ void TimeLoop::checkpoint(const Progress &p) const {
   h.dissipated = p.meter.dissipated();
   h.total0 = p.meter.initialTotal();
   h.energy_scale = p.result.energy_scale;
+  h.scale_follows = p.scale_follows;
   h.max_abs_drift = p.result.max_abs_drift;
   const std::vector<Vec> history = scheme_.history();
   h.history = PetscInt(history.size());

@@ -371,6 +371,48 @@ TEST(NonlinearSchemes, DriftDoesNotDependOnWhereTheSceneSits) {
                   "multibody pendulum");
 }
 
+// Nor on the units where the model gives no scale (one particle, or one body without size, falling from
+// rest: |E0| without gravity's potential and the reference both 0). The scale was then 1 in the model's
+// units: a 1e26 kg particle "diverged" at step 1 on round-off. It now follows the energies' size, so a
+// mass of 1 and of 1e26 give one drift: implicit Euler's own (the fall's energy error of a first-order
+// scheme, 2.6e-3 here), equal to 1e-9; Verlet's and RK4's, which are exact on a uniform field, at
+// round-off: each step's energy is a few terms, each rounded to eps of its size, so after n = 500 steps
+// |drift| <= 500 * 4 * eps ~ 4.4e-13.
+TEST(NonlinearSchemes, DriftDoesNotDependOnTheUnitsWithoutAModelScale) {
+  auto fall = [](double mass) {
+    Network net;
+    net.particles = {particle({0.5, -1, 3}, mass, {0, 0, 0})};
+    net.gravity = {0, 0, -9.81};
+    net.validate();
+    return net;
+  };
+  const MassSpringModel light(fall(1), PETSC_COMM_WORLD), heavy(fall(1e26), PETSC_COMM_WORLD);
+  for (const char *name : {"verlet", "implicit_euler"}) {
+    const RunResult a = runFromStart(light, name, 2e-3, 1.0), b = runFromStart(heavy, name, 2e-3, 1.0);
+    EXPECT_FALSE(a.diverged || b.diverged) << name << ": " << a.divergence << b.divergence;
+    EXPECT_NEAR(b.max_abs_drift, a.max_abs_drift, 1e-9 * a.max_abs_drift + 500 * 4 * 2.2e-16) << name;
+    if (std::string(name) == "verlet") {
+      EXPECT_LT(a.max_abs_drift, 500 * 4 * 2.2e-16);
+    }
+    EXPECT_NEAR(b.energy_scale / a.energy_scale, 1e26, 1e-12 * 1e26) << name;
+  }
+  // The multibody body: a sphere-like rock on no joint.
+  multibody::Description d = multibody::loadModel("pendulum");
+  d.joints.clear();
+  d.bodies.resize(1);
+  d.bodies[0].shape = {};
+  const multibody::MultibodyModel one(d, PETSC_COMM_WORLD);
+  for (auto &b : d.bodies) {
+    b.mass *= 1e26;
+    b.inertia *= 1e26;
+  }
+  const multibody::MultibodyModel heavy_body(d, PETSC_COMM_WORLD);
+  const RunResult a = runFromStart(one, "rk4", 2e-3, 1.0), b = runFromStart(heavy_body, "rk4", 2e-3, 1.0);
+  EXPECT_FALSE(a.diverged || b.diverged) << a.divergence << b.divergence;
+  EXPECT_LT(a.max_abs_drift, 500 * 4 * 2.2e-16);
+  EXPECT_LT(b.max_abs_drift, 500 * 4 * 2.2e-16);
+}
+
 // Turning a scene about the direction of gravity changes nothing either: the scale's extent is the
 // network's size, not its bounding box's diagonal (which a 45-degree turn changed by up to sqrt(2)). A
 // triangle of springs hanging from one fixed corner, as built and turned by 45 degrees about z; the
