@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
@@ -49,6 +50,9 @@ double number(const json &value, const Where &where, const std::string &key) {
   if (!value.is_number()) where.fail(key + " must be a number");
   const double x = value.get<double>();
   if (!std::isfinite(x)) where.fail(key + " must be finite");
+  // As the options read numbers: a subnormal (1e-320) has lost its digits.
+  if (x != 0 && std::abs(x) < std::numeric_limits<double>::min())
+    where.fail(key + " underflows a double: its magnitude is below 2.2e-308");
   return x;
 }
 
@@ -213,6 +217,11 @@ std::string readFile(const std::string &path) {
   if (!in) throw inputError("model file " + path + " cannot be read");
   std::ostringstream text;
   text << in.rdbuf();
+  // The JSON reader stops at a NUL byte: what followed it was ignored, exit 0.
+  const std::size_t nul = text.str().find('\0');
+  if (nul != std::string::npos)
+    throw inputError("model file " + path + ": a NUL byte at offset " + std::to_string(nul) +
+                     "; accepted: a JSON text file");
   return text.str();
 }
 

@@ -16,6 +16,7 @@
 #include "common/Hash.hpp"
 #include "common/Agree.hpp"
 #include "common/Error.hpp"
+#include "common/Options.hpp"
 #include "common/OutputFile.hpp"
 
 namespace beam::multibody {
@@ -427,7 +428,7 @@ std::vector<std::pair<std::string, std::string>> MultibodyModel::identity() cons
     return s.str();
   };
   return {{"model", name()},
-          {"model_source", d_.source},
+          {"model_source", identityPath(d_.source)},
           {"bodies", std::to_string(bodyCount())},
           {"constraint_rows", std::to_string(jointRowCount())},
           {"data_hash", [this] {

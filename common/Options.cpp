@@ -5,6 +5,7 @@
 #include <limits>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <sstream>
 
 #include "common/Petsc.hpp"
@@ -375,6 +376,8 @@ std::vector<double> parseRealList(const std::string &option, const std::string &
 bool isIndexText(const std::string &text) {
   return !text.empty() && text.size() <= 18 && text.find_first_not_of("0123456789") == std::string::npos;
 }
+
+std::string identityPath(const std::string &path) { return std::filesystem::path(path).lexically_normal().string(); }
 
 std::vector<std::string> commandLineValues(const std::string &name) {
   int argc = 0;

@@ -128,6 +128,10 @@ std::vector<double> parseRealList(const std::string &option, const std::string &
 // the rule of every index a user writes (-track, the springs file's i and j).
 bool isIndexText(const std::string &text);
 
+// A file path as a checkpoint's identity records it: lexically normal, so ./m/a.json, m//a.json and
+// m/a.json are one file (a restart with the other spelling was refused as another run).
+std::string identityPath(const std::string &path);
+
 // Every value the command line gave `name` ("-plane"), in order ("" for one without a value). PETSc's
 // database keeps only the last; an option documented as repeatable reads them all here.
 std::vector<std::string> commandLineValues(const std::string &name);

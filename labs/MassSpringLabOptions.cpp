@@ -37,7 +37,7 @@ Network readSource(MPI_Comm comm, const std::string &default_model) {
     net.particles = readParticles(particles);
     net.springs = readSprings(springs, PetscInt(net.particles.size()));
     net.source = "files";
-    net.parameters = {{"particles_file", particles}, {"springs_file", springs}};
+    net.parameters = {{"particles_file", identityPath(particles)}, {"springs_file", identityPath(springs)}};
     return net;
   }
   std::vector<BuiltinParameter> parameters = builtinParameters(model);

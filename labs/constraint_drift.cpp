@@ -8,7 +8,8 @@
 // with projection; the energy error follows the scheme, not the stabilization, except when Baumgarte's
 // correction is large against the step.
 // Writes <output_dir>/<variant>/energy.csv, <output_dir>/constraint_drift.csv
-// (variant,xi,omega,projection,max_position_violation,final_position_violation,max_abs_drift) and
+// (variant,xi,omega,projection,max_position_violation,final_position_violation,max_abs_drift,status;
+// status ok or diverged) and
 // constraint_drift.png.
 #include <cstdio>
 #include <memory>
@@ -75,7 +76,7 @@ int main(int argc, char **argv) {
     // after four variants had run and printed their rows.
     for (const auto &v : variants) beam::prepareOutputDirectory(o.output.dir + "/" + v.name);
 
-    std::string table = "variant,xi,omega,projection,max_position_violation,final_position_violation,max_abs_drift\n";
+    std::string table = "variant,xi,omega,projection,max_position_violation,final_position_violation,max_abs_drift,status\n";
     BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "constraint_drift: %s, %s, dt = %g, T = %g\n\n%-18s %14s %14s %14s\n",
                            o.mechanism.description.source.c_str(), o.scheme.c_str(), o.run.dt, o.run.T, "variant",
                            "max |g|", "final |g|", "max|drift|"));
@@ -96,7 +97,8 @@ int main(int argc, char **argv) {
                              violation.last, r.max_abs_drift, r.diverged ? "  DIVERGED" : ""));
       table += var.name + "," + beam::exactDecimal(var.baumgarte.xi) + "," + beam::exactDecimal(var.baumgarte.omega) + "," +
                (var.projection ? "1" : "0") + "," + beam::exactDecimal(violation.largest) + "," +
-               beam::exactDecimal(violation.last) + "," + beam::exactDecimal(r.max_abs_drift) + "\n";
+               beam::exactDecimal(violation.last) + "," + beam::exactDecimal(r.max_abs_drift) + "," +
+               (r.diverged ? "diverged" : "ok") + "\n";
     }
     int rank = 0;
     MPI_Comm_rank(PETSC_COMM_WORLD, &rank);

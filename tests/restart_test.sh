@@ -164,6 +164,9 @@ lone=(-particles lone.csv -springs nosprings.csv -scheme verlet -dt 0.001 -quiet
 "$ms" "${lone[@]}" -T 0.2 -output_dir lonepart > /dev/null
 "$ms" "${lone[@]}" -T 0.4 -restart lonepart > /dev/null
 check "mass_spring restart of a lone falling particle identical" 'cmp -s lonefull/energy.csv lonepart/energy.csv'
+# The same files spelled another way (./x, x): one run (refused as another run's springs_file, exit 2).
+"$ms" -particles ./lone.csv -springs .//nosprings.csv -scheme verlet -dt 0.001 -quiet -snapshot_every 0 -T 0.6 -restart lonepart > /dev/null 2> err.txt
+check "mass_spring restart with ./ in the file names continues" '[ $? = 0 ]'
 mb="$labs/multibody"
 mbargs=(-model double_pendulum -scheme verlet -dt 0.001 -quiet -snapshot_every 50)
 "$mb" "${mbargs[@]}" -T 0.4 -output_dir mbfull -save_final mbfull.csv > /dev/null
@@ -184,6 +187,8 @@ check "multibody restart with another Baumgarte omega refused" '[ $? = 2 ] && gr
 printf '{"gravity": [0, -9.81, 0], "bodies": [{"name": "bob", "mass": %s, "inertia": [0.001, 0.001, 0.001], "position": [1, 0, 0]}],
  "joints": [{"type": "distance", "body1": "ground", "body2": "bob", "point1": [0, 0, 0], "point2": [1, 0, 0]}]}\n' 1 > mbfile.json
 "$mb" -model mbfile.json -quiet -T 0.2 -output_dir mbf > /dev/null
+"$mb" -model ./mbfile.json -quiet -T 0.3 -restart mbf > /dev/null 2> err.txt
+check "multibody restart with ./ in the model file name continues" '[ $? = 0 ]'
 sed -i 's/"mass": 1,/"mass": 2,/' mbfile.json
 "$mb" -model mbfile.json -quiet -T 0.4 -restart mbf > /dev/null 2> err.txt
 check "multibody restart with an edited model file refused" '[ $? = 2 ] && grep -q "data_hash" err.txt'
