@@ -17,4 +17,12 @@ inline std::string exactDecimal(double v) {
   return buf;
 }
 
+// printf's %g as text, for PetscPrintf: PETSc's own %g writes an integral value with a trailing point
+// ("T = 5.", "xi = 1.") in the labs' headers.
+inline std::string gText(double v) {
+  char buf[32] = "";
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
 } // namespace beam

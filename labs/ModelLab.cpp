@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "common/Agree.hpp"
+#include "common/Exact.hpp"
 #include "output/ConsoleEnergy.hpp"
 #include "output/EnergyLog.hpp"
 #include "output/FileUtil.hpp"
@@ -71,8 +72,8 @@ int reportRun(MPI_Comm comm, const RunResult &result, const std::string &dir) {
   printSummary(comm, {result});
   if (result.diverged) throw runError(result.divergence);
   if (result.interrupted_by) {
-    BEAM_PETSC(PetscPrintf(comm, "stopped by signal %d after step %lld (t = %g); checkpoint %s/checkpoint.bin; continue with -restart %s\n",
-                           result.interrupted_by, (long long)result.steps_done, result.time, dir.c_str(), dir.c_str()));
+    BEAM_PETSC(PetscPrintf(comm, "stopped by signal %d after step %lld (t = %s); checkpoint %s/checkpoint.bin; continue with -restart %s\n",
+                           result.interrupted_by, (long long)result.steps_done, gText(result.time).c_str(), dir.c_str(), dir.c_str()));
     return 128 + result.interrupted_by;
   }
   return int(kExitOk);

@@ -77,8 +77,9 @@ int main(int argc, char **argv) {
     for (const auto &v : variants) beam::prepareOutputDirectory(o.output.dir + "/" + v.name);
 
     std::string table = "variant,xi,omega,projection,max_position_violation,final_position_violation,max_abs_drift,status\n";
-    BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "constraint_drift: %s, %s, dt = %g, T = %g\n\n%-18s %14s %14s %14s\n",
-                           o.mechanism.description.source.c_str(), o.scheme.c_str(), o.run.dt, o.run.T, "variant",
+    BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "constraint_drift: %s, %s, dt = %s, T = %s\n\n%-18s %14s %14s %14s\n",
+                           o.mechanism.description.source.c_str(), o.scheme.c_str(), beam::gText(o.run.dt).c_str(),
+                           beam::gText(o.run.T).c_str(), "variant",
                            "max |g|", "final |g|", "max|drift|"));
     int diverged = 0;
     std::string first_divergence;

@@ -169,9 +169,10 @@ int main(int argc, char **argv) {
     beam::prepareOutputDirectory(out.dir);
 
     BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD,
-                           "contact_study: m = %g, k_c = %g, drop %g (impact speed %.4g), %s, dt = %.3g (contact / %g)%s\n\n"
+                           "contact_study: m = %s, k_c = %s, drop %s (impact speed %.4g), %s, dt = %.3g (contact / %s)%s\n\n"
                            "%8s %8s %12s %12s %12s %12s\n",
-                           m, k, h, v0, scheme_name.c_str(), run.dt, points_per_contact,
+                           beam::gText(m).c_str(), beam::gText(k).c_str(), beam::gText(h).c_str(), v0, scheme_name.c_str(),
+                           run.dt, beam::gText(points_per_contact).c_str(),
                            depth > 0 ? (", damping depth " + beam::exactDecimal(depth) + " (the ramp adds to the bias)").c_str() : "",
                            "body", "zeta", "b_c",
                            "e theory", "e measured", "rel. diff"));

@@ -15,6 +15,7 @@
 
 #include "labs/BeamLab.hpp"
 #include "labs/DiscreteLabOptions.hpp"
+#include "common/Exact.hpp"
 #include "common/Options.hpp"
 #include "output/EnergyLog.hpp"
 #include "output/FileUtil.hpp"
@@ -41,7 +42,7 @@ void printState(MPI_Comm comm, const beam::RunResult &r, Vec q, const beam::Ener
   BEAM_PETSC(VecGetLocalSize(whole, &n));
   const PetscScalar *a;
   BEAM_PETSC(VecGetArrayRead(whole, &a));
-  BEAM_PETSC(PetscPrintf(comm, "q(%g) = (", r.time));
+  BEAM_PETSC(PetscPrintf(comm, "q(%s) = (", beam::gText(r.time).c_str()));
   for (PetscInt i = 0; i < n && i < 8; ++i)
     BEAM_PETSC(PetscPrintf(comm, "%s%.10g", i ? ", " : "", double(PetscRealPart(a[i]))));
   BEAM_PETSC(PetscPrintf(comm, "%s)\n", n > 8 ? ", ..." : ""));

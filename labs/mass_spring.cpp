@@ -12,6 +12,7 @@
 #include "MassSpring/MassSpringModel.hpp"
 #include "MassSpring/Writers.hpp"
 #include "common/Agree.hpp"
+#include "common/Exact.hpp"
 #include "common/Options.hpp"
 #include "labs/MassSpringLabOptions.hpp"
 #include "labs/ModelLab.hpp"
@@ -52,9 +53,9 @@ int main(int argc, char **argv) {
     beam::TimeLoop loop(*scheme, model, o.run);
     if (beam::finishOptions(PETSC_COMM_WORLD)) return 0; // -help: every solver has listed its options
 
-    BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "mass_spring: %s, %lld particles, %lld springs, %s, dt = %g, %lld steps\n",
+    BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "mass_spring: %s, %lld particles, %lld springs, %s, dt = %s, %lld steps\n",
                            o.network.source.c_str(), (long long)model.particleCount(), (long long)model.springCount(),
-                           o.scheme.c_str(), o.run.dt, (long long)loop.steps()));
+                           o.scheme.c_str(), beam::gText(o.run.dt).c_str(), (long long)loop.steps()));
     beam::PVec x = model.createVector(), v = model.createVector();
     model.initialState(x, v);
     const beam::LabOutput output = beam::labOutput(o.output, "mass_spring",

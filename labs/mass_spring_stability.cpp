@@ -200,9 +200,9 @@ std::string measuredLimits(const Settings &s, const Case &base, double omega_max
 // Part 3: the stiffness sweep, printed; the rows of stiffness_sweep.csv.
 std::string stiffnessSweep(const Settings &s) {
   const PetscInt steps = beam::stepCount(s.sweep_run.T, s.sweep_run.dt);
-  BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "\nstiffness sweep at dt = %g, %lld steps: max |E - E0| / scale, or the step "
+  BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "\nstiffness sweep at dt = %s, %lld steps: max |E - E0| / scale, or the step "
                                            "where the run failed\n%10s %12s %12s",
-                         s.sweep_run.dt, (long long)steps, "factor", "omega_max", "omega_max dt"));
+                         beam::gText(s.sweep_run.dt).c_str(), (long long)steps, "factor", "omega_max", "omega_max dt"));
   for (const auto &name : s.schemes) BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, " %18s", name.c_str()));
   BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "\n"));
   std::string sweep_csv = "factor,omega_max,omega_max_dt,scheme,stable,steps_done,max_drift\n";

@@ -7,6 +7,7 @@
 // (or to round-off with -projection).
 // Writes <output_dir>/energy.csv (with position_violation, velocity_violation, quaternion_norm_error),
 // multibody_*.vtp + multibody.pvd; -save_final FILE: body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz.
+#include "common/Exact.hpp"
 #include "common/Options.hpp"
 #include "labs/ModelLab.hpp"
 #include "labs/MultibodyLabOptions.hpp"
@@ -25,11 +26,12 @@ int main(int argc, char **argv) {
     if (beam::finishOptions(PETSC_COMM_WORLD)) return 0;
 
     BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD,
-                           "multibody: %s, %d bodies, %d joint rows, %s, dt = %g, %lld steps, Baumgarte xi = %g, "
-                           "omega = %g%s\n",
+                           "multibody: %s, %d bodies, %d joint rows, %s, dt = %s, %lld steps, Baumgarte xi = %s, "
+                           "omega = %s%s\n",
                            o.mechanism.description.source.c_str(), model.bodyCount(), model.jointRowCount(),
-                           o.scheme.c_str(), o.run.dt, (long long)loop.steps(), o.mechanism.baumgarte.xi,
-                           o.mechanism.baumgarte.omega, o.mechanism.projection ? ", projection" : ""));
+                           o.scheme.c_str(), beam::gText(o.run.dt).c_str(), (long long)loop.steps(),
+                           beam::gText(o.mechanism.baumgarte.xi).c_str(), beam::gText(o.mechanism.baumgarte.omega).c_str(),
+                           o.mechanism.projection ? ", projection" : ""));
     beam::PVec x = model.createVector(), v = model.createVector();
     model.initialState(x, v);
     const beam::LabOutput output = beam::labOutput(
