@@ -267,7 +267,9 @@ Eigen::VectorXd MultibodyModel::solveAugmented(const Vector &q, const Constraint
     Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
     cod.setThreshold(1e-10);
     cod.compute(A);
-    if (cod.rank() < N && rank_ == 0 && firstRedundancyWarning(d_.source)) {
+    // A matrix that overflowed (an inertia of 1e308) has no rank to speak of: its non-finite solution is
+    // refused below, without a warning about redundant joints before it.
+    if (cod.rank() < N && A.allFinite() && rank_ == 0 && firstRedundancyWarning(d_.source)) {
       std::fprintf(stderr, "warning: %s: redundant constraints (augmented matrix of rank %ld < %d): "
                    "least-squares multipliers, accelerations unaffected\n",
                    d_.source.c_str(), static_cast<long>(cod.rank()), N);

@@ -423,6 +423,10 @@ printf '{"bodies": [{"name": "a", "mass": 1, "inertia": [1,1,1], "position": [0,
 expect 2 "a NUL byte at offset 79" "$mb" -model nul.json -output_dir $out
 printf '{"bodies": [{"name": "a", "mass": 1e-320, "inertia": [1,1,1], "position": [0,0,0]}]}' > subnormal.json
 expect 2 "mass underflows a double" "$mb" -model subnormal.json -output_dir $out
+# An inertia that overflows the rotational mass: refused, without a "redundant constraints" warning first.
+printf '{"bodies": [{"name": "a", "mass": 1, "inertia": [1e308,1e308,1e308], "position": [1,0,0]}], "joints": [{"type": "spherical", "body1": "ground", "body2": "a", "point": [0,0,0]}]}' > huge_inertia.json
+expect 2 "energy is not finite" "$mb" -model huge_inertia.json -output_dir $out
+! grep -q "redundant" err.txt || fail "multibody: an overflowing inertia should not be reported as redundant constraints"
 expect 2 "malformed.json" "$mb" -model malformed.json -output_dir $out
 expect 2 "torques[0]: body must be a body name" "$mb" -model ground_torque.json -output_dir $out
 expect 2 "unknown" "$mb" -model nothing -output_dir $out
