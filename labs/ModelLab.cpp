@@ -34,6 +34,7 @@ RunResult runModel(TimeLoop &loop, const Model &model, Vec x, Vec y, const LabOu
       MPI_Comm_rank(model.comm(), &rank);
       if (rank == 0) checkWritableFile("-save_final", output.save_final);
     });
+  loop.checkInitialState(x, y); // bad input: refused before the output directory is made
   prepareOutputDirectory(output.dir);
   std::vector<std::unique_ptr<Monitor>> owned;
   owned.push_back(std::make_unique<EnergyLog>(model, output.dir + "/energy.csv", loop.reportsNewtonIterations(),

@@ -50,6 +50,18 @@ double modelScale(const EnergyTerms &initial, double offsets, double reference) 
   return std::max(std::abs(initial.total() - offsets), reference);
 }
 
+// An initial state whose energy overflows (a velocity of 1e200, a mass of 1e308) is bad input, not a
+// divergence: it "diverged at step 1" with exit 3 and a final drift of NaN.
+void refuseNonFinite(const Model &model, const EnergyTerms &initial) {
+  if (std::isfinite(initial.total())) return;
+  std::ostringstream parts;
+  const auto names = model.energyNames();
+  for (size_t i = 0; i < names.size() && i < initial.parts.size(); ++i)
+    parts << (i ? ", " : "") << names[i] << " " << initial.parts[i];
+  throw inputError("the initial state's energy is not finite (" + parts.str() +
+                   "): an input value overflows; accepted: masses, stiffnesses, positions and velocities whose energies are finite");
+}
+
 // A following scale is 0 only while no energy term is: the change is 0 too.
 double driftOf(double change, double scale) { return change == 0 ? 0 : change / scale; }
 
@@ -83,20 +95,17 @@ void TimeLoop::start(Progress &p, const std::vector<Monitor *> &monitors) {
   p.state.energy = p.meter.start(0.0, p.state.x, p.state.y);
   p.state.newton_its = scheme_.newtonIterations() >= 0 ? 0 : -1;
   const double origin_part = model_.offsetEnergy(0.0, p.state.x, p.state.y);
-  // An initial state whose energy overflows (a velocity of 1e200, a mass of 1e308) is bad input, not a
-  // divergence: it "diverged at step 1" with exit 3 and a final drift of NaN.
-  if (!std::isfinite(p.state.energy.total())) {
-    std::ostringstream parts;
-    const auto names = model_.energyNames();
-    for (size_t i = 0; i < names.size() && i < p.state.energy.parts.size(); ++i)
-      parts << (i ? ", " : "") << names[i] << " " << p.state.energy.parts[i];
-    throw inputError("the initial state's energy is not finite (" + parts.str() +
-                     "): an input value overflows; accepted: masses, stiffnesses, positions and velocities whose energies are finite");
-  }
+  refuseNonFinite(model_, p.state.energy);
   const double fixed = modelScale(p.state.energy, origin_part, reference_energy_);
   p.scale_follows = !(fixed > 0);
   p.result.energy_scale = p.scale_follows ? magnitude(p.state.energy) : fixed;
   for (Monitor *m : monitors) m->observe(p.state);
+}
+
+void TimeLoop::checkInitialState(Vec x, Vec y) const {
+  if (!settings_.restart_path.empty()) return;
+  EnergyMeter meter(model_);
+  refuseNonFinite(model_, meter.start(0.0, x, y));
 }
 
 void TimeLoop::restore(Progress &p, const std::vector<Monitor *> &monitors) {

@@ -52,6 +52,10 @@ public:
   // Everything that defines the run, as checkpoints record it: the lab's identity, the model's, the
   // scheme with its parameters, dt, the solver kind.
   Identity identity() const;
+  // Refuses (input error) an initial state whose energy is not finite (a velocity of 1e200, an inertia
+  // of 1e308): what run() does first, callable before anything is created for the run. Nothing to check
+  // for a restart (the checkpoint's state was finite when written).
+  void checkInitialState(Vec x, Vec y) const;
   // Integrates from (x, y) at t = 0 — or, with settings.restart_path, from the checkpoint (x and y are
   // then overwritten with its state); x and y hold the final state.
   RunResult run(Vec x, Vec y, const std::vector<Monitor *> &monitors);

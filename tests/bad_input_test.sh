@@ -333,6 +333,7 @@ expect 3 "the residual at dv = 0 overflows" "$ms" -particles particles.csv -spri
 printf 'x,y,z,mass,fixed,vx,vy,vz\n0,0,1,0.1,1,0,0,0\n0,0,0,0.1,0,1e200,0,0\n' > particles_fast.csv
 expect 2 "the initial state's energy is not finite (kinetic inf, gravity 0, elastic 0, contact 0)" \
   "$ms" -particles particles_fast.csv -springs springs.csv -output_dir ms_inf
+[ ! -e ms_inf ] || fail "mass_spring: an overflowing initial state should be refused before its output directory is made"
 # The same command line reading different files on the two ranks (per-rank working directories): the
 # ranks compare a hash of what they read (a heavier particle on rank 1 ran with exit 0, its physics mixed).
 mkdir -p data_r0 data_r1
