@@ -223,10 +223,15 @@ DiscreteSystemModel::DiscreteSystemModel(const DiscreteModel &model, MPI_Comm co
   std::uint64_t h = 0xcbf29ce484222325ULL;
   for (const auto *A : {&model.M, &model.C, &model.K}) h = hashSparse(*A, h);
   for (const auto *v : {&model.F, &model.q0, &model.v0}) h = hashValues(v->data(), v->size(), h);
+  if (model.history) h = fnv1a(model.history->hash(), h); // the sampled load is data too
   agreeOnData(comm, h, "the discrete system '" + model.name + "'");
-  const bool varying = model.load_factor || model.history;
+  // Which load in time (until 2026-11-27 only whether there was one: a restart with another curve,
+  // -load_harmonic or history went on with it, exit 0).
+  const std::string load = model.history ? "history, hash " + std::to_string(model.history->hash())
+                           : model.load_factor ? model.load_identity
+                                               : "constant";
   identity_ = {{"model", name()}, {"system", model.name}, {"size", std::to_string(model.size())},
-               {"data_hash", std::to_string(h)}, {"load", varying ? "in time" : "constant"}};
+               {"data_hash", std::to_string(h)}, {"load", load}};
 }
 
 } // namespace beam

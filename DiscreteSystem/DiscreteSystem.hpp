@@ -33,6 +33,7 @@ struct DiscreteModel {
   Eigen::VectorXd F, q0, v0;
   std::function<double(double)> load_factor;  // f = F g(t); empty = constant
   std::shared_ptr<const LoadHistory> history; // replaces F g(t) when set
+  std::string load_identity = "no";           // of load_factor (LoadIdentity::text)
 
   Eigen::Index size() const { return M.rows(); }
   bool damped() const { return C.nonZeros() > 0; }

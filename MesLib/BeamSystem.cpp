@@ -10,6 +10,7 @@
 #include "MesLib/KroneckerCG.hpp"
 #include "MesLib/KroneckerMass.hpp"
 #include "MesLib/MatrixFreeOperator.hpp"
+#include "common/Options.hpp"
 #include "common/Agree.hpp"
 
 namespace beam {
@@ -164,18 +165,9 @@ bool endsWith(const std::string &s, const std::string &suffix) {
 
 // Every -<prefix>ksp_type and -<prefix>pc_type option given, as {name, value}, in the database's order.
 std::vector<std::pair<std::string, std::string>> solverTypeOptions() {
-  char *all = nullptr;
-  BEAM_PETSC(PetscOptionsGetAll(nullptr, &all));
-  std::istringstream in(all ? all : "");
-  BEAM_PETSC(PetscFree(all));
   std::vector<std::pair<std::string, std::string>> found;
-  std::string name, value;
-  in >> name;
-  while (in) {
-    const bool has_value = bool(in >> value) && value.rfind("-", 0) != 0;
-    if (has_value && (endsWith(name, "pc_type") || endsWith(name, "ksp_type"))) found.emplace_back(name, value);
-    name = has_value ? (in >> name, name) : value;
-  }
+  for (const auto &[name, value] : databaseOptions())
+    if (!value.empty() && (endsWith(name, "pc_type") || endsWith(name, "ksp_type"))) found.emplace_back(name, value);
   return found;
 }
 

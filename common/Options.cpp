@@ -377,6 +377,22 @@ bool isIndexText(const std::string &text) {
   return !text.empty() && text.size() <= 18 && text.find_first_not_of("0123456789") == std::string::npos;
 }
 
+std::vector<std::pair<std::string, std::string>> databaseOptions() {
+  char *all = nullptr;
+  BEAM_PETSC(PetscOptionsGetAll(nullptr, &all));
+  std::istringstream in(all ? all : "");
+  BEAM_PETSC(PetscFree(all));
+  std::vector<std::pair<std::string, std::string>> found;
+  std::string name, value;
+  in >> name;
+  while (in) {
+    const bool has_value = bool(in >> value) && value.rfind("-", 0) != 0;
+    found.emplace_back(name, has_value ? value : "");
+    name = has_value ? (in >> name, name) : value;
+  }
+  return found;
+}
+
 std::string identityPath(const std::string &path) { return std::filesystem::path(path).lexically_normal().string(); }
 
 std::vector<std::string> commandLineValues(const std::string &name) {

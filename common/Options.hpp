@@ -25,6 +25,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace beam {
@@ -127,6 +128,9 @@ std::vector<double> parseRealList(const std::string &option, const std::string &
 // An index written as an integer: 1 to 18 digits and nothing else (1.0, 1e0, 0x1, +1 and -1 are not),
 // the rule of every index a user writes (-track, the springs file's i and j).
 bool isIndexText(const std::string &text);
+
+// Every option in PETSc's database as {name, value} ("" for a flag), in the database's order.
+std::vector<std::pair<std::string, std::string>> databaseOptions();
 
 // A file path as a checkpoint's identity records it: lexically normal, so ./m/a.json, m//a.json and
 // m/a.json are one file (a restart with the other spelling was refused as another run).

@@ -27,7 +27,7 @@ RunSettings labRunSettings(const std::string &lab, const BeamLabOptions &options
                   {"operator", operatorName(options.operator_kind)},
                   {"rayleigh_alpha", exactDecimal(options.rayleigh_alpha)},
                   {"rayleigh_beta", exactDecimal(options.rayleigh_beta)},
-                  {"load_in_time", options.load_factor ? "yes" : "no"}};
+                  {"load_in_time", options.load_identity.text}};
   return run;
 }
 

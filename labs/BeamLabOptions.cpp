@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <sstream>
 
+#include "common/Agree.hpp"
+#include "common/Exact.hpp"
+#include "common/Hash.hpp"
 #include "common/Options.hpp"
 #include "solvers/LoadInTime.hpp"
 #include "labs/OptionParsing.hpp"
@@ -130,8 +133,10 @@ void readTimeRunOptions(MPI_Comm comm, BeamLabOptions &o, BeamLabKind kind) {
 
 } // namespace
 
-std::function<double(double)> readLoadInTimeOptions(MPI_Comm comm, bool exclusive_given, const char *exclusive_with) {
+std::function<double(double)> readLoadInTimeOptions(MPI_Comm comm, LoadIdentity &identity, bool exclusive_given,
+                                                    const char *exclusive_with) {
   std::function<double(double)> g;
+  identity = {};
   readOptions(comm, "Load in time f(t) = f0 g(t)", "", [&](OptionReader &r) {
     const std::string curve = r.path("-load_curve", "CSV t,g: piecewise linear g, constant beyond the ends");
     const std::vector<double> ah = r.reals("-load_harmonic", "A,omega: g = A sin(omega t)");
@@ -141,15 +146,26 @@ std::function<double(double)> readLoadInTimeOptions(MPI_Comm comm, bool exclusiv
       return r.fail(*exclusive_with ? std::string("-load_curve, -load_harmonic, ") + exclusive_with +
                                           ": more than one given; accepted: at most one"
                                     : "-load_curve and -load_harmonic both given; accepted: at most one of them");
-    if (!curve.empty()) g = LoadCurve::read(curve);
+    if (!curve.empty()) {
+      const LoadCurve c = LoadCurve::read(curve);
+      identity = {"curve " + identityPath(curve) + ", hash " + std::to_string(c.hash()), curve, c.hash()};
+      g = c;
+    }
     if (r.given("-load_harmonic")) {
       if (ah.size() != 2)
         return r.fail("-load_harmonic: '" + r.value("-load_harmonic") + "' has " + std::to_string(ah.size()) +
                       " numbers; accepted: amplitude,omega");
       g = harmonicLoad(ah[0], ah[1]);
+      identity.text = "harmonic " + exactDecimal(ah[0]) + "," + exactDecimal(ah[1]);
     }
   });
   return g;
+}
+
+void agreeOnLoadCurve(MPI_Comm comm, const LoadIdentity &identity) {
+  int given = !identity.curve_file.empty(), everywhere = 0;
+  MPI_Allreduce(&given, &everywhere, 1, MPI_INT, MPI_MIN, comm);
+  if (everywhere) agreeOnData(comm, identity.curve_hash, "-load_curve '" + identity.curve_file + "'");
 }
 
 BeamLabOptions readBeamLabOptions(MPI_Comm comm, const std::string &lab, BeamLabKind kind) {
@@ -164,7 +180,7 @@ BeamLabOptions readBeamLabOptions(MPI_Comm comm, const std::string &lab, BeamLab
     readOperatorOptions(comm, o, kind != BeamLabKind::Modes);
     if (kind != BeamLabKind::Modes) {
       readBeamLoadOptions(comm, o.beam);
-      o.load_factor = readLoadInTimeOptions(comm);
+      o.load_factor = readLoadInTimeOptions(comm, o.load_identity);
       readDampingOptions(comm, o);
     }
     o.beam.validate();
@@ -174,6 +190,16 @@ BeamLabOptions readBeamLabOptions(MPI_Comm comm, const std::string &lab, BeamLab
     readOutputOptions(comm, out, {nullptr, 0, false});
     o.output_dir = out.dir;
   });
+  // Files read by a relative path from per-rank working directories may differ: every rank must have
+  // read the same data (a thickness file or load curve differing on one rank mixed the physics, exit 0).
+  agreeOnLoadCurve(comm, o.load_identity);
+  int thickness = !o.beam.element_thickness.empty(), everywhere = 0;
+  MPI_Allreduce(&thickness, &everywhere, 1, MPI_INT, MPI_MIN, comm);
+  if (everywhere) {
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    for (double t : o.beam.element_thickness) h = fnv1a(t, h);
+    agreeOnData(comm, h, "-thickness_file");
+  }
   return o;
 }
 

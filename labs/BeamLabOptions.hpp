@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "MesLib/BeamSystem.hpp"
+#include "solvers/LoadInTime.hpp"
 #include "solvers/RunOptions.hpp"
 
 namespace beam {
@@ -43,6 +44,7 @@ struct BeamLabOptions {
   // f(t) = f0 g(t): -load_curve FILE (piecewise linear, see solvers/LoadInTime.hpp) or
   // -load_harmonic A,omega (g = A sin(omega t)); empty = constant load.
   std::function<double(double)> load_factor;
+  LoadIdentity load_identity; // what it is, for checkpoints; the curve's data agreed on by every rank
 };
 
 // Defaults of the beam labs: the course's 20x5 beam, dt = 0.01, T = 50 (about one period of the first
@@ -52,7 +54,10 @@ BeamLabOptions readBeamLabOptions(MPI_Comm comm, const std::string &lab, BeamLab
 
 // -load_curve FILE or -load_harmonic A,omega (at most one): g(t), or empty for a constant load. Shared
 // with the discrete systems; `exclusive_with` names options that exclude both (e.g. "-load_history").
-std::function<double(double)> readLoadInTimeOptions(MPI_Comm comm, bool exclusive_given = false,
+// `identity` receives what the load is ("no", "harmonic A,omega", "curve FILE, hash H").
+std::function<double(double)> readLoadInTimeOptions(MPI_Comm comm, LoadIdentity &identity, bool exclusive_given = false,
                                                     const char *exclusive_with = "");
+// Every rank read the same -load_curve (collective; call outside agreeOn).
+void agreeOnLoadCurve(MPI_Comm comm, const LoadIdentity &identity);
 
 } // namespace beam

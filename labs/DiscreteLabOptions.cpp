@@ -55,7 +55,7 @@ DiscreteLabOptions readDiscreteLabOptions(MPI_Comm comm) {
   o.run.T = 10;
   agreeOn(comm, [&] {
     o.source = readDiscreteSourceOptions(comm, "two_dof");
-    o.load_factor = readLoadInTimeOptions(comm, !o.source.files.load_history.empty(), "-load_history");
+    o.load_factor = readLoadInTimeOptions(comm, o.load_identity, !o.source.files.load_history.empty(), "-load_history");
     o.scheme = readSchemeOption(comm, o.scheme);
     readRunOptions(comm, o.run);
     readLinearSolverOption(comm, o.run);
@@ -68,6 +68,7 @@ DiscreteLabOptions readDiscreteLabOptions(MPI_Comm comm) {
     o.save_final = out.save_final;
     o.snapshot_every = out.snapshot_every;
   });
+  agreeOnLoadCurve(comm, o.load_identity);
   return o;
 }
 
@@ -75,6 +76,7 @@ DiscreteModel discreteModel(const DiscreteLabOptions &o) {
   DiscreteModel model;
   // Files are read on every rank; one that is bad on some ranks only must end all of them.
   agreeOn(PETSC_COMM_WORLD, [&] { model = discreteModel(o.source, o.load_factor); });
+  model.load_identity = o.load_identity.text;
   return model;
 }
 

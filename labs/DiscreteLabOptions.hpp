@@ -24,6 +24,7 @@ DiscreteModel discreteModel(const DiscreteSource &source, const std::function<do
 struct DiscreteLabOptions {
   DiscreteSource source;
   std::function<double(double)> load_factor; // -load_curve / -load_harmonic
+  LoadIdentity load_identity;
   std::string scheme = "newmark";
   RunSettings run;          // -dt (0.01), -T (10), -divergence_factor, -linear_solver
   int snapshot_every = 10;  // trajectory.csv every N steps (>= 1; step 0 and the last always)

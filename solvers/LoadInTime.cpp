@@ -1,4 +1,5 @@
 #include "solvers/LoadInTime.hpp"
+#include "common/Hash.hpp"
 
 #include "common/InputFile.hpp"
 
@@ -107,6 +108,18 @@ void LoadHistory::evaluate(double t, PetscInt begin, PetscInt n, PetscScalar *f)
   const Eigen::Index k1 = std::min(k + 1, last);
   for (PetscInt i = 0; i < n; ++i)
     f[i] = (1 - w) * samples_(begin + i, k) + w * samples_(begin + i, k1);
+}
+
+std::uint64_t LoadCurve::hash() const {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (size_t i = 0; i < t_.size(); ++i) h = fnv1a(g_[i], fnv1a(t_[i], h));
+  return h;
+}
+
+std::uint64_t LoadHistory::hash() const {
+  std::uint64_t h = fnv1a(dt_, std::uint64_t(0xcbf29ce484222325ULL));
+  for (Eigen::Index i = 0; i < samples_.size(); ++i) h = fnv1a(samples_.data()[i], h);
+  return h;
 }
 
 Eigen::VectorXd LoadHistory::largestSample() const {

@@ -13,6 +13,7 @@
 #pragma once
 #include <Eigen/Dense>
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -28,9 +29,20 @@ public:
   static LoadCurve read(const std::string &path);
   double operator()(double t) const;
   const std::vector<double> &times() const { return t_; }
+  // FNV-1a over its (t, g) bit patterns: the curve's identity in checkpoints and across ranks.
+  std::uint64_t hash() const;
 
 private:
   std::vector<double> t_, g_;
+};
+
+// A load in time as a checkpoint's identity records it (the kind and its parameters, a curve by a hash
+// of its data: until 2026-11-27 only "yes", so a restart with another curve or -load_harmonic mixed two
+// loads in one run, exit 0).
+struct LoadIdentity {
+  std::string text = "no";
+  std::string curve_file;     // -load_curve, when given
+  std::uint64_t curve_hash = 0;
 };
 
 // g(t) = amplitude sin(omega t)
@@ -46,6 +58,8 @@ public:
   Eigen::Index count() const { return samples_.cols(); }
   // The sample column of largest 2-norm (a reference load for energy scales).
   Eigen::VectorXd largestSample() const;
+  // FNV-1a over dt and the samples' bit patterns.
+  std::uint64_t hash() const;
 
 private:
   Eigen::MatrixXd samples_;

@@ -345,6 +345,16 @@ expect 2 "the network (files): the data differ between MPI ranks" \
   mpiexec --quiet -n 2 sh -c "cd data_r\$OMPI_COMM_WORLD_RANK && exec '$ms' -particles particles.csv -springs springs.csv -output_dir '$PWD/$out'"
 expect 2 "the discrete system 'M.mtx': the data differ between MPI ranks" \
   mpiexec --quiet -n 2 sh -c "cd data_r\$OMPI_COMM_WORLD_RANK && exec '$d' -M M.mtx -K K.mtx -output_dir '$PWD/$out'"
+# The beam labs' files likewise (a thickness file or load curve differing on one rank mixed the physics,
+# exit 0).
+printf '0,1\n10,2\n' > data_r0/curve.csv
+printf '0,1\n10,3\n' > data_r1/curve.csv
+for r in 0 1; do for i in $(seq 100); do echo 1; done > data_r$r/thick.txt; done
+echo 2 >> data_r1/thick.txt && sed -i '1d' data_r1/thick.txt
+expect 2 "-load_curve 'curve.csv': the data differ between MPI ranks" \
+  mpiexec --quiet -n 2 sh -c "cd data_r\$OMPI_COMM_WORLD_RANK && exec '$labs/midpoint' -load_curve curve.csv -T 0.1 -output_dir '$PWD/$out'"
+expect 2 "-thickness_file: the data differ between MPI ranks" \
+  mpiexec --quiet -n 2 sh -c "cd data_r\$OMPI_COMM_WORLD_RANK && exec '$labs/midpoint' -thickness_file thick.txt -T 0.1 -output_dir '$PWD/$out'"
 # Sizes whose particle count overflows PETSc's 32-bit indices (the disk's wrapped and crashed, SIGSEGV) or
 # whose network alone exceeds the memory: refused before anything is allocated, naming the options.
 expect 2 "-disk_rings x -disk_segments: 4296000001 particles; accepted: at most 715827882" "$ms" -disk_rings 2000000 -disk_segments 2148 -output_dir $out

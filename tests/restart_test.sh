@@ -103,6 +103,13 @@ refused "restart with other supports" "supports was clamped_left, now clamped_bo
 refused "restart with another dt" "dt was 0.01, now 0.02" "$m" "${args[@]}" -restart full -dt 0.02
 refused "restart with damping added" "rayleigh_alpha was 0, now 0.1" "$m" "${args[@]}" -restart full -rayleigh_alpha 0.1
 refused "restart with another solver" "linear_solver was direct, now cg" "$m" "${args[@]}" -restart full -linear_solver cg
+# The load in time was recorded only as "yes": another harmonic or curve was continued, exit 0.
+"$m" -T 1 -quiet -load_harmonic 1,2 -output_dir harm > /dev/null
+"$m" -T 2 -quiet -load_harmonic 5,7 -restart harm > /dev/null 2> err.txt
+check "restart with another -load_harmonic refused" '[ $? = 2 ] && grep -q "load_in_time was harmonic 1,2, now harmonic 5,7" err.txt'
+# The solvers' own options were not recorded: -shifted_ksp_type preonly -shifted_pc_type jacobi went on, exit 0.
+"$m" -T 2 -quiet -load_harmonic 1,2 -shifted_ksp_type preonly -shifted_pc_type jacobi -restart harm > /dev/null 2> err.txt
+check "restart with other solver options refused" '[ $? = 2 ] && grep -q "solver_options was none, now -shifted_ksp_type preonly -shifted_pc_type jacobi" err.txt'
 cp full/checkpoint.bin ck.orig
 for at in 40 400 2000 4000; do # one flipped bit: header, identity, data
   cp ck.orig full/checkpoint.bin
