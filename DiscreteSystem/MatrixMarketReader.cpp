@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <limits>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -183,6 +184,9 @@ void readEntries(std::istream &in, MatrixMarketFile &f, const std::string &field
     if (!parseDouble(value, e.value)) throw inputError(f.at(lineno) + "'" + value + "' is not a number");
     if (!std::isfinite(e.value))
       throw inputError(f.at(lineno) + "value '" + value + "' is not finite; accepted: finite reals");
+    // As the options read numbers: a subnormal (1e-320) has lost its digits (it was taken, exit 0).
+    if (e.value != 0 && std::abs(e.value) < std::numeric_limits<double>::min())
+      throw inputError(f.at(lineno) + "value '" + value + "' underflows a double: its magnitude is below 2.2e-308");
     if (field == "integer" && e.value != std::floor(e.value))
       throw inputError(f.at(lineno) + "value '" + value + "' is not an integer, as the header's field requires");
     f.entries.push_back(e);

@@ -51,8 +51,9 @@ StabilityOptions readStabilityOptions(MPI_Comm comm) {
       o.omega_range = r.real("-omega_range", "Chart: Omega = omega*dt from 0 to this (at most 1e5)", o.omega_range,
                              Bounds::between(std::numeric_limits<double>::min(), 1e5, "a real in (0, 1e5]"));
       o.omega_points = int(r.integer("-omega_points", "Chart: number of Omega values", o.omega_points, 2, 1000000));
+      // Above 1e20 the amplification matrices overflow (-xi 1e100 wrote 800 NaN/inf cells, exit 0).
       o.xi = r.real("-xi", "Chart: damping ratio of the oscillator (critical steps are for the undamped system)", o.xi,
-                    Bounds::atLeast(0));
+                    Bounds::between(0, 1e20, "a real in [0, 1e20]"));
       o.measure.steps = r.integer("-measure_steps",
                                   "Steps of each trial run of the measured critical step (0 = do not measure)",
                                   o.measure.steps, 0, 100000000);

@@ -56,6 +56,7 @@ void printSummary(MPI_Comm comm, const std::vector<RunResult> &results) {
     // conserved: round-off level; oscillates: the drift comes back (final below half the largest);
     // otherwise the sign of the final drift says which way the energy went.
     const char *verdict = r.diverged                                        ? "DIVERGED"
+                          : r.interrupted_by                                ? "interrupted"
                           : r.max_abs_drift < 1e-8                          ? "conserved"
                           : std::abs(r.final_drift) < 0.5 * r.max_abs_drift ? "oscillates"
                           : r.final_drift < 0                               ? "loses energy"

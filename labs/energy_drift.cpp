@@ -57,7 +57,12 @@ int main(int argc, char **argv) {
       results.push_back(beam::runBeamLab(*loop, *model, options, options.output_dir + "/" + name, false));
       if (results.back().interrupted_by) { // stopped by a signal: report what ran, skip the rest
         beam::printSummary(PETSC_COMM_WORLD, results);
-        return 128 + results.back().interrupted_by;
+        const beam::RunResult &r = results.back();
+        BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD,
+                               "stopped by signal %d in %s after step %lld; its checkpoint is %s/%s/checkpoint.bin; the "
+                               "schemes after it did not run\n",
+                               r.interrupted_by, name.c_str(), (long long)r.steps_done, options.output_dir.c_str(), name.c_str()));
+        return 128 + r.interrupted_by;
       }
     }
     beam::printSummary(PETSC_COMM_WORLD, results);

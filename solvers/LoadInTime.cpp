@@ -1,5 +1,6 @@
 #include "solvers/LoadInTime.hpp"
 #include "common/Hash.hpp"
+#include "common/Options.hpp"
 
 #include "common/InputFile.hpp"
 
@@ -69,6 +70,9 @@ LoadCurve LoadCurve::read(const std::string &path) {
     if (fields.size() != 2)
       throw inputError(where + "expected two comma-separated numbers t,g; got " + std::to_string(fields.size()) +
                        " fields in '" + s + "'");
+    for (const auto &field : fields) // an underflow (1e-320) was called "not two numbers"
+      if (realProblem(trim(field)).rfind("underflows", 0) == 0)
+        throw inputError(where + "'" + trim(field) + "' " + realProblem(trim(field)));
     if (!parseNumber(fields[0], tv) || !parseNumber(fields[1], gv))
       throw inputError(where + "'" + s + "' is not two numbers t,g");
     if (!std::isfinite(tv) || !std::isfinite(gv))

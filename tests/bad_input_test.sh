@@ -88,6 +88,7 @@ expect 2 "unknown option -rayleigh_alpha" "$labs/modes" -rayleigh_alpha 1 -outpu
 expect 2 "unknown option -load_harmonic" "$labs/modes" -load_harmonic 1,2 -output_dir $out
 expect 2 "unknown option -point_load" "$labs/modes" -point_load 1,2,3,4 -output_dir $out
 expect 2 "-point_load: 'nan' is not a finite real number" "$labs/stability" -point_load 1,2,nan,0 -output_dir $out
+expect 2 "-xi: 1e100 is out of range; accepted: a real in [0, 1e20]" "$labs/stability" -xi 1e100 -output_dir $out
 for lab in "${beam_labs[@]}"; do
   b="$labs/$lab"
   expect 2 "-mx: '' is not an integer" "$b" -mx "" -output_dir $out
@@ -188,6 +189,12 @@ expect 0 "warning: omega_max dt = 1.62e+13: M is below the round-off of dt^2 K i
 expect 2 "M_negative_diag.mtx:2: M is not positive definite" "$d" -M M_negative_diag.mtx -K K.mtx -output_dir $out
 expect 2 "M_nan.mtx:4: value 'nan' is not finite" "$d" -M M_nan.mtx -K K.mtx -output_dir $out
 expect 2 "M_inf.mtx:4: value '1e999' is not finite" "$d" -M M_inf.mtx -K K.mtx -output_dir $out
+# Subnormal numbers in files, as in options (the Matrix Market one was taken, exit 0; the curve's was
+# "not two numbers").
+{ mm 'coordinate real symmetric'; printf '2 2 2\n1 1 1\n2 2 1e-320\n'; } > M_sub.mtx
+expect 2 "M_sub.mtx:4: value '1e-320' underflows a double" "$d" -M M_sub.mtx -K K.mtx -output_dir $out
+printf 't,g\n0,1\n1,1e-320\n' > curve_sub.csv
+expect 2 "curve_sub.csv:3: '1e-320' underflows a double" "$m" -load_curve curve_sub.csv -output_dir $out
 expect 2 "K_missing_entry.mtx:4: the file ends after 2 of the 3 entries" "$d" -M M.mtx -K K_missing_entry.mtx -output_dir $out
 expect 2 "K_cut_in_entry.mtx:5: expected 'row col value'" "$d" -M M.mtx -K K_cut_in_entry.mtx -output_dir $out
 expect 2 "K_cut_in_size.mtx:2: bad size line" "$d" -M M.mtx -K K_cut_in_size.mtx -output_dir $out
