@@ -4,6 +4,7 @@
 #include "common/Hash.hpp"
 
 #include <Eigen/Eigenvalues>
+#include <Eigen/SparseCholesky>
 
 #include <cstdint>
 #include <cstring>
@@ -97,6 +98,7 @@ DiscreteModel readModel(const DiscreteFiles &files) {
   requirePositiveSemidefinite(K, "K");
   model.M = M.sparse();
   model.K = K.sparse();
+  model.stiffness_invertible = Eigen::SimplicialLLT<Sparse>(model.K).info() == Eigen::Success;
   model.C = Sparse(n, n);
   if (!files.C.empty()) {
     const MatrixMarketFile C = readMatrixMarket(files.C);
@@ -230,6 +232,7 @@ DiscreteSystemModel::DiscreteSystemModel(const DiscreteModel &model, MPI_Comm co
   const std::string load = model.history ? "history, hash " + std::to_string(model.history->hash())
                            : model.load_factor ? model.load_identity
                                                : "constant";
+  invertible_ = model.stiffness_invertible;
   identity_ = {{"model", name()}, {"system", model.name}, {"size", std::to_string(model.size())},
                {"data_hash", std::to_string(h)}, {"load", load}};
 }

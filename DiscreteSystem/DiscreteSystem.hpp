@@ -34,6 +34,8 @@ struct DiscreteModel {
   std::function<double(double)> load_factor;  // f = F g(t); empty = constant
   std::shared_ptr<const LoadHistory> history; // replaces F g(t) when set
   std::string load_identity = "no";           // of load_factor (LoadIdentity::text)
+  // K is positive definite (false for a semidefinite K, e.g. free-free: no static solution f = K x).
+  bool stiffness_invertible = true;
 
   Eigen::Index size() const { return M.rows(); }
   bool damped() const { return C.nonZeros() > 0; }
@@ -64,9 +66,15 @@ public:
   DiscreteSystemModel(const DiscreteModel &model, MPI_Comm comm, LinearSolverKind solver);
   std::string name() const override { return "discrete"; }
   std::vector<std::pair<std::string, std::string>> identity() const override { return identity_; }
+  // A singular K has no 1/2 f'K^-1 f (its Cholesky factorization failed, exit 3): no reference then.
+  double referenceEnergy() const override { return invertible_ ? LinearModel::referenceEnergy() : 0; }
+  std::string referenceEnergyFormula() const override {
+    return invertible_ ? LinearModel::referenceEnergyFormula() : "none, K is singular";
+  }
 
 private:
   std::vector<std::pair<std::string, std::string>> identity_;
+  bool invertible_ = true;
 };
 
 // omega_max^2: the largest eigenvalue of K phi = omega^2 M phi (dense, for small systems).

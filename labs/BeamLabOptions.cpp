@@ -36,6 +36,8 @@ void readMeshOptions(MPI_Comm comm, BeamSpec &b) {
     b.thickness = r.real("-thickness", "Thickness of every element", b.thickness, Bounds::above(0));
     const std::string file =
         r.path("-thickness_file", "File of mx*my element thicknesses in Q(x,y) order (overrides -thickness)");
+    if (!file.empty() && r.given("-thickness") && r.error().empty()) // -thickness was read and ignored, exit 0
+      r.fail("-thickness and -thickness_file both given; accepted: one of them (the file's thicknesses replace -thickness)");
     if (!file.empty() && r.error().empty()) {
       b.element_thickness = readRealFile("-thickness_file", file);
       // A file of comments only must not silently mean "uniform thickness".

@@ -27,6 +27,8 @@ DiscreteSource readDiscreteSourceOptions(MPI_Comm comm, const std::string &defau
     f.load_history = r.path("-load_history", "Matrix Market N x S array of load samples (replaces f0 g(t))");
     f.load_dt = r.real("-load_dt", "Sample spacing of -load_history", 0, Bounds::above(0));
     if (!r.error().empty()) return;
+    if (r.given("-load_dt") && f.load_history.empty()) // it was read and ignored, exit 0
+      return r.fail("-load_dt: given without -load_history; accepted: -load_dt with -load_history only");
     const bool from_files = s.given();
     if (named && from_files)
       return r.fail("-system and matrix files (-M, -K, -C, -F, -q0, -v0) both given; accepted: one of them");

@@ -63,6 +63,10 @@ std::unique_ptr<AnalysedSystem> analysedSystem(MPI_Comm comm) {
     beam::readLinearSolverOption(comm, run);
     beam::readOutputOptions(comm, output, {nullptr, 0, false});
     model = beam::discreteModel(source, {});
+    // The lowest frequency's shift-and-invert solve at 0 needs K invertible (CHOLMOD failed, exit 3).
+    if (!model.stiffness_invertible)
+      throw beam::inputError("-K: '" + source.files.K + "' is singular (rigid-body motions: its lowest frequency is 0); "
+                             "accepted here: a positive definite K");
   });
   a->system = beam::toSecondOrderSystem(model, comm);
   a->label = model.name;

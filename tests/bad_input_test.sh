@@ -89,6 +89,14 @@ expect 2 "unknown option -load_harmonic" "$labs/modes" -load_harmonic 1,2 -outpu
 expect 2 "unknown option -point_load" "$labs/modes" -point_load 1,2,3,4 -output_dir $out
 expect 2 "-point_load: 'nan' is not a finite real number" "$labs/stability" -point_load 1,2,nan,0 -output_dir $out
 expect 2 "-xi: 1e100 is out of range; accepted: a real in [0, 1e20]" "$labs/stability" -xi 1e100 -output_dir $out
+expect 2 "-thickness and -thickness_file both given" "$labs/midpoint" -thickness 2 -thickness_file thickness_word.txt -output_dir $out
+expect 2 "-load_dt: given without -load_history" "$labs/discrete_system" -load_dt 0.1 -output_dir $out
+# A singular (semidefinite) K: discrete_system runs without a static reference energy (its Cholesky
+# factorization failed, exit 3); the stability lab, whose lowest frequency needs K invertible, refuses it.
+{ mm 'coordinate real symmetric'; printf '2 2 2\n1 1 1\n2 2 1\n'; } > M_eye.mtx
+{ mm 'coordinate real symmetric'; printf '2 2 1\n2 2 2\n'; } > K_singular.mtx
+expect 0 "" "$labs/discrete_system" -M M_eye.mtx -K K_singular.mtx -T 1 -quiet -output_dir dsing
+expect 2 "K_singular.mtx' is singular" "$labs/stability" -M M_eye.mtx -K K_singular.mtx -output_dir $out
 for lab in "${beam_labs[@]}"; do
   b="$labs/$lab"
   expect 2 "-mx: '' is not an integer" "$b" -mx "" -output_dir $out
