@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <limits>
 
 namespace beam::multibody {
 
@@ -22,9 +23,13 @@ double largestDistance(const std::vector<Vec3> &points) {
     from = farthest;
   }
   if (lower == 0) return 0; // every point is the first one
+  // The margin covers the round-off of |p - c| and R, relative to the coordinates' size, not the extent's.
+  double size = c.norm();
+  for (const auto &p : points) size = std::max(size, p.norm());
+  const double margin = 1e-9 * lower + 64 * std::numeric_limits<double>::epsilon() * size;
   std::vector<Vec3> candidates;
   for (const auto &p : points)
-    if ((p - c).norm() + R >= lower * (1 - 1e-9)) candidates.push_back(p);
+    if ((p - c).norm() + R >= lower - margin) candidates.push_back(p);
   double largest = lower;
   for (const auto &p : candidates)
     for (const auto &q : candidates) largest = std::max(largest, (p - q).norm());

@@ -1,5 +1,6 @@
 #include "common/Options.hpp"
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <limits>
@@ -386,7 +387,11 @@ std::vector<std::pair<std::string, std::string>> databaseOptions() {
   std::string name, value;
   in >> name;
   while (in) {
-    const bool has_value = bool(in >> value) && value.rfind("-", 0) != 0;
+    // A value may be negative (-eps_target -1): a '-' followed by a digit or a point is not a name.
+    auto isValue = [](const std::string &t) {
+      return t.rfind("-", 0) != 0 || (t.size() > 1 && (std::isdigit(static_cast<unsigned char>(t[1])) || t[1] == '.'));
+    };
+    const bool has_value = bool(in >> value) && isValue(value);
     found.emplace_back(name, has_value ? value : "");
     name = has_value ? (in >> name, name) : value;
   }

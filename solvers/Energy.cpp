@@ -74,8 +74,12 @@ EnergyTerms EnergyMeter::advance(double t, Vec x, Vec y) {
   return stored(t, x, y);
 }
 
+double modelDriftScale(double initial_energy, double reference_energy) {
+  return std::max(std::abs(initial_energy), reference_energy);
+}
+
 double driftScale(double initial_energy, double reference_energy) {
-  const double scale = std::max(std::abs(initial_energy), reference_energy);
+  const double scale = modelDriftScale(initial_energy, reference_energy);
   return scale > 0 ? scale : 1.0;
 }
 

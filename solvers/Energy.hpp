@@ -63,6 +63,8 @@ private:
 // which is also the peak kinetic energy of an undamped beam released from rest under f, so a run
 // starting from rest (E0 = 0) still gets a meaningful scale.
 double driftScale(double initial_energy, double reference_energy);
+// The same without the fallback: 0 when both vanish.
+double modelDriftScale(double initial_energy, double reference_energy);
 // 1/2 f'S^{-1}f, one solve with S (options prefix `static_`); 0 when f = 0. With CG the solve may stop at
 // its iteration limit (-static_ksp_max_it): the iterate is then a lower bound, good enough for a scale.
 double staticCompliance(const SecondOrderSystem &system, LinearSolverKind solver);

@@ -19,19 +19,17 @@ void markSpd(Mat A) {
   BEAM_PETSC(MatSetOption(A, MAT_SPD, PETSC_TRUE));
 }
 
-// A / (its largest diagonal entry), returning that entry.
-double scaledCopy(Mat A, PMat &out) {
+// A /= (its largest diagonal entry), in place, returning that entry.
+double scaleToUnitDiagonal(Mat A, const std::string &role) {
   PVec d;
   BEAM_PETSC(MatCreateVecs(A, d.out(), nullptr));
   BEAM_PETSC(MatGetDiagonal(A, d));
   PetscReal largest = 0;
   BEAM_PETSC(VecMax(d, nullptr, &largest));
   if (!(largest > 0 && std::isfinite(largest)))
-    throw runError("the free vibration pencil has a largest diagonal entry of " + exactDecimal(largest) +
-                   "; accepted: positive definite stiffness and mass matrices with finite entries");
-  BEAM_PETSC(MatDuplicate(A, MAT_COPY_VALUES, out.out()));
-  BEAM_PETSC(MatScale(out, 1 / largest));
-  markSpd(out);
+    throw inputError("the " + role + " matrix's largest diagonal entry on the free DOFs is " + exactDecimal(largest) +
+                     "; accepted: a positive definite " + role + " matrix with finite entries");
+  BEAM_PETSC(MatScale(A, 1 / largest));
   return largest;
 }
 
@@ -51,6 +49,8 @@ FreeVibration::FreeVibration(const SecondOrderSystem &system, const std::vector<
   BEAM_PETSC(MatCreateSubMatrix(system.mass, free_, free_, MAT_INITIAL_MATRIX, mass_.out()));
   markSpd(stiffness_);
   markSpd(mass_);
+  stiffness_scale_ = scaleToUnitDiagonal(stiffness_, "stiffness");
+  mass_scale_ = scaleToUnitDiagonal(mass_, "mass");
   full_template_ = system.createVector();
 }
 
@@ -75,11 +75,6 @@ void FreeVibration::expand(Vec free, Vec full) const {
 
 struct ModalSolver::Impl {
   Handle<EPS, EPSDestroy> eps;
-  // The pencil divided by the largest diagonal entries s_S and s_M: its eigenvalues lambda' = omega^2
-  // s_M / s_S are then of order one in any units, so shift-and-invert's S^-1 M v neither overflows nor
-  // underflows (E = 1e-300 gave omega = inf for every mode, exit 0; E = 1e200 stopped inside SLEPc).
-  PMat stiffness, mass;
-  double stiffness_scale = 1, mass_scale = 1;
 };
 
 namespace {
@@ -111,9 +106,7 @@ ModalSolver::ModalSolver(const FreeVibration &problem, const ModalSettings &sett
   BEAM_PETSC(EPSCreate(comm, impl_->eps.out()));
   const EPS eps = impl_->eps;
   BEAM_PETSC(EPSSetOptionsPrefix(eps, settings.prefix.c_str()));
-  impl_->stiffness_scale = scaledCopy(problem.stiffness(), impl_->stiffness);
-  impl_->mass_scale = scaledCopy(problem.mass(), impl_->mass);
-  BEAM_PETSC(EPSSetOperators(eps, impl_->stiffness, impl_->mass));
+  BEAM_PETSC(EPSSetOperators(eps, problem.stiffness(), problem.mass()));
   BEAM_PETSC(EPSSetProblemType(eps, EPS_GHEP));
   BEAM_PETSC(EPSSetDimensions(eps, settings.count, PETSC_DEFAULT, PETSC_DEFAULT));
   BEAM_PETSC(EPSSetTolerances(eps, settings.tol, settings.max_it > 0 ? settings.max_it : PETSC_DEFAULT));
@@ -156,12 +149,12 @@ void ModalSolver::solve() {
     BEAM_PETSC(EPSGetEigenvalue(eps, i, &kr, &ki));
     // S and M are SPD, so lambda = omega^2 > 0; a round-off negative is clamped to omega = 0. Square
     // roots of the scales taken apart, so their ratio cannot overflow on its own.
-    const double omega = std::sqrt(std::max(0.0, double(PetscRealPart(kr)))) * std::sqrt(impl_->stiffness_scale) /
-                         std::sqrt(impl_->mass_scale);
+    const double omega = std::sqrt(std::max(0.0, double(PetscRealPart(kr)))) * std::sqrt(problem_.stiffnessScale()) /
+                         std::sqrt(problem_.massScale());
     if (!std::isfinite(omega))
       throw runError("eigensolver '" + settings_.prefix + "': a frequency overflows double precision (the largest " +
-                     "stiffness and mass entries are " + exactDecimal(impl_->stiffness_scale) + " and " +
-                     exactDecimal(impl_->mass_scale) + "); accepted: units in which omega^2 = S/M is finite");
+                     "stiffness and mass entries are " + exactDecimal(problem_.stiffnessScale()) + " and " +
+                     exactDecimal(problem_.massScale()) + "); accepted: units in which omega is finite");
     omegas_.push_back(omega);
   }
 }
@@ -173,8 +166,9 @@ PVec ModalSolver::shape(PetscInt i) const {
   // Mass normalization phi' M phi = 1 (SLEPc already B-normalizes GHEP vectors; redone so the contract
   // does not depend on it), then a deterministic sign: largest-magnitude entry positive.
   PetscScalar norm2;
-  BEAM_PETSC(MatMult(problem_.mass(), v, mv));
+  BEAM_PETSC(MatMult(problem_.mass(), v, mv)); // M_ff / s_M
   BEAM_PETSC(VecDot(v, mv, &norm2));
+  norm2 *= problem_.massScale();
   PetscReal vmax, vmin;
   BEAM_PETSC(VecMax(v, nullptr, &vmax));
   BEAM_PETSC(VecMin(v, nullptr, &vmin));

@@ -13,7 +13,7 @@
 //
 // Options: each solver has its own prefix (ModalSettings::prefix), so `-<prefix>eps_tol`,
 // `-<prefix>eps_type`, `-<prefix>st_ksp_type`, `-<prefix>eps_view` ... tune one solve without touching
-// another. The linear solves inside SLEPc (with M for the largest eigenvalues, with S for shift-and-invert
+// another (a `-<prefix>eps_target` or `-<prefix>eps_interval` is in the scaled pencil's units, lambda'). The linear solves inside SLEPc (with M for the largest eigenvalues, with S for shift-and-invert
 // at 0) are a direct Cholesky factorization: CHOLMOD serially, MUMPS in parallel, as in LinearSolver.
 #pragma once
 #include <memory>
@@ -31,8 +31,14 @@ public:
   // it owns). The system's damping and load are ignored.
   FreeVibration(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen);
 
-  Mat stiffness() const { return stiffness_; } // S_ff
-  Mat mass() const { return mass_; }           // M_ff
+  // S_ff / s_S and M_ff / s_M, s the largest diagonal entries: the eigenvalues lambda' = omega^2 s_M / s_S
+  // are then of order one in any units, so shift-and-invert's S^-1 M v neither overflows nor underflows
+  // (E = 1e-300 gave omega = inf for every mode, exit 0; E = 1e200 stopped inside SLEPc). Scaled in place:
+  // no second copy (the modes lab's memory estimate counts one).
+  Mat stiffness() const { return stiffness_; }
+  Mat mass() const { return mass_; }
+  double stiffnessScale() const { return stiffness_scale_; } // s_S
+  double massScale() const { return mass_scale_; }           // s_M
   PetscInt freeCount() const;
   // A vector with the free-DOF layout.
   PVec createFreeVector() const;
@@ -44,6 +50,7 @@ public:
 private:
   PIS free_;
   PMat stiffness_, mass_;
+  double stiffness_scale_ = 1, mass_scale_ = 1;
   PVec full_template_;
 };
 

@@ -33,7 +33,9 @@ struct TimeLoop::Progress {
   // falling from rest): the scale is then the energies' own size, the largest sum of |terms| so far. A
   // fixed 1 J made the verdict depend on the units (a 1e26 kg body in free fall "diverged" at step 1 on
   // round-off, a 1 kg one was conserved); the size after the first step alone made a fall's round-off
-  // look like a gain (2.4e-8 after 1 s: the energies grow as t^2).
+  // look like a gain (2.4e-8 after 1 s: the energies grow as t^2). The sum includes gravity's potential
+  // from the origin, unlike the model's scale: it is what the total's round-off is proportional to, so a
+  // scene lifted 1000 m gets a smaller drift, not a false "gains energy" from its early steps' round-off.
   bool scale_follows = false;
 };
 
@@ -43,12 +45,6 @@ double magnitude(const EnergyTerms &e) {
   double m = std::abs(e.work) + std::abs(e.dissipated);
   for (double part : e.parts) m += std::abs(part);
   return m;
-}
-
-// The model's scale, max(|E0| without its offsets, the reference energy) (solvers/Energy.hpp driftScale),
-// or 0 when it gives none.
-double modelScale(const EnergyTerms &initial, double offsets, double reference) {
-  return std::max(std::abs(initial.total() - offsets), reference);
 }
 
 // An initial state whose energy overflows (a velocity of 1e200, a mass of 1e308) is bad input, not a
@@ -93,9 +89,13 @@ Identity TimeLoop::identity() const {
   // restart with them went on at a drift of 3e-2, exit 0); what only shows or logs does not. Sorted, so
   // the order on the command line does not matter.
   std::vector<std::string> solver_options;
+  auto has = [](const std::string &name, const char *part) { // -part... or ..._part...
+    const std::string p = part;
+    return name.rfind("-" + p, 0) == 0 || name.find("_" + p) != std::string::npos;
+  };
   for (const auto &[name, value] : databaseOptions()) {
-    const bool solver = name.find("ksp_") != std::string::npos || name.find("pc_") != std::string::npos ||
-                        name.find("snes_") != std::string::npos || name.find("eps_") != std::string::npos;
+    const bool solver = has(name, "ksp_") || has(name, "pc_") || has(name, "snes_") || has(name, "eps_") ||
+                        has(name, "st_") || has(name, "mat_mumps_") || has(name, "mat_cholmod_");
     const bool shows = name.find("monitor") != std::string::npos || name.find("view") != std::string::npos ||
                        name.find("converged_reason") != std::string::npos || name.find("log") != std::string::npos;
     if (solver && !shows) solver_options.push_back(name + (value.empty() ? "" : " " + value));
@@ -112,7 +112,7 @@ void TimeLoop::start(Progress &p, const std::vector<Monitor *> &monitors) {
   p.state.newton_its = scheme_.newtonIterations() >= 0 ? 0 : -1;
   const double origin_part = model_.offsetEnergy(0.0, p.state.x, p.state.y);
   refuseNonFinite(model_, p.state.energy);
-  const double fixed = modelScale(p.state.energy, origin_part, reference_energy_);
+  const double fixed = modelDriftScale(p.state.energy.total() - origin_part, reference_energy_);
   p.scale_follows = !(fixed > 0);
   p.result.energy_scale = p.scale_follows ? magnitude(p.state.energy) : fixed;
   for (Monitor *m : monitors) m->observe(p.state);

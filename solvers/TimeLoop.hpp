@@ -2,7 +2,7 @@
 // energy measured every step, monitors notified, divergence detected.
 //
 // Divergence: a non-finite energy, or |E - E0| > divergence_factor * scale (default 1e6, scale as in
-// driftScale), or a step that fails (a Newton solve that does not converge: a run error from the
+// driftScale, or following the energies where the model gives none: TimeLoop.cpp), or a step that fails (a Newton solve that does not converge: a run error from the
 // scheme). The run stops after the offending step without notifying monitors of it, so everything they
 // wrote describes finite states; RunResult says why.
 //

@@ -95,7 +95,8 @@ expect 2 "-load_dt: given without -load_history" "$labs/discrete_system" -load_d
 # factorization failed, exit 3); the stability lab, whose lowest frequency needs K invertible, refuses it.
 { mm 'coordinate real symmetric'; printf '2 2 2\n1 1 1\n2 2 1\n'; } > M_eye.mtx
 { mm 'coordinate real symmetric'; printf '2 2 1\n2 2 2\n'; } > K_singular.mtx
-expect 0 "" "$labs/discrete_system" -M M_eye.mtx -K K_singular.mtx -T 1 -quiet -output_dir dsing
+{ mm 'array real general'; printf '2 1\n1\n0\n'; } > F_rigid.mtx
+expect 0 "" "$labs/discrete_system" -M M_eye.mtx -K K_singular.mtx -F F_rigid.mtx -T 1 -quiet -output_dir dsing
 expect 2 "K_singular.mtx' is singular" "$labs/stability" -M M_eye.mtx -K K_singular.mtx -output_dir $out
 for lab in "${beam_labs[@]}"; do
   b="$labs/$lab"
