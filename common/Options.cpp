@@ -6,6 +6,7 @@
 #include <limits>
 #include <cstdlib>
 #include <cstring>
+#include <strings.h>
 #include <filesystem>
 #include <sstream>
 
@@ -51,6 +52,29 @@ bool isPlainInteger(const std::string &text, PetscInt v) {
   return errno != ERANGE && parsed == (long long)v;
 }
 
+// Why `text` is not an accepted value of a real option `option`, "" when it is one.
+std::string realError(const std::string &option, const std::string &text, const Bounds &bounds) {
+  double v = 0;
+  const std::string problem = realProblem(text, &v);
+  if (!problem.empty()) return option + ": '" + text + "' " + problem + "; accepted: " + bounds.accepted;
+  if (!bounds.contains(v)) return option + ": " + text + " is out of range; accepted: " + bounds.accepted;
+  return "";
+}
+
+// Why `text` is not an accepted value of an integer option, "" when it is one. An integer too large
+// for a long long is out of range, not "not an integer"; the short form ">= min" names no upper limit,
+// so a value above it names the interval.
+std::string integerError(const std::string &option, const std::string &text, PetscInt min, PetscInt max) {
+  const std::string interval = "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
+  const std::string accepted = max == 1000000000 ? "an integer >= " + std::to_string(min) : interval;
+  if (!hasIntegerSyntax(text)) return option + ": '" + text + "' is not an integer; accepted: " + accepted;
+  errno = 0;
+  const long long v = std::strtoll(text.c_str(), nullptr, 10);
+  if (errno == ERANGE || v > max) return option + ": " + text + " is out of range; accepted: " + interval;
+  if (v < min) return option + ": " + text + " is out of range; accepted: " + accepted;
+  return "";
+}
+
 } // namespace
 
 bool Bounds::contains(double v) const {
@@ -77,14 +101,21 @@ void OptionReader::fail(const std::string &message) {
   if (error_.empty()) error_ = message;
 }
 
+void OptionReader::checkEveryOccurrence(const std::string &option,
+                                        const std::function<std::string(const std::string &)> &problem) {
+  for (const auto &text : commandLineValues(option)) {
+    if (!ok()) return;
+    fail(problem(text));
+  }
+}
+
 double OptionReader::real(const char *name, const char *help, double value, const Bounds &bounds) {
   PetscOptionItems *PetscOptionsObject = items_; // the name PETSc's option macros expect
   PetscReal v = value;
   PetscBool set = PETSC_FALSE;
   const std::string option = fullName(prefix_, name), text = this->value(name);
-  const std::string problem = realProblem(text);
-  const std::string not_real = option + ": '" + text + "' " + (problem.empty() ? "is not a finite real number" : problem) +
-                               "; accepted: " + bounds.accepted;
+  const std::string error = realError(option, text, bounds);
+  const std::string not_real = error.empty() ? option + ": '" + text + "' is not a finite real number; accepted: " + bounds.accepted : error;
   if (!ok()) return value;
   if (PetscOptionsReal(name, help, nullptr, value, &v, &set)) {
     (void)lastPetscMessage(true); // replaced by our message
@@ -94,13 +125,10 @@ double OptionReader::real(const char *name, const char *help, double value, cons
   if (!set && given(name)) fail(not_real); // "-dt" with no value
   if (!set) return value;
   // PETSc maps "DEFAULT" and friends to special values and lets inf/nan through: the text must be
-  // exactly the finite number read.
-  try {
-    if (parseReal(option, text) != double(v)) fail(not_real);
-  } catch (const Error &) {
-    fail(not_real);
-  }
-  if (ok() && !bounds.contains(v)) fail(option + ": " + text + " is out of range; accepted: " + bounds.accepted);
+  // exactly the finite number read, and in range.
+  double exact = 0;
+  if (!error.empty() || (realProblem(text, &exact), exact != double(v))) fail(not_real);
+  checkEveryOccurrence(option, [&](const std::string &t) { return realError(option, t, bounds); });
   return ok() ? double(v) : value;
 }
 
@@ -109,23 +137,17 @@ PetscInt OptionReader::integer(const char *name, const char *help, PetscInt valu
   PetscInt v = value;
   PetscBool set = PETSC_FALSE;
   const std::string option = fullName(prefix_, name), text = this->value(name);
-  const std::string accepted = max == 1000000000 ? "an integer >= " + std::to_string(min)
-                                                 : "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
-  // An integer too large for PetscInt (or a long long) is out of range, not "not an integer".
-  const std::string not_integer = hasIntegerSyntax(text) ? option + ": " + text + " is out of range; accepted: an integer in [" +
-                                                               std::to_string(min) + ", " + std::to_string(max) + "]"
-                                                         : option + ": '" + text + "' is not an integer; accepted: " + accepted;
+  const std::string error = integerError(option, text, min, max);
+  const std::string not_integer = error.empty() ? option + ": '" + text + "' is not an integer" : error;
   if (!ok()) return value;
   if (PetscOptionsInt(name, help, nullptr, value, &v, &set)) {
     (void)lastPetscMessage(true);
     fail(not_integer);
     return value;
   }
-  if ((!set && given(name)) || (set && !isPlainInteger(text, v))) fail(not_integer);
-  if (ok() && set && v < min) fail(option + ": " + text + " is out of range; accepted: " + accepted);
-  if (ok() && set && v > max) // the short form ">= min" would not say why: name the upper limit
-    fail(option + ": " + text + " is out of range; accepted: an integer in [" + std::to_string(min) + ", " +
-         std::to_string(max) + "]");
+  // PETSc also takes "1e3" or "DECIDE" and saturates what does not fit: the text must be the integer read.
+  if ((!set && given(name)) || (set && (!error.empty() || !isPlainInteger(text, v)))) fail(not_integer);
+  if (set) checkEveryOccurrence(option, [&](const std::string &t) { return integerError(option, t, min, max); });
   return ok() ? v : value;
 }
 
@@ -133,12 +155,20 @@ bool OptionReader::flag(const char *name, const char *help, bool value) {
   PetscOptionItems *PetscOptionsObject = items_;
   PetscBool v = value ? PETSC_TRUE : PETSC_FALSE, set = PETSC_FALSE;
   if (!ok()) return value;
+  const std::string option = fullName(prefix_, name);
+  auto flagError = [&](const std::string &text) {
+    PetscBool b = PETSC_FALSE;
+    if (text.empty() || !PetscOptionsStringToBool(text.c_str(), &b)) return std::string();
+    (void)lastPetscMessage(true);
+    return option + ": '" + text + "' is not a truth value; accepted: true, false (or no value)";
+  };
   if (PetscOptionsBool(name, help, nullptr, v, &v, &set)) {
     (void)lastPetscMessage(true);
-    fail(fullName(prefix_, name) + ": '" + this->value(name) + "' is not a truth value; accepted: true, false (or no value)");
+    fail(option + ": '" + this->value(name) + "' is not a truth value; accepted: true, false (or no value)");
     return value;
   }
-  return set ? bool(v) : value;
+  if (set) checkEveryOccurrence(option, flagError);
+  return ok() && set ? bool(v) : value;
 }
 
 int OptionReader::choice(const char *name, const char *help, const std::vector<std::string> &choices, int value,
@@ -160,6 +190,12 @@ int OptionReader::choice(const char *name, const char *help, const std::vector<s
     return value;
   }
   if (!set && given(name)) fail(unknown);
+  if (set)
+    checkEveryOccurrence(fullName(prefix_, name), [&](const std::string &text) {
+      for (const auto &c : choices)
+        if (!text.empty() && strcasecmp(text.c_str(), c.c_str()) == 0) return std::string(); // PETSc's EList ignores case
+      return fullName(prefix_, name) + ": unknown " + kind + " '" + text + "'; accepted: " + joined(choices);
+    });
   return ok() && set ? int(v) : value;
 }
 
@@ -195,12 +231,19 @@ std::vector<double> OptionReader::reals(const char *name, const char *help) {
     if (given(name)) fail(fullName(prefix_, name) + ": empty; accepted: a comma-separated list of reals");
     return {};
   }
-  try {
-    return parseRealList(fullName(prefix_, name), list);
-  } catch (const Error &e) {
-    fail(e.what());
-    return {};
-  }
+  const std::string option = fullName(prefix_, name);
+  auto listError = [&](const std::string &text) {
+    if (text.empty()) return option + ": empty; accepted: a comma-separated list of reals";
+    try {
+      (void)parseRealList(option, text);
+    } catch (const Error &e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  fail(listError(list));
+  checkEveryOccurrence(option, listError);
+  return ok() ? parseRealList(option, list) : std::vector<double>{};
 }
 
 std::vector<double> OptionReader::repeatableReals(const char *name, const char *help, size_t group,
@@ -409,7 +452,7 @@ std::vector<std::string> commandLineValues(const std::string &name) {
     if (!isOptionName(args[i])) continue;
     const char *key = args[i][1] == '-' ? args[i] + 1 : args[i]; // --plane is -plane, as for PETSc
     const bool has_value = i + 1 < argc && !isOptionName(args[i + 1]);
-    if (key == name) values.push_back(has_value ? args[i + 1] : "");
+    if (strcasecmp(key, name.c_str()) == 0) values.push_back(has_value ? args[i + 1] : ""); // PETSc ignores case in names
     if (has_value) ++i;
   }
   return values;

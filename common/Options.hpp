@@ -75,6 +75,10 @@ public:
 
 private:
   bool ok() const { return error_.empty(); }
+  // PETSc's database keeps an option's last value: an earlier occurrence on the command line
+  // (`-T abc -T 0.05`) would be read by nobody, so every occurrence must be a valid value too.
+  // `problem` says why a text is not one ("" when it is).
+  void checkEveryOccurrence(const std::string &option, const std::function<std::string(const std::string &)> &problem);
   PetscOptionItems *items_;
   std::string prefix_;
   std::string error_;
@@ -136,8 +140,9 @@ std::vector<std::pair<std::string, std::string>> databaseOptions();
 // m/a.json are one file (a restart with the other spelling was refused as another run).
 std::string identityPath(const std::string &path);
 
-// Every value the command line gave `name` ("-plane"), in order ("" for one without a value). PETSc's
-// database keeps only the last; an option documented as repeatable reads them all here.
+// Every value the command line gave `name` ("-plane"), in order ("" for one without a value), the name
+// matched without regard to case as PETSc does. PETSc's database keeps only the last; an option
+// documented as repeatable reads them all here, and the typed readers check them all.
 std::vector<std::string> commandLineValues(const std::string &name);
 
 } // namespace beam

@@ -91,6 +91,16 @@ expect 2 "-point_load: 'nan' is not a finite real number" "$labs/stability" -poi
 expect 2 "-xi: 1e100 is out of range; accepted: a real in [0, 1e20]" "$labs/stability" -xi 1e100 -output_dir $out
 expect 2 "-thickness and -thickness_file both given" "$labs/midpoint" -thickness 2 -thickness_file thickness_word.txt -output_dir $out
 expect 2 "-load_dt: given without -load_history" "$labs/discrete_system" -load_dt 0.1 -output_dir $out
+# An option given twice: PETSc keeps the last value, so an invalid earlier one was read by nobody
+# (-T abc -T 0.05 ran with T = 0.05, exit 0). Every occurrence on the command line is checked, names
+# matched without regard to case as PETSc does (-t is -T); a valid override still runs.
+expect 2 "-T: 'abc' is not a finite real number" "$labs/midpoint" -T abc -T 0.05 -output_dir $out
+expect 2 "-T: 'abc' is not a finite real number" "$labs/midpoint" -t abc -T 0.05 -output_dir $out
+expect 2 "-mx: '1.5' is not an integer" "$labs/semi_implicit" -mx 1.5 -mx 4 -output_dir $out
+expect 2 "-quiet: 'maybe' is not a truth value" "$labs/semi_implicit" -quiet maybe -quiet -output_dir $out
+expect 2 "-scheme: unknown scheme 'foo'" "$labs/mass_spring" -model chain -scheme foo -scheme verlet -output_dir $out
+expect 2 "-gravity: 'x' is not a finite real number" "$labs/mass_spring" -model chain -gravity 0,0,x -gravity 0,0,-1 -output_dir $out
+expect 0 "" "$labs/midpoint" -T 1 -T 0.02 -snapshot_every 0 -quiet -output_dir twice
 # A singular (semidefinite) K: discrete_system runs without a static reference energy (its Cholesky
 # factorization failed, exit 3); the stability lab, whose lowest frequency needs K invertible, refuses it.
 { mm 'coordinate real symmetric'; printf '2 2 2\n1 1 1\n2 2 1\n'; } > M_eye.mtx
