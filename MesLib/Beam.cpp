@@ -205,25 +205,29 @@ PMat Beam::assemble(bool stiffness, bool apply_frozen) const {
 
 // A point load on a frozen DOF does nothing (the support takes it): say so once, rather than drop it
 // silently.
+// The default load too: with -supports simply_supported -mx 1 it lands on a support (the beam did not
+// move, exit 0, without a word).
 void Beam::warnFrozenLoads() const {
-  for (const auto &p : spec_.point_loads)
+  const char *what = spec_.point_loads.empty() ? "the default load (no -point_load or -top_load given)" : "-point_load";
+  for (const auto &p : spec_.appliedPointLoads())
     for (int d = 0; d < 2; ++d) {
       const double v = d == 0 ? p.fx : p.fy;
       if (v != 0 && std::binary_search(frozen_.begin(), frozen_.end(), mesh_.P(p.x, p.y, d)))
-        BEAM_PETSC(PetscFPrintf(comm_, PETSC_STDERR,
-                                "warning: -point_load at node (%d,%d) pushes a frozen DOF (%s); the support takes it\n",
-                                p.x, p.y, d == 0 ? "ux" : "uy"));
+        BEAM_PETSC(PetscFPrintf(comm_, PETSC_STDERR, "warning: %s at node (%d,%d) pushes a frozen DOF (%s); the support takes it\n",
+                                what, p.x, p.y, d == 0 ? "ux" : "uy"));
     }
+}
+
+std::vector<PointLoad> BeamSpec::appliedPointLoads() const {
+  if (!point_loads.empty() || top_load != 0) return point_loads;
+  const int x = supports == Supports::ClampedLeft ? mx : mx / 2; // a cantilever's tip, or mid-span
+  return {{x, 0, 0.0, -0.1}};
 }
 
 PVec Beam::load() const {
   PVec f = createVector();
   BEAM_PETSC(VecSet(f, 0.0));
-  std::vector<PointLoad> points = spec_.point_loads;
-  if (points.empty() && spec_.top_load == 0) {
-    const int x = spec_.supports == Supports::SimplySupported ? spec_.mx / 2 : spec_.mx;
-    points.push_back({x, 0, 0.0, -0.1});
-  }
+  const std::vector<PointLoad> points = spec_.appliedPointLoads();
   const PetscInt row0 = 2 * node_begin_, row1 = 2 * node_end_;
   auto add = [&](PetscInt dof, double v) {
     if (dof >= row0 && dof < row1 && v != 0) BEAM_PETSC(VecSetValue(f, dof, v, ADD_VALUES));

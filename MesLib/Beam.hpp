@@ -37,8 +37,11 @@ struct BeamSpec {
   bool lumped_mass = false; // row-sum lumped (diagonal) mass instead of the consistent one
   Supports supports = Supports::ClampedLeft;
   // Loads. With no point load and no top load the default applies: a vertical force -0.1 at the
-  // bottom-right node P(MX, 0, 1) (for simply supported beams, at the bottom node of mid-span).
+  // bottom-right node P(MX, 0, 1) (for beams supported at both ends, simply or clamped, at the bottom
+  // node of mid-span, P(MX/2, 0, 1): the right end takes a load there).
   std::vector<PointLoad> point_loads;
+  // The point loads applied: point_loads, or the default one when no load is given.
+  std::vector<PointLoad> appliedPointLoads() const;
   double top_load = 0; // vertical load per unit length along the top edge (consistent nodal forces)
 
   // Checks ranges; throws an input error naming the offending value and the accepted range.

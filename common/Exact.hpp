@@ -9,6 +9,7 @@
 namespace beam {
 
 inline std::string exactDecimal(double v) {
+  if (v == 0) v = 0; // -0 is 0 (a restart with -rayleigh_alpha -0 was refused: "was 0, now -0")
   char buf[32] = "";
   for (int digits = 15; digits <= 17; ++digits) {
     std::snprintf(buf, sizeof buf, "%.*g", digits, v);

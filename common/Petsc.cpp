@@ -12,7 +12,10 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
+#include <climits>
 #include <cstring>
+#include <sstream>
 #include <exception>
 #include <fstream>
 #include <condition_variable>
@@ -164,6 +167,8 @@ std::string optionsLineProblem(std::string line) {
   return "";
 }
 
+std::string nestedOptionProblem(const std::string &line, std::vector<std::string> &chain);
+
 bool isYamlOptionsFile(const std::string &path) {
   for (const char *suffix : {".yaml", ".yml", ".json"})
     if (path.size() >= std::strlen(suffix) && path.compare(path.size() - std::strlen(suffix), std::string::npos, suffix) == 0)
@@ -174,35 +179,93 @@ bool isYamlOptionsFile(const std::string &path) {
   return start.compare(0, 6, "%YAML ") == 0 || start.compare(0, 3, "---") == 0;
 }
 
-std::string optionsFileProblem(const std::string &option, const std::string &path) {
+std::string writableFileProblem(const std::string &option, const std::string &file);
+
+// An options file, and every options file it names (PETSc reads a nested -options_file as it meets it,
+// with no check of its own: a file naming itself recursed until SIGSEGV, a nested directory or bad line
+// aborted with PETSc's traceback, a nested /dev/zero grew without bound). `chain` holds the files being
+// read around this one (a cycle is refused).
+std::string optionsFileProblem(const std::string &option, const std::string &path, std::vector<std::string> &chain) {
   struct stat st {};
   if (stat(path.c_str(), &st) != 0) return option + ": cannot open '" + path + "'; accepted: a readable options file";
   if (!S_ISREG(st.st_mode) || access(path.c_str(), R_OK) != 0)
     return option + ": '" + path + "' is not a readable regular file; accepted: a readable options file";
-  if (option == "-options_file_yaml" || isYamlOptionsFile(path)) return "";
+  // YAML is parsed inside PetscInitialize, where a malformed file aborts with PETSc's traceback: refused.
+  if (option == "-options_file_yaml" || isYamlOptionsFile(path))
+    return option + ": '" + path + "' is a YAML options file; accepted: a plain options file (-name or -name value per line)";
+  char resolved[PATH_MAX];
+  const std::string key = realpath(path.c_str(), resolved) ? resolved : path;
+  if (std::find(chain.begin(), chain.end(), key) != chain.end())
+    return option + ": '" + path + "' includes itself (through -options_file); accepted: options files without a cycle";
+  if (chain.size() >= 16) return option + ": '" + path + "' is nested more than 16 files deep; accepted: at most 16";
+  chain.push_back(key);
   std::ifstream in(path);
   std::string line;
   for (long number = 1; std::getline(in, line); ++number) {
-    const std::string problem = optionsLineProblem(line);
-    if (!problem.empty())
+    // A NUL byte would end the message where it is quoted (it read "line 2: '" and stopped).
+    std::string problem = line.find('\0') != std::string::npos ? "a NUL byte (a binary file?)" : optionsLineProblem(line);
+    if (problem.empty()) problem = nestedOptionProblem(line, chain);
+    if (!problem.empty()) {
+      chain.pop_back();
+      if (problem.compare(0, 1, "-") == 0) return option + ": '" + path + "' line " + std::to_string(number) + ": " + problem;
       return option + ": '" + path + "' line " + std::to_string(number) + ": " + problem +
              "; accepted: one option per line, -name or -name value ('#' comments)";
+    }
   }
+  chain.pop_back();
   return "";
 }
 
-// -log_view [:FILE[:format]]: PETSc opens FILE only in PetscFinalize, and a failure there is lost.
-std::string logViewProblem(const std::string &value) {
-  if (value.empty() || value[0] != ':') return "";
-  const std::string file = value.substr(1, value.find(':', 1) == std::string::npos ? std::string::npos : value.find(':', 1) - 1);
-  if (file.empty()) return "";
+// A file PETSc itself writes (-log_view's, -history's, -log_trace's): it opens them in PetscInitialize or
+// PetscFinalize, where a failure aborts with a traceback (-log_trace), crashes (-history in a missing
+// directory: SIGSEGV) or is lost (-log_view into a directory: the run's exit 0 after a 12-line error).
+std::string writableFileProblem(const std::string &option, const std::string &file) {
   const size_t slash = file.rfind('/');
   const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : file.substr(0, slash));
   struct stat st {};
   if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || access(dir.c_str(), W_OK) != 0)
-    return "-log_view: cannot write '" + file + "' (no writable directory '" + dir +
-           "'); accepted: :FILE in a writable directory";
+    return option + ": cannot write '" + file + "' (no writable directory '" + dir + "'); accepted: a file in a writable directory";
+  if (stat(file.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    return option + ": cannot write '" + file + "': it is a directory; accepted: a file in a writable directory";
   return "";
+}
+
+// -log_view [:FILE[:format]]
+std::string logViewProblem(const std::string &value) {
+  if (value.empty() || value[0] != ':') return "";
+  const size_t colon = value.find(':', 1);
+  const std::string file = value.substr(1, colon == std::string::npos ? std::string::npos : colon - 1);
+  if (!file.empty()) {
+    const std::string problem = writableFileProblem("-log_view", file);
+    if (!problem.empty()) return problem;
+  }
+  if (colon == std::string::npos) return "";
+  // The formats PETSc 3.18's PetscLogView writes (any other aborted in PetscFinalize with its traceback).
+  const std::string format = value.substr(colon + 1);
+  for (const char *known : {"ascii_info", "ascii_info_detail", "ascii_xml", "ascii_flamegraph", "ascii_csv", "default"})
+    if (format == known) return "";
+  return "-log_view: unknown format '" + format + "'; accepted: ascii_info, ascii_info_detail, ascii_xml, ascii_flamegraph, ascii_csv";
+}
+
+// One option and its value (argv-style, or a line of an options file): the options whose value is a
+// file PETSc opens before any handler of ours.
+std::string optionValueProblem(const std::string &word, bool has_value, const std::string &value,
+                               std::vector<std::string> &chain) {
+  if (word == "-options_file" || word == "-options_file_yaml")
+    return has_value ? optionsFileProblem(word, value, chain) : word + ": no file given; accepted: a readable options file";
+  if (word == "-log_view") return logViewProblem(value);
+  if (word == "-history" || word == "-log_trace")
+    return has_value ? writableFileProblem(word, value) : "";
+  return "";
+}
+
+std::string nestedOptionProblem(const std::string &line, std::vector<std::string> &chain) {
+  std::istringstream in(line.substr(0, line.find('#')));
+  std::string word, value;
+  if (!(in >> word)) return "";
+  const bool has_value = bool(in >> value);
+  if (has_value && value.size() > 1 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+  return optionValueProblem(word, has_value, value, chain);
 }
 
 // The program's name, its arguments and PETSc's option variables: what every rank must be given alike.
@@ -256,13 +319,37 @@ std::string commandLineProblem(int argc, char **argv) {
     if (value.size() > size_t(PETSC_MAX_PATH_LEN - 1))
       return word + ": the value has " + std::to_string(value.size()) + " characters; accepted: at most " +
              std::to_string(PETSC_MAX_PATH_LEN - 1);
-    std::string problem;
-    if (word == "-options_file" || word == "-options_file_yaml")
-      problem = has_value ? optionsFileProblem(word, value) : word + ": no file given; accepted: a readable options file";
-    else if (word == "-log_view")
-      problem = logViewProblem(value);
+    std::vector<std::string> chain;
+    const std::string problem = optionValueProblem(word, has_value, value, chain);
     if (!problem.empty()) return problem;
     if (has_value) ++i;
+  }
+  return "";
+}
+
+std::string environmentOptionsProblem(bool skip_rc) {
+  // PETSC_OPTIONS is read as a command line; PETSc also reads ~/.petscrc, ./.petscrc and ./petscrc
+  // unless -skip_petscrc is given (a malformed one aborted with PETSc's traceback).
+  if (const char *yaml = std::getenv("PETSC_OPTIONS_YAML"); yaml && *yaml)
+    return "PETSC_OPTIONS_YAML is set; accepted: plain options in PETSC_OPTIONS or an options file";
+  if (const char *env = std::getenv("PETSC_OPTIONS")) {
+    std::istringstream in(env);
+    std::vector<std::string> words{"lab"};
+    for (std::string w; in >> w;) words.push_back(w);
+    std::vector<char *> args;
+    for (auto &w : words) args.push_back(w.data());
+    const std::string problem = commandLineProblem(int(args.size()), args.data());
+    if (!problem.empty()) return "PETSC_OPTIONS: " + problem;
+  }
+  std::vector<std::string> rc_files = {".petscrc", "petscrc"};
+  if (const char *home = std::getenv("HOME")) rc_files.insert(rc_files.begin(), std::string(home) + "/.petscrc");
+  for (const auto &rc : rc_files) {
+    struct stat st {};
+    if (skip_rc) break;
+    if (stat(rc.c_str(), &st) != 0) continue;
+    std::vector<std::string> chain;
+    const std::string problem = optionsFileProblem("PETSc's options file", rc, chain);
+    if (!problem.empty()) return problem + " (PETSc reads it at start; give -skip_petscrc to leave it)";
   }
   return "";
 }
@@ -370,7 +457,15 @@ void multAffine(Mat A, Vec x, double alpha, double beta, Vec v, Vec y) {
 }
 
 PetscSession::PetscSession(int *argc, char ***argv, const char *help)
-    : command_line_error_(commandLineProblem(*argc, *argv)), bare_argv_(*argv) {
+    : command_line_error_(commandLineProblem(*argc, *argv)) {
+  static char skip_rc_option[] = "-skip_petscrc";
+  bare_args_ = {(*argv)[0], skip_rc_option, nullptr};
+  bare_argv_ = bare_args_.data();
+  if (command_line_error_.empty()) {
+    bool skip_rc = false;
+    for (int i = 1; i < *argc; ++i) skip_rc = skip_rc || std::strcmp((*argv)[i], "-skip_petscrc") == 0;
+    command_line_error_ = environmentOptionsProblem(skip_rc);
+  }
   // MPI first, so the ranks can compare their command lines before PETSc reads them (ranksDisagree).
   int initialized = 0;
   MPI_Initialized(&initialized);
@@ -393,7 +488,12 @@ PetscSession::PetscSession(int *argc, char ***argv, const char *help)
   } catch (const Error &e) {
     command_line_error_ = e.what();
   }
-  // A refused command line never reaches PETSc, which would abort or ignore it.
+  // A refused command line never reaches PETSc, which would abort or ignore it; nor do the variables
+  // and files PETSc reads besides it.
+  if (!command_line_error_.empty()) {
+    unsetenv("PETSC_OPTIONS");
+    unsetenv("PETSC_OPTIONS_YAML");
+  }
   const PetscErrorCode ierr = command_line_error_.empty() ? PetscInitialize(argc, argv, nullptr, help)
                                                           : PetscInitialize(&bare_argc_, &bare_argv_, nullptr, help);
   if (ierr) throw runError("PETSc initialization failed");
@@ -453,10 +553,11 @@ int runMain(const PetscSession &session, const char *program, const std::functio
   }
   if (message.empty()) return code;
   // One printable line: newlines (PETSc's multi-line messages), NUL bytes and control characters quoted
-  // from a bad file become spaces, and a huge quoted line is cut.
+  // from a bad file become spaces, and a huge quoted line is cut in its middle: the end says what is
+  // wrong and what is accepted (a 4000-character path hid the reason).
   for (char &c : message)
     if ((unsigned char)c < 0x20 || c == 0x7f) c = ' ';
-  if (message.size() > 600) message = message.substr(0, 600) + " ...";
+  if (message.size() > 600) message = message.substr(0, 300) + " ... " + message.substr(message.size() - 295);
   // Most errors are collective (options and files are agreed on by agreeOn, energy checks are
   // the same on every rank): every rank arrives here, rank 0 reports, and all finish normally. An error
   // on some ranks only would leave the others waiting in a collective call: if the others do not arrive

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <memory>
+#include <vector>
 #include <string>
 #include <utility>
 
@@ -146,7 +147,10 @@ private:
   int rank_ = 0;
   int size_ = 1;
   std::string command_line_error_;
-  int bare_argc_ = 1; // argv[0] alone, when the command line was refused
+  // argv[0] and -skip_petscrc, when the command line was refused (with PETSC_OPTIONS unset: PETSc would
+  // still read a refused PETSC_OPTIONS or .petscrc and abort on it).
+  int bare_argc_ = 2;
+  std::vector<char *> bare_args_;
   char **bare_argv_ = nullptr;
   MPI_Comm arrival_ = MPI_COMM_NULL;
   bool owns_mpi_ = false; // MPI_Init was called here (before PETSc), so MPI_Finalize is called here too
@@ -155,6 +159,9 @@ private:
 
 // The problem with a command line (argv[1..argc-1]) as described above, or "" when it is fine.
 std::string commandLineProblem(int argc, char **argv);
+// The same for what PETSc reads besides the command line: PETSC_OPTIONS, PETSC_OPTIONS_YAML (refused)
+// and, unless `skip_rc` (-skip_petscrc), the files ~/.petscrc, ./.petscrc and ./petscrc.
+std::string environmentOptionsProblem(bool skip_rc);
 // PETSc's rule for a word that names an option (PetscOptionsValidKey): '-' or '--', then a letter, and
 // not a number ("-inf" and "-1e3" are values).
 bool isOptionName(const char *word);

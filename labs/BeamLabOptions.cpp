@@ -1,5 +1,6 @@
 #include "labs/BeamLabOptions.hpp"
 
+#include <cmath>
 #include <algorithm>
 #include <sstream>
 
@@ -72,8 +73,12 @@ void readBeamLoadOptions(MPI_Comm comm, BeamSpec &b) {
       return r.fail("-point_load: '" + r.value("-point_load") + "' has " + std::to_string(v.size()) +
                     " numbers; accepted: groups of four x,y,fx,fy");
     for (size_t i = 0; i < v.size(); i += 4) {
-      if (v[i] != double(long(v[i])) || v[i + 1] != double(long(v[i + 1])))
-        return r.fail("-point_load: node coordinates must be integers, got " + str(v[i]) + "," + str(v[i + 1]));
+      // Whole numbers that fit an int (4294967296 wrapped and was reported as node -2147483648; 1e300 was
+      // "not an integer"); a node beyond the mesh is refused by the beam with its range.
+      auto nodeIndex = [](double c) { return std::abs(c) <= 1e9 && c == std::floor(c); };
+      if (!nodeIndex(v[i]) || !nodeIndex(v[i + 1]))
+        return r.fail("-point_load: node coordinates " + exactDecimal(v[i]) + "," + exactDecimal(v[i + 1]) +
+                      " are not node indices; accepted: whole numbers 0 <= x <= -mx, 0 <= y <= -my");
       b.point_loads.push_back({int(v[i]), int(v[i + 1]), v[i + 2], v[i + 3]});
     }
     b.top_load = r.real("-top_load", "Vertical load per unit length along the top edge", b.top_load, Bounds::any());
@@ -150,7 +155,8 @@ std::function<double(double)> readLoadInTimeOptions(MPI_Comm comm, LoadIdentity 
                                     : "-load_curve and -load_harmonic both given; accepted: at most one of them");
     if (!curve.empty()) {
       const LoadCurve c = LoadCurve::read(curve);
-      identity = {"curve " + identityPath(curve) + ", hash " + std::to_string(c.hash()), curve, c.hash()};
+      // By its data only, as the README says: the same file by another path is the same run.
+      identity = {"curve with hash " + std::to_string(c.hash()), curve, c.hash()};
       g = c;
     }
     if (r.given("-load_harmonic")) {

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "labs/BeamLab.hpp"
+#include "common/Exact.hpp"
 #include "common/Options.hpp"
 #include "output/FileUtil.hpp"
 #include "output/VtkSnapshots.hpp"
@@ -75,7 +76,16 @@ SpectralRadiusTable spectralRadiusTable(const std::vector<std::string> &schemes,
   for (int i = 0; i < points; ++i) {
     const double omega_h = range * double(i) / double(points - 1);
     std::vector<double> row;
-    for (const auto &s : schemes) row.push_back(spectralRadius(s, omega_h, xi));
+    for (const auto &s : schemes) {
+      row.push_back(spectralRadius(s, omega_h, xi));
+      // Large xi and Omega together overflow the amplification matrix (a NaN cell with -xi 1e5
+      // -omega_range 1e5, inf rows with -newmark_beta 1e300, exit 0): refused before anything is written.
+      if (!std::isfinite(row.back()))
+        throw inputError("-omega_range " + gText(range) + " with -xi " + gText(xi) + ": the spectral radius of " + s +
+                         " is not finite at Omega = " + gText(omega_h) +
+                         " (its amplification matrix overflows); accepted: a smaller -omega_range or -xi, or scheme "
+                         "parameters of a usual size");
+    }
     t.omega.push_back(omega_h);
     t.rho.push_back(row);
   }

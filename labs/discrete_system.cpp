@@ -80,9 +80,10 @@ int main(int argc, char **argv) {
                               "warning: omega_max dt = %.3g: M is below the round-off of dt^2 K in the schemes' step matrices "
                               "(omega_max dt > 1e7), so the motion and the energy figures show round-off, not the schemes\n",
                               omega_max * options.run.dt));
-    beam::prepareOutputDirectory(options.output_dir);
-    beam::EnergyLog energy(linear, options.output_dir + "/energy.csv");
     beam::PVec q = beam::toPetscVector(system, model.q0), v = beam::toPetscVector(system, model.v0);
+    beam::prepareRunOutput(PETSC_COMM_WORLD, options.output_dir, "", options.save_final, loop.restarts(),
+                           [&] { loop.checkInitialState(q, v); });
+    beam::EnergyLog energy(linear, options.output_dir + "/energy.csv");
     beam::TrajectoryLog trajectory(q, options.output_dir + "/trajectory.csv", options.snapshot_every);
     LastEnergy energy_at_end;
     std::vector<beam::Monitor *> monitors = {&energy, &trajectory, &energy_at_end};

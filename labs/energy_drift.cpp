@@ -22,6 +22,11 @@ int main(int argc, char **argv) {
   beam::PetscSession session(&argc, &argv, help);
   return beam::runMain(session, "energy_drift", [&] {
     auto options = beam::readBeamLabOptions(PETSC_COMM_WORLD, "energy_drift", beam::BeamLabKind::AllSchemes);
+    // One file for every scheme's final state: each run replaced the last's, and the file held the last
+    // scheme's state without a word.
+    if (!options.save_final.empty() && options.schemes.size() > 1)
+      throw beam::inputError("-save_final: one file for " + std::to_string(options.schemes.size()) +
+                             " schemes (each run would replace the last's state); accepted: -save_final with one scheme in -schemes");
     const beam::Beam beam(options.beam, PETSC_COMM_WORLD);
     const auto model = beam::beamModel(beam, options, options.schemes);
     const beam::SecondOrderSystem &system = model->system();
@@ -47,6 +52,7 @@ int main(int argc, char **argv) {
     if (!options.export_dir.empty()) beam::exportSystem(beam, system, options.export_dir);
     // Every scheme's directory before any runs: a file in the place of the last one was refused (exit 2)
     // after the others had run and written theirs.
+    beam::prepareOutputDirectory(options.output_dir); // its table and chart, then each scheme's directory
     for (const auto &name : options.schemes) beam::prepareOutputDirectory(options.output_dir + "/" + name);
 
     std::vector<beam::RunResult> results;
@@ -59,9 +65,9 @@ int main(int argc, char **argv) {
         beam::printSummary(PETSC_COMM_WORLD, results);
         const beam::RunResult &r = results.back();
         BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD,
-                               "stopped by signal %d in %s after step %lld; its checkpoint is %s/%s/checkpoint.bin; the "
-                               "schemes after it did not run\n",
-                               r.interrupted_by, name.c_str(), (long long)r.steps_done, options.output_dir.c_str(), name.c_str()));
+                               "stopped by signal %d in %s after step %lld; the schemes after it did not run (energy_drift "
+                               "has no -restart: run it again)\n",
+                               r.interrupted_by, name.c_str(), (long long)r.steps_done));
         return 128 + r.interrupted_by;
       }
     }

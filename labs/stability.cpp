@@ -98,6 +98,8 @@ int main(int argc, char **argv) {
       } catch (const beam::Error &) {
       }
     if (beam::finishOptions(PETSC_COMM_WORLD)) return 0; // -help: eigensolvers and schemes have listed theirs
+    const beam::SpectralRadiusTable table =
+        beam::spectralRadiusTable(beam::schemeNames(), stability.omega_range, stability.omega_points, stability.xi);
     beam::prepareOutputDirectory(analysed->output_dir);
 
     highest.solve();
@@ -109,10 +111,7 @@ int main(int argc, char **argv) {
                            analysed->label.c_str(), (long long)problem.freeCount(), (long long)dofs, omega_max,
                            lowest.omegas().front()));
     beam::reportCriticalSteps(system, analysed->frozen, beam::schemeNames(), omega_max, settings);
-    beam::writeSpectralRadiusChart(PETSC_COMM_WORLD,
-                                   beam::spectralRadiusTable(beam::schemeNames(), stability.omega_range,
-                                                             stability.omega_points, stability.xi),
-                                   analysed->output_dir);
+    beam::writeSpectralRadiusChart(PETSC_COMM_WORLD, table, analysed->output_dir);
     return 0;
   });
 }

@@ -4,28 +4,199 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <random>
+#include <set>
+#include <vector>
+
+#include <sys/file.h>
 
 #include "common/Error.hpp"
 #include "common/Petsc.hpp"
+#include "output/VtkSnapshots.hpp" // isSnapshotFileName
 
 namespace beam {
 
+namespace {
+
+// The directories this process holds locked (by absolute path). The descriptors stay open until the
+// process ends, when the system releases the locks.
+std::set<std::string> &lockedDirectories() {
+  static std::set<std::string> locked;
+  return locked;
+}
+
+void lockDirectory(const std::string &dir) {
+  std::error_code ec;
+  const std::string key = std::filesystem::weakly_canonical(dir, ec).string();
+  if (lockedDirectories().count(key)) return; // a sweep lab prepares a directory again before its run
+  const std::string path = dir + "/.lock";
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0)
+    throw inputError("output directory '" + dir + "' is not writable: " + std::strerror(errno) +
+                     "; accepted: a directory the run can write");
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    const int err = errno;
+    ::close(fd);
+    if (err == EWOULDBLOCK)
+      throw inputError("output directory '" + dir + "' is in use by another run (it holds '" + path +
+                       "' locked); accepted: a directory no other run is writing");
+    throw inputError("output directory '" + dir + "' cannot be locked: " + std::strerror(err) +
+                     "; accepted: a directory on a file system with flock");
+  }
+  lockedDirectories().insert(key);
+}
+
+// A name as long as the longest the run writes ("mass_spring_1000000000_1023.pvtu.tmp" has 37
+// characters), so a path that leaves no room for it is refused before the run.
+std::string probeName(int rank) {
+  std::string name = ".write_test_" + std::to_string(rank) + "_";
+  name.resize(64, 'x');
+  return name;
+}
+
+// Rank 0 leaves a token in the directory; every rank must read it back there.
+void checkSameDirectory(const std::string &dir, int rank, int size) {
+  if (size < 2) return;
+  const std::string path = dir + "/.same_directory";
+  char token[32] = {};
+  if (rank == 0) {
+    std::random_device random;
+    std::snprintf(token, sizeof token, "%08x%08x%08x", random(), random(), unsigned(::getpid()));
+  }
+  agreeOn(PETSC_COMM_WORLD, [&] {
+    if (rank != 0) return;
+    std::FILE *f = std::fopen(path.c_str(), "w");
+    if (!f || std::fputs(token, f) < 0 || std::fclose(f) != 0)
+      throw inputError("output directory '" + dir + "' is not writable: " + std::strerror(errno) +
+                       "; accepted: a directory the run can write");
+  });
+  MPI_Bcast(token, sizeof token, MPI_CHAR, 0, PETSC_COMM_WORLD);
+  try {
+    agreeOn(PETSC_COMM_WORLD, [&] {
+      if (rank == 0) return;
+      char seen[32] = {};
+      std::FILE *f = std::fopen(path.c_str(), "r");
+      const bool same = f && std::fgets(seen, sizeof seen, f) && std::strcmp(seen, token) == 0;
+      if (f) std::fclose(f);
+      if (!same)
+        throw inputError("output directory '" + dir + "' is not the same directory on every rank: rank " + std::to_string(rank) +
+                         " does not see rank 0's files in it (a relative path from per-rank working directories, or "
+                         "node-local storage); accepted: a directory every rank shares");
+    });
+  } catch (...) {
+    if (rank == 0) std::remove(path.c_str());
+    throw;
+  }
+  if (rank == 0) std::remove(path.c_str());
+}
+
+} // namespace
+
 void prepareOutputDirectory(const std::string &dir) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
   // Collective: a directory bad on some ranks only (per-rank arguments, node-local paths) ends every
   // rank here, before any of them waits in the run's collectives.
   agreeOn(PETSC_COMM_WORLD, [&] {
+    const std::string probe = dir + "/" + probeName(rank);
+    if (probe.size() >= PATH_MAX) // refused before anything is made
+      throw inputError("output directory '" + dir + "': its path (" + std::to_string(dir.size()) +
+                       " characters) leaves no room for the run's file names; accepted: a path of at most " +
+                       std::to_string(PATH_MAX - 2 - probeName(rank).size()) + " characters");
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
-    if (ec) throw inputError("output directory '" + dir + "' cannot be created: " + ec.message());
-    const std::string probe = dir + "/.write_test";
+    if (ec)
+      throw inputError("output directory '" + dir + "' cannot be created: " + ec.message() +
+                       "; accepted: a directory, or a path where one can be made");
     std::FILE *f = std::fopen(probe.c_str(), "w");
-    if (!f) throw inputError("output directory '" + dir + "' is not writable: " + std::strerror(errno));
+    if (!f && errno == ENAMETOOLONG)
+      throw inputError("output directory '" + dir + "': its path (" + std::to_string(dir.size()) +
+                       " characters) leaves no room for the run's file names (File name too long); accepted: a shorter path");
+    if (!f)
+      throw inputError("output directory '" + dir + "' is not writable: " + std::strerror(errno) +
+                       "; accepted: a directory the run can write");
     std::fclose(f);
     std::remove(probe.c_str());
+    // A directory in the place of a file the labs write there was met only when the file was written:
+    // after the run (energy_drift.csv), or after 15 of energy_drift's 16 runs. (A FIFO or a device there
+    // is written in place, by design: writeFileAtomically.)
+    for (const auto &entry : std::filesystem::directory_iterator(dir, ec)) {
+      const std::string ext = entry.path().extension().string();
+      static const std::set<std::string> written = {".csv", ".png", ".bin", ".pvd", ".vtu", ".vtp", ".pvtu", ".pvtp", ".mtx", ".txt", ".tmp"};
+      if (written.count(ext) && entry.is_directory(ec))
+        throw inputError("output directory '" + dir + "' holds a directory '" + entry.path().filename().string() +
+                         "' where the labs write a file of that name; accepted: a directory without it");
+    }
   });
+  checkSameDirectory(dir, rank, size);
+  agreeOn(PETSC_COMM_WORLD, [&] {
+    if (rank == 0) lockDirectory(dir);
+  });
+}
+
+void clearPreviousRun(const std::string &dir, const std::string &snapshot_name) {
+  int rank = 0;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  agreeOn(PETSC_COMM_WORLD, [&] {
+    if (rank != 0) return;
+    std::vector<std::filesystem::path> stale;
+    std::error_code ec;
+    for (const auto &entry : std::filesystem::directory_iterator(dir, ec)) {
+      const std::string f = entry.path().filename().string();
+      const bool series = !snapshot_name.empty() && (f == snapshot_name + ".pvd" || f == snapshot_name + ".pvd.tmp" ||
+                                                     isSnapshotFileName(f, snapshot_name));
+      if (series || f == "checkpoint.bin" || f == "checkpoint.bin.tmp" || f == "trajectory.csv")
+        if (entry.is_regular_file(ec)) stale.push_back(entry.path());
+    }
+    for (const auto &path : stale)
+      if (!std::filesystem::remove(path, ec) && ec)
+        throw inputError("output directory '" + dir + "': cannot remove the earlier run's '" + path.filename().string() +
+                         "': " + ec.message() + "; accepted: a directory the run can write");
+  });
+}
+
+bool isInDirectory(const std::string &file, const std::string &dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path parent = fs::path(file).parent_path();
+  const fs::path a = fs::weakly_canonical(fs::absolute(parent.empty() ? fs::path(".") : parent, ec), ec);
+  const fs::path b = fs::weakly_canonical(fs::absolute(dir, ec), ec);
+  return !ec && a.lexically_normal() == b.lexically_normal();
+}
+
+void refuseRunFileAsFinalState(const std::string &save_final, const std::string &dir, const std::string &snapshot_name,
+                               const std::vector<std::string> &extra) {
+  if (save_final.empty() || !isInDirectory(save_final, dir)) return;
+  const std::string f = std::filesystem::path(save_final).filename().string();
+  bool own = f == "energy.csv" || f == "trajectory.csv" || f == "checkpoint.bin" || f == ".lock" ||
+             (!snapshot_name.empty() && (f == snapshot_name + ".pvd" || isSnapshotFileName(f, snapshot_name)));
+  for (const auto &name : extra) own = own || f == name;
+  if (own)
+    throw inputError("-save_final: '" + save_final + "' is one of the run's own files in '" + dir +
+                     "' (the final state would replace it); accepted: another file name");
+}
+
+void prepareRunOutput(MPI_Comm comm, const std::string &dir, const std::string &snapshot_name, const std::string &save_final,
+                      bool restart, const std::function<void()> &refuse_input) {
+  refuseRunFileAsFinalState(save_final, dir, snapshot_name);
+  const bool final_in_output = !save_final.empty() && isInDirectory(save_final, dir);
+  auto checkFinal = [&] {
+    agreeOn(comm, [&] {
+      int rank = 0;
+      MPI_Comm_rank(comm, &rank);
+      if (rank == 0) checkWritableFile("-save_final", save_final);
+    });
+  };
+  if (!save_final.empty() && !final_in_output) checkFinal();
+  refuse_input();
+  prepareOutputDirectory(dir);
+  if (final_in_output) checkFinal();
+  if (!restart) clearPreviousRun(dir, snapshot_name);
 }
 
 void checkWritableFile(const std::string &option, const std::string &path) {

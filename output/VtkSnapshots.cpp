@@ -1,5 +1,6 @@
 #include "output/VtkSnapshots.hpp"
 #include "common/Exact.hpp"
+#include "common/Options.hpp" // isIndexText
 
 #include <vtkCallbackCommand.h>
 #include <vtkCellArray.h>
@@ -26,6 +27,7 @@
 #include <sys/stat.h>
 
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -135,6 +137,27 @@ VtkSnapshots::~VtkSnapshots() {
     }
   } catch (...) {
   }
+}
+
+SnapshotFileName parseSnapshotFileName(const std::string &file, const std::string &name) {
+  SnapshotFileName out;
+  if (file.compare(0, name.size() + 1, name + "_") != 0) return out;
+  std::string rest = file.substr(name.size() + 1);
+  if (rest.size() > 4 && rest.compare(rest.size() - 4, 4, ".tmp") == 0) {
+    out.staging = true;
+    rest.resize(rest.size() - 4);
+  }
+  const size_t dot = rest.find('.');
+  if (dot == std::string::npos) return out;
+  const std::string ext = rest.substr(dot + 1), stem = rest.substr(0, dot);
+  if (ext != "vtu" && ext != "vtp" && ext != "pvtu" && ext != "pvtp") return out;
+  const size_t under = stem.find('_');
+  const std::string step = stem.substr(0, under), rank = under == std::string::npos ? "" : stem.substr(under + 1);
+  if (!isIndexText(step) || (under != std::string::npos && !isIndexText(rank))) return out;
+  out.matches = true;
+  out.step = std::atoll(step.c_str());
+  out.piece = under != std::string::npos;
+  return out;
 }
 
 std::string VtkSnapshots::fileName(PetscInt step, int rank, const std::string &ext) const {
@@ -372,8 +395,8 @@ std::vector<std::pair<double, std::string>> VtkSnapshots::readPvd(PetscInt step)
   if (stat(path.c_str(), &st) != 0) { // no series yet: start one, unless its snapshots are there
     std::error_code ec;
     for (const auto &entry : std::filesystem::directory_iterator(dir_, ec)) {
-      const std::string f = entry.path().filename().string(), ext = entry.path().extension().string();
-      if (f.compare(0, name_.size() + 1, name_ + "_") == 0 && (ext == ".vtu" || ext == ".vtp" || ext == ".pvtu" || ext == ".pvtp"))
+      const std::string f = entry.path().filename().string();
+      if (isSnapshotFileName(f, name_) && !parseSnapshotFileName(f, name_).staging)
         throw inputError(bad + "it is missing while its snapshots (" + f + ") are there; accepted: the output "
                          "directory as the interrupted run left it (or without its snapshots, to start a new series)");
     }
@@ -392,15 +415,26 @@ std::vector<std::pair<double, std::string>> VtkSnapshots::readPvd(PetscInt step)
     throw inputError(bad + "not a VTK collection");
   vtkXMLDataElement *collection = root->FindNestedElementWithName("Collection");
   if (!collection) throw inputError(bad + "no Collection element");
-  const std::string prefix = name_ + "_";
+  // The series as this class writes it: its own snapshot files in the directory, steps and times
+  // increasing (an edited .pvd listing a file twice, times going back, or a file elsewhere through
+  // "beam_/../" was continued as it was, exit 0).
+  long long last_step = -1;
+  double last_time = -HUGE_VAL;
   for (int i = 0; i < collection->GetNumberOfNestedElements(); ++i) {
     vtkXMLDataElement *ds = collection->GetNestedElement(i);
     const char *file = ds->GetAttribute("file");
     double time = 0;
     if (!file || !ds->GetScalarAttribute("timestep", time)) throw inputError(bad + "a DataSet without file or timestep");
     const std::string f = file;
-    if (f.compare(0, prefix.size(), prefix) != 0) throw inputError(bad + "a DataSet of another series: " + f);
-    if (std::atoll(f.c_str() + prefix.size()) > step) break;
+    const SnapshotFileName parsed = parseSnapshotFileName(f, name_);
+    if (!parsed.matches || parsed.piece || parsed.staging)
+      throw inputError(bad + "a DataSet that is not a snapshot of this series in its directory: '" + f +
+                       "'; accepted: the .pvd as the interrupted run left it");
+    if (parsed.step <= last_step || !(time > last_time) || !std::isfinite(time))
+      throw inputError(bad + "its steps or times do not increase at '" + f + "'; accepted: the .pvd as the interrupted run left it");
+    last_step = parsed.step;
+    last_time = time;
+    if (parsed.step > step) break;
     // A snapshot removed since: the continued series would list a file that is not there (exit 0).
     struct stat file_st {};
     if (stat((dir_ + "/" + f).c_str(), &file_st) != 0 || !S_ISREG(file_st.st_mode))

@@ -31,6 +31,19 @@
 
 namespace beam {
 
+// What a file name says of series `name`: <name>_<step>.<ext> (ext vtu, vtp, pvtu or pvtp), a rank's
+// piece <name>_<step>_<rank>.<ext>, either with the ".tmp" of a file being written. One rule for the
+// writer's names, the restart's check of a .pvd and a new run's removal of an old series.
+struct SnapshotFileName {
+  bool matches = false;
+  long long step = -1;
+  bool piece = false, staging = false;
+};
+SnapshotFileName parseSnapshotFileName(const std::string &file, const std::string &name);
+inline bool isSnapshotFileName(const std::string &file, const std::string &name) {
+  return parseSnapshotFileName(file, name).matches;
+}
+
 class VtkSnapshots final : public Monitor {
 public:
   // Writes into `dir` (which must exist): <dir>/<name>_<step>.<ext> (or the pieces and the parallel

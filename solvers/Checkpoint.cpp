@@ -23,12 +23,13 @@ constexpr PetscInt kMagic = 0x4245414d; // "BEAM"
 // 3: fully_implicit's history is y_n - y_{n-1} (was y_{n-1}); 4: whether the scheme's history continues
 // the saved state, whether the drift scale follows the energies, and a checksum of the header alone (a flipped identity bit was named as another run's
 // setting, before the whole file's checksum could be compared).
-constexpr PetscInt kVersion = 4;
+constexpr PetscInt kVersion = 5; // 5: the drift's signed extremes and the step of its largest size
 constexpr PetscInt kMaxIdentity = 1 << 20; // bytes of identity text a header may announce
 constexpr PetscInt kMaxHistory = 16;
 constexpr int kNameLength = 64;
 constexpr int kChecksumLength = 16; // hex digits
-constexpr int kInts = 8;
+constexpr int kInts = 9;
+constexpr int kReals = 9;
 
 using PViewer = Handle<PetscViewer, PetscViewerDestroy>;
 
@@ -101,9 +102,9 @@ Identity parseIdentity(const std::string &text) {
 
 struct RawHeader {
   PetscInt ints[kInts] = {}; // magic, version, size, step, history, identity length, history continues,
-                             // scale follows
+                             // scale follows, step of the largest |drift|
   char name[kNameLength] = {};
-  PetscReal reals[7] = {}; // time, dt, work, dissipated, total0, energy_scale, max_abs_drift
+  PetscReal reals[kReals] = {}; // time, dt, work, dissipated, total0, energy_scale, max_abs_drift, max_drift, min_drift
   std::string identity;
 };
 
@@ -125,10 +126,11 @@ RawHeader rawHeader(const CheckpointHeader &h) {
   RawHeader r;
   r.identity = identityText(h.identity);
   const PetscInt ints[kInts] = {kMagic, kVersion, h.size, h.step, h.history, PetscInt(r.identity.size()),
-                                h.continues ? 1 : 0, h.scale_follows ? 1 : 0};
+                                h.continues ? 1 : 0, h.scale_follows ? 1 : 0, h.max_abs_drift_step};
   std::memcpy(r.ints, ints, sizeof ints);
   std::strncpy(r.name, h.scheme.c_str(), kNameLength - 1);
-  const PetscReal reals[7] = {h.time, h.dt, h.work, h.dissipated, h.total0, h.energy_scale, h.max_abs_drift};
+  const PetscReal reals[kReals] = {h.time,         h.dt,           h.work,      h.dissipated, h.total0,
+                                   h.energy_scale, h.max_abs_drift, h.max_drift, h.min_drift};
   std::memcpy(r.reals, reals, sizeof reals);
   return r;
 }
@@ -141,11 +143,11 @@ std::string readRaw(PetscViewer v, RawHeader &r, std::string &stored_checksum) {
   if (r.ints[1] != kVersion) return "written by another version (" + std::to_string(r.ints[1]) + ")";
   if (r.ints[2] < 1 || r.ints[3] < 0 || r.ints[4] < 0 || r.ints[4] > kMaxHistory || r.ints[5] < 0 ||
       r.ints[5] > kMaxIdentity || r.ints[6] < 0 || r.ints[6] > 1 ||
-      r.ints[7] < 0 || r.ints[7] > 1)
+      r.ints[7] < 0 || r.ints[7] > 1 || r.ints[8] < 0 || r.ints[8] > r.ints[3])
     return "corrupted header (a count out of range)";
   if (PetscViewerBinaryRead(v, r.name, kNameLength, &got, PETSC_CHAR) || got != kNameLength) return "too short";
   r.name[kNameLength - 1] = '\0';
-  if (PetscViewerBinaryRead(v, r.reals, 7, &got, PETSC_REAL) || got != 7) return "too short";
+  if (PetscViewerBinaryRead(v, r.reals, kReals, &got, PETSC_REAL) || got != kReals) return "too short";
   r.identity.assign(size_t(r.ints[5]), '\0');
   if (r.ints[5] > 0 && (PetscViewerBinaryRead(v, r.identity.data(), r.ints[5], &got, PETSC_CHAR) || got != r.ints[5]))
     return "too short";
@@ -270,7 +272,7 @@ void writeCheckpoint(const std::string &path, const CheckpointHeader &header, Ve
       if (!writer) return;
       file.values(r.ints, kInts);
       file.chars(r.name, kNameLength);
-      file.values(r.reals, 7);
+      file.values(r.reals, kReals);
       file.chars(r.identity.data(), r.identity.size());
       file.chars(hex(hashHeader(r)).data(), kChecksumLength);
       file.chars(sum.data(), kChecksumLength);
@@ -320,6 +322,7 @@ CheckpointHeader readCheckpointHeader(MPI_Comm comm, const std::string &path) {
   h.history = r.ints[4];
   h.continues = r.ints[6] == 1;
   h.scale_follows = r.ints[7] == 1;
+  h.max_abs_drift_step = r.ints[8];
   h.scheme = r.name;
   h.time = r.reals[0];
   h.dt = r.reals[1];
@@ -328,11 +331,19 @@ CheckpointHeader readCheckpointHeader(MPI_Comm comm, const std::string &path) {
   h.total0 = r.reals[4];
   h.energy_scale = r.reals[5];
   h.max_abs_drift = r.reals[6];
+  h.max_drift = r.reals[7];
+  h.min_drift = r.reals[8];
   h.identity = parseIdentity(r.identity);
   return h;
 }
 
 void checkIdentity(const std::string &path, const Identity &saved, const Identity &expected) {
+  // Another kind of run (a discrete system's checkpoint in a beam lab) has other fields from the first:
+  // say what it was ("lab was (none), now semi_implicit" said nothing).
+  if (!saved.empty() && !expected.empty() && saved[0].first != expected[0].first)
+    throw inputError("-restart: '" + path + "' belongs to another kind of run (its " + saved[0].first + " is " + saved[0].second +
+                     ", this run's " + expected[0].first + " is " + expected[0].second +
+                     "); accepted: a checkpoint of this lab and model");
   const size_t n = std::max(saved.size(), expected.size());
   for (size_t i = 0; i < n; ++i) {
     const std::string field = i < expected.size() ? expected[i].first : saved[i].first;

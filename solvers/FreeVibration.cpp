@@ -157,6 +157,34 @@ void ModalSolver::solve() {
                      exactDecimal(problem_.massScale()) + "); accepted: units in which omega is finite");
     omegas_.push_back(omega);
   }
+  checkSpectrumEnd();
+}
+
+// Options can send SLEPc elsewhere in the spectrum (-omega_max_eps_target 0 or -omega_max_st_type
+// sinvert reported omega_min as omega_max, and the stability lab a critical dt 340 times too large,
+// exit 0). Every diagonal ratio S_ii / M_ii is a Rayleigh quotient (of e_i), so the largest eigenvalue is
+// at least the largest ratio and the smallest at most the smallest: a found extreme on the wrong side of
+// its bound is not that extreme. The margin is far above SLEPc's tolerance (1e-10, relative).
+void ModalSolver::checkSpectrumEnd() const {
+  PVec ds = problem_.createFreeVector(), dm = problem_.createFreeVector();
+  BEAM_PETSC(MatGetDiagonal(problem_.stiffness(), ds));
+  BEAM_PETSC(MatGetDiagonal(problem_.mass(), dm));
+  BEAM_PETSC(VecPointwiseDivide(ds, ds, dm));
+  PetscReal bound = 0;
+  const bool largest = settings_.end == SpectrumEnd::Largest;
+  BEAM_PETSC(largest ? VecMax(ds, nullptr, &bound) : VecMin(ds, nullptr, &bound));
+  PetscScalar kr, ki;
+  BEAM_PETSC(EPSGetEigenvalue(impl_->eps, 0, &kr, &ki));
+  const double found = PetscRealPart(kr), margin = 1e-8;
+  if (largest ? found >= bound * (1 - margin) : found <= bound * (1 + margin)) return;
+  auto omega = [&](double lambda) {
+    return gText(std::sqrt(std::max(0.0, lambda)) * std::sqrt(problem_.stiffnessScale()) / std::sqrt(problem_.massScale()));
+  };
+  throw inputError("eigensolver '" + settings_.prefix + "' found omega = " + omega(found) + ", " +
+                   (largest ? "below" : "above") + " the bound sqrt(" + (largest ? "max" : "min") +
+                   "_i S_ii/M_ii) = " + omega(bound) + " that the " + (largest ? "largest" : "smallest") +
+                   " frequency cannot pass: its options look elsewhere in the spectrum; accepted: -" + settings_.prefix +
+                   "eps_* and -" + settings_.prefix + "st_* options that keep the " + (largest ? "largest" : "smallest"));
 }
 
 PVec ModalSolver::shape(PetscInt i) const {

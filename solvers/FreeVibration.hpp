@@ -90,6 +90,7 @@ public:
   PVec shape(PetscInt i) const;
 
 private:
+  void checkSpectrumEnd() const; // the first eigenvalue found is the extreme asked for (input error if not)
   struct Impl; // the EPS handle, kept out of this header so users need not include SLEPc
   const FreeVibration &problem_;
   ModalSettings settings_;

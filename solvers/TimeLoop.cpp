@@ -153,6 +153,9 @@ void TimeLoop::restore(Progress &p, const std::vector<Monitor *> &monitors) {
   if (h.continues) scheme_.resume(h.time, s.x, s.y);
   p.result.energy_scale = h.energy_scale;
   p.result.max_abs_drift = h.max_abs_drift;
+  p.result.max_drift = h.max_drift;
+  p.result.min_drift = h.min_drift;
+  p.result.max_abs_drift_step = h.max_abs_drift_step;
   p.result.steps_done = h.step;
   p.result.time = h.time;
   p.result.restarted_from = h.step;
@@ -183,8 +186,10 @@ bool TimeLoop::advance(Progress &p, PetscInt n) {
       why << "the energy is not finite";
     p.result.diverged = true;
     p.result.divergence = why.str();
-    p.result.final_drift = drift;
-    if (std::isfinite(drift)) p.result.max_abs_drift = std::max(p.result.max_abs_drift, std::abs(drift));
+    // An energy that is not finite has drifted without bound: inf (a NaN final drift beside a largest
+    // |drift| of 0 went into energy_drift.csv).
+    p.result.final_drift = std::isfinite(drift) ? drift : HUGE_VAL;
+    p.result.max_abs_drift = std::max(p.result.max_abs_drift, std::abs(p.result.final_drift));
     return false;
   }
   StepState &s = p.state;
@@ -195,7 +200,12 @@ bool TimeLoop::advance(Progress &p, PetscInt n) {
   s.newton_its = scheme_.newtonIterations();
   p.result.steps_done = n;
   p.result.time = t;
-  p.result.max_abs_drift = std::max(p.result.max_abs_drift, std::abs(drift));
+  if (std::abs(drift) > p.result.max_abs_drift) {
+    p.result.max_abs_drift = std::abs(drift);
+    p.result.max_abs_drift_step = n;
+  }
+  p.result.max_drift = std::max(p.result.max_drift, drift);
+  p.result.min_drift = std::min(p.result.min_drift, drift);
   p.result.final_drift = drift;
   return true;
 }
@@ -213,6 +223,9 @@ void TimeLoop::checkpoint(const Progress &p) const {
   h.energy_scale = p.result.energy_scale;
   h.scale_follows = p.scale_follows;
   h.max_abs_drift = p.result.max_abs_drift;
+  h.max_drift = p.result.max_drift;
+  h.min_drift = p.result.min_drift;
+  h.max_abs_drift_step = p.result.max_abs_drift_step;
   const std::vector<Vec> history = scheme_.history();
   h.history = PetscInt(history.size());
   h.continues = scheme_.continues(p.state.time, p.state.x, p.state.y);
@@ -236,6 +249,10 @@ RunResult TimeLoop::run(Vec x, Vec y, const std::vector<Monitor *> &monitors) {
   std::optional<StopHandlers> stop_handlers; // SIGINT/SIGTERM stop the run cleanly when it can checkpoint
   if (checkpoints) stop_handlers.emplace();
 
+  if (checkpoints && steps_ == 0) { // T = 0: the end of the run is its start (there was no checkpoint to continue)
+    for (Monitor *m : monitors) m->flush();
+    checkpoint(p);
+  }
   for (PetscInt n = p.state.step + 1; n <= steps_; ++n) {
     if (!advance(p, n)) break;
     // A signal stops the run after this step: monitors see it as the last one (final snapshot).

@@ -56,6 +56,8 @@ public:
   // of 1e308): what run() does first, callable before anything is created for the run. Nothing to check
   // for a restart (the checkpoint's state was finite when written).
   void checkInitialState(Vec x, Vec y) const;
+  // The run continues a checkpoint (settings.restart_path) rather than starting at t = 0.
+  bool restarts() const { return !settings_.restart_path.empty(); }
   // Integrates from (x, y) at t = 0 — or, with settings.restart_path, from the checkpoint (x and y are
   // then overwritten with its state); x and y hold the final state.
   RunResult run(Vec x, Vec y, const std::vector<Monitor *> &monitors);

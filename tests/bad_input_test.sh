@@ -101,6 +101,54 @@ expect 2 "-quiet: 'maybe' is not a truth value" "$labs/semi_implicit" -quiet may
 expect 2 "-scheme: unknown scheme 'foo'" "$labs/mass_spring" -model chain -scheme foo -scheme verlet -output_dir $out
 expect 2 "-gravity: 'x' is not a finite real number" "$labs/mass_spring" -model chain -gravity 0,0,x -gravity 0,0,-1 -output_dir $out
 expect 0 "" "$labs/midpoint" -T 1 -T 0.02 -snapshot_every 0 -quiet -output_dir twice
+# The default load on a support: warned about as an explicit one is (it was silent); clamped at both ends
+# the default load is at mid-span (it was on the clamped right end: the beam did not move, exit 0).
+expect 0 "warning: the default load (no -point_load or -top_load given) at node (0,0) pushes a frozen DOF (uy)" \
+  "$labs/semi_implicit" -supports simply_supported -mx 1 -T 0.02 -snapshot_every 0 -quiet -output_dir dflt1
+expect 0 "" "$labs/semi_implicit" -supports clamped_both -T 0.05 -snapshot_every 0 -output_dir dflt2
+grep -q "oscillates" out.txt && passed=$((passed + 1)) || fail "clamped_both with the default load: $(tail -3 out.txt)"
+
+# Output files and directories (2026-11-27): -save_final naming one of the run's own files (it replaced
+# energy.csv, exit 0); energy_drift's one -save_final file for several schemes (the last scheme's state,
+# without a word); a directory where a lab writes a file (energy_drift ran 15 schemes, then exit 3).
+expect 2 "-save_final: 'never/energy.csv' is one of the run's own files" "$labs/midpoint" -T 0.02 -output_dir $out -save_final $out/energy.csv
+expect 2 "-save_final: 'never/beam_000010.vtu' is one of the run's own files" "$labs/midpoint" -T 0.02 -output_dir $out -save_final $out/beam_000010.vtu
+expect 2 "-save_final: one file for 2 schemes" "$labs/energy_drift" -schemes midpoint,newmark -save_final sf.mtx -output_dir $out
+expect 0 "" "$labs/midpoint" -T 0.02 -quiet -output_dir fresh_dir -save_final fresh_dir/final.mtx
+[ -s fresh_dir/final.mtx ] && passed=$((passed + 1)) || fail "-save_final in the output directory the run makes: not written"
+mkdir -p dirs_in_place/midpoint/energy.csv dirs_in_place2/energy_drift.png
+expect 2 "holds a directory 'energy.csv' where the labs write a file" "$labs/energy_drift" -schemes newmark,midpoint -T 0.02 -output_dir dirs_in_place
+[ -e dirs_in_place/newmark/energy.csv ] && fail "energy_drift ran a scheme before refusing a directory in a file's place" || passed=$((passed + 1))
+expect 2 "holds a directory 'energy_drift.png'" "$labs/energy_drift" -schemes midpoint -T 0.02 -output_dir dirs_in_place2
+long_dir=$(printf 'd%.0s' $(seq 200))
+long_dir="$long_dir/$long_dir/$long_dir/$long_dir/$long_dir/$long_dir/$long_dir/$long_dir/$long_dir/$long_dir/$long_dir/$long_dir/$long_dir/$long_dir/$long_dir/$long_dir/$long_dir/$long_dir/$long_dir/$long_dir/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+expect 2 "leaves no room for the run's file names; accepted: a path of at most" "$labs/midpoint" -T 0.02 -output_dir "$long_dir"
+[ -e "${long_dir%%/*}" ] && fail "a refused long output path was created" || passed=$((passed + 1))
+# stability: a chart whose amplification matrix overflows (a NaN cell, exit 0); eigensolver options that
+# look at the other end of the spectrum (omega_min printed as omega_max, exit 0).
+expect 2 "the spectral radius of central_difference is not finite" "$labs/stability" -measure_steps 0 -xi 1e5 -omega_range 1e5 -output_dir $out
+expect 2 "eigensolver 'omega_max_' found omega = 0.122868, below the bound" "$labs/stability" -measure_steps 0 -omega_max_eps_target 0 -output_dir st_wrong_end
+expect 2 "eigensolver 'modes_' found omega" "$labs/modes" -modes_eps_largest_magnitude -modes_st_type shift -output_dir modes_wrong_end
+# Options files PETSc reads on its own (2026-11-27): a nested -options_file was not vetted (a file naming
+# itself: SIGSEGV; a nested directory: PETSc's traceback, exit 134); YAML aborted inside PETSc; so did a
+# malformed ./.petscrc; -history into a missing directory crashed (SIGSEGV).
+printf -- '-options_file self.opts\n' > self.opts
+printf -- '-T 0.02\n-options_file adir_opts\n' > nested_dir.opts
+mkdir -p adir_opts
+printf -- 'T: [\n' > bad.yaml
+expect 2 "'self.opts' line 1: -options_file: 'self.opts' includes itself" "$labs/midpoint" -options_file self.opts -output_dir $out
+expect 2 "'nested_dir.opts' line 2: -options_file: 'adir_opts' is not a readable regular file" "$labs/midpoint" -options_file nested_dir.opts -output_dir $out
+expect 2 "is a YAML options file; accepted: a plain options file" "$labs/midpoint" -options_file bad.yaml -output_dir $out
+printf -- '-T 0.1\n-dt\0 1\n' > nul.opts # the message stopped at the NUL: "line 2: '"
+expect 2 "'nul.opts' line 2: a NUL byte (a binary file?); accepted: one option per line" "$labs/midpoint" -options_file nul.opts -output_dir $out
+expect 2 "PETSC_OPTIONS: -options_file: 'adir_opts' is not a readable regular file" env PETSC_OPTIONS="-options_file adir_opts" "$labs/midpoint" -output_dir $out
+expect 2 "-history: cannot write 'nodir/h.txt'" "$labs/midpoint" -history nodir/h.txt -output_dir $out
+expect 2 "-log_view: unknown format 'bogus'" "$labs/midpoint" -log_view :lv.txt:bogus -output_dir $out
+mkdir -p rc_dir && printf -- '-T 0.05 -dt 0.01\n' > rc_dir/.petscrc
+cd rc_dir
+expect 2 "'.petscrc' line 1: '-dt' after the option's value" "$labs/midpoint" -output_dir $out
+expect 0 "" "$labs/midpoint" -skip_petscrc -T 0.02 -quiet -output_dir rc_skipped
+cd ..
 # A singular (semidefinite) K: discrete_system runs without a static reference energy (its Cholesky
 # factorization failed, exit 3); the stability lab, whose lowest frequency needs K invertible, refuses it.
 { mm 'coordinate real symmetric'; printf '2 2 2\n1 1 1\n2 2 1\n'; } > M_eye.mtx
@@ -136,7 +184,9 @@ expect 2 "-T/-dt: more than 1e9 steps" "$m" -T 1e10 -dt 1 -output_dir $out
 expect 2 "-rho: 'NaN' is not a finite real number" "$m" -rho NaN -output_dir $out
 expect 2 "-top_load: 'infinity' is not a finite real number" "$m" -top_load infinity -output_dir $out
 expect 2 "-point_load: '' is not a finite real number" "$m" -point_load 1,2,3,4, -output_dir $out
-expect 2 "-point_load: node coordinates must be integers" "$m" -point_load 1.5,2,3,4 -output_dir $out
+expect 2 "-point_load: node coordinates 1.5,2 are not node indices" "$m" -point_load 1.5,2,3,4 -output_dir $out
+# 4294967296 wrapped to node -2147483648 in the message; 1e300 was "not an integer".
+expect 2 "-point_load: node coordinates 4294967296,0 are not node indices" "$m" -point_load 4294967296,0,0,-1 -output_dir $out
 expect 2 "-lumped_mass: 'maybe' is not a truth value" "$m" -lumped_mass maybe -output_dir $out
 expect 2 "-quiet: 'maybe' is not a truth value" "$m" -quiet maybe -output_dir $out
 expect 2 "-rayleigh_alpha: -1 is out of range" "$m" -rayleigh_alpha -1 -output_dir $out
@@ -545,13 +595,18 @@ expect 3 "semi_implicit diverged at step" "${mpi[@]}" "$labs/semi_implicit" -dt 
 # so the job ends at once with rank 0's line ("error:", not "error (rank 0):"). Before, the other rank
 # waited in the next step's collectives until the 5 s arrival check, or on the direct path until the
 # 10 s unwind watchdog, ended the job with the failing rank's line.
-mkdir -p w_energy/energy.csv w_ckpt/checkpoint.bin.tmp
+# (A full disk: /dev/full in the files' places. A directory there is refused before the run since
+# 2026-11-27, below.)
+mkdir -p w_energy w_ckpt && ln -sf /dev/full w_energy/energy.csv && ln -sf /dev/full w_ckpt/checkpoint.bin.tmp
 for solver in cg direct; do
-  expect 3 "midpoint: error: cannot write 'w_energy/energy.csv': Is a directory" "${mpi[@]}" "$m" -linear_solver $solver -output_dir w_energy
+  ln -sf /dev/full w_ckpt/checkpoint.bin.tmp # a failed checkpoint removes its staging file
+  expect 3 "midpoint: error: cannot write 'w_energy/energy.csv': No space left on device" "${mpi[@]}" "$m" -linear_solver $solver -output_dir w_energy
   expect 3 "midpoint: error: cannot write checkpoint 'w_ckpt/checkpoint.bin'" "${mpi[@]}" "$m" -linear_solver $solver \
     -checkpoint_every 5 -output_dir w_ckpt
 done
 expect 3 "mass_spring: error: cannot write 'w_energy/energy.csv'" "${mpi[@]}" "$labs/mass_spring" -T 0.01 -output_dir w_energy
+mkdir -p w_dir/energy.csv
+expect 2 "midpoint: error: output directory 'w_dir' holds a directory 'energy.csv'" "${mpi[@]}" "$m" -output_dir w_dir
 # A FIFO without a reader in energy.csv's place is refused, not waited on (it hung); a full disk at the
 # checkpoint's header (rank 0 writes it) is agreed (it took the 10 s watchdog on the direct path).
 mkdir -p w_fifo w_full && mkfifo w_fifo/energy.csv && ln -sf /dev/full w_full/checkpoint.bin.tmp
@@ -583,8 +638,8 @@ mkdir -p w_vtu && ln -sf /dev/full w_vtu/beam_000000_1.vtu
 expect 3 "midpoint: error: cannot write 'w_vtu/beam_000000_1.vtu': No space left on device" "${mpi[@]}" "$m" -T 0.05 -output_dir w_vtu
 # Tables and exported files that rank 0 alone writes at the end are agreed too (they took the 5 s
 # arrival check or the 10 s watchdog): modes.csv, the exported matrices.
-mkdir -p w_modes/modes.csv w_export/K.mtx
-expect 3 "modes: error: cannot write 'w_modes/modes.csv': Is a directory" "${mpi[@]}" "$labs/modes" -output_dir w_modes
+mkdir -p w_modes w_export && ln -sf /dev/full w_modes/modes.csv && ln -sf /dev/full w_export/K.mtx
+expect 3 "modes: error: cannot write 'w_modes/modes.csv': No space left on device" "${mpi[@]}" "$labs/modes" -output_dir w_modes
 expect 3 "midpoint: error: cannot write 'w_export/K.mtx'" "${mpi[@]}" "$m" -linear_solver direct -T 0.1 -export_system w_export \
   -output_dir w_export_run
 "$m" -T 0.3 -snapshot_every 0 -checkpoint_every 5 -quiet -output_dir w_zero > /dev/null 2>&1
@@ -701,6 +756,11 @@ expect 2 "$differ" "${one[@]}" "$d" -M M.mtx -K K.mtx -output_dir $out : -n 1 "$
 expect 2 "$differ" "${one[@]}" "$d" -output_dir $out : -n 1 "$d" -load_curve curve_nan.csv -output_dir $out
 expect 2 "$differ" "${one[@]}" "$m" -T 0.1 -output_dir mpi_ok : -n 1 "$m" -T 0.1 -output_dir afile/x
 expect 2 "$differ" "${one[@]}" "$labs/stability" -output_dir $out : -n 1 "$labs/stability" -omega_points 1 -output_dir $out
+# The same relative output directory from per-rank working directories: each rank's pieces landed in
+# its own copy, and the .pvd listed pieces that were not beside it (exit 0).
+mkdir -p wdir0 wdir1
+expect 2 "output directory 'o' is not the same directory on every rank: rank 1 does not see rank 0's files" \
+  "${one[@]}" -wdir "$PWD/wdir0" "$m" -T 0.02 -output_dir o : -n 1 -wdir "$PWD/wdir1" "$m" -T 0.02 -output_dir o
 
 expect 2 "-perturbation: 1e308 is out of range; accepted: a real in (0, 0.1]" "$labs/mass_spring_stability" -perturbation 1e308 -output_dir $out
 expect 2 "every spring's stiffness is 0" "$labs/mass_spring_stability" -particles particles_drop.csv -springs springs_drop.csv -output_dir $out

@@ -98,5 +98,27 @@ for run in "energy_drift -T 0.05" "stability -measure_steps 20"; do
   fi
 done
 
+# The verdict (2026-11-27): a bounded drift is "oscillates" whatever T it ends at (semi_implicit was
+# "loses energy" at T = 5 and "gains energy" at T = 20; central difference's drift, below zero and no
+# longer growing after its first steps, "loses energy"); a drift that grows to the end keeps its sign's
+# word (fully implicit, RK4). A restarted run's verdict is the straight run's (the checkpoint keeps the
+# drift's extremes and where |drift| was largest).
+for T in 5 20; do
+  "$labs/energy_drift" -schemes semi_implicit,central_difference,fully_implicit,rk4 -T $T -snapshot_every 0 -quiet \
+    -output_dir verdict_$T > verdict.txt 2>&1
+  for want in "semi_implicit .* oscillates" "central_difference .* oscillates" "fully_implicit .* loses energy" "rk4 .* loses energy"; do
+    if grep -q "^${want}$" verdict.txt; then passed=$((passed + 1)); else
+      echo "FAIL: T = $T: no line '$want' in: $(grep -E '^(semi|central|fully|rk4)' verdict.txt | tr '\n' ';')"; failures=$((failures + 1))
+    fi
+  done
+done
+"$labs/semi_implicit" -T 20 -snapshot_every 0 -quiet -output_dir verdict_straight > straight.txt
+"$labs/semi_implicit" -T 3 -snapshot_every 0 -quiet -output_dir verdict_restart > /dev/null
+"$labs/semi_implicit" -T 20 -snapshot_every 0 -quiet -restart verdict_restart > restarted.txt
+if [ "$(grep '^semi_implicit ' straight.txt)" = "$(grep '^semi_implicit ' restarted.txt)" ]; then passed=$((passed + 1)); else
+  echo "FAIL: restarted summary '$(grep '^semi_implicit ' restarted.txt)' differs from the straight run's '$(grep '^semi_implicit ' straight.txt)'"
+  failures=$((failures + 1))
+fi
+
 echo "$passed passed, $failures failed"
 [ "$failures" = 0 ]

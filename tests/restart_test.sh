@@ -200,6 +200,56 @@ sed -i 's/"mass": 1,/"mass": 2,/' mbfile.json
 "$mb" -model mbfile.json -quiet -T 0.4 -restart mbf > /dev/null 2> err.txt
 check "multibody restart with an edited model file refused" '[ $? = 2 ] && grep -q "data_hash" err.txt'
 
+# 9. A new run in an old directory (2026-11-27). Run B killed before its first checkpoint left run A's
+#    checkpoint live, and a restart spliced A's continuation after B's rows (exit 0); a run with
+#    -snapshot_every 0 left the earlier series, which its restart continued. Now a new run removes the
+#    earlier checkpoint, trajectory and series first.
+"$m" -T 0.5 -quiet -output_dir reused > /dev/null
+"$m" -T 400 -quiet -E 200 -output_dir reused > /dev/null 2>&1 &
+pid=$!
+wait_rows reused 200
+kill -9 $pid
+wait $pid 2> /dev/null
+check "a new run removed the earlier run's checkpoint" '[ ! -e reused/checkpoint.bin ]'
+"$m" -T 1 -quiet -restart reused > /dev/null 2> err.txt
+check "restart of the killed new run refused (no checkpoint)" '[ $? = 2 ] && grep -q "no checkpoint" err.txt'
+"$m" -T 0.5 -quiet -output_dir reseries > /dev/null
+"$m" -T 0.3 -quiet -E 200 -snapshot_every 0 -output_dir reseries > /dev/null
+check "a new run without snapshots removed the earlier series" '[ ! -e reseries/beam.pvd ] && ! ls reseries | grep -q "^beam_.*vtu$"'
+"$m" -T 0.5 -quiet -E 200 -restart reseries > /dev/null
+check "its restart starts a series of its own" 'grep -q "beam_000050.vtu" reseries/beam.pvd && ! grep -q "beam_000010.vtu" reseries/beam.pvd'
+# Two runs in one directory at once: the second is refused (their energy.csv lines mixed, exit 0).
+"$m" -T 400 -quiet -output_dir busy > /dev/null 2>&1 &
+pid=$!
+wait_rows busy 10
+"$m" -T 0.1 -quiet -output_dir busy > /dev/null 2> err.txt
+check "a second run in a busy directory refused" '[ $? = 2 ] && grep -q "in use by another run" err.txt'
+kill -INT $pid
+wait $pid 2> /dev/null
+# T = 0 writes its checkpoint (the end of the run is its start): its restart said "no checkpoint".
+"$m" -T 0 -quiet -output_dir t_zero > /dev/null
+"$m" -T 0.05 -quiet -restart t_zero > /dev/null 2> err.txt
+check "restart of a T = 0 run" '[ $? = 0 ] && [ "$(wc -l < t_zero/energy.csv)" = 7 ]'
+# -0 is 0; another kind of run's checkpoint says so.
+"$m" -T 0.05 -quiet -rayleigh_alpha 0 -output_dir minus_zero > /dev/null
+"$m" -T 0.1 -quiet -rayleigh_alpha -0 -restart minus_zero > /dev/null 2> err.txt
+check "restart with -rayleigh_alpha -0 after 0" '[ $? = 0 ]'
+"$labs/discrete_system" -system two_dof -T 0.1 -quiet -output_dir dcheck > /dev/null
+"$m" -T 1 -quiet -restart dcheck > /dev/null 2> err.txt
+check "a discrete system's checkpoint in a beam lab" '[ $? = 2 ] && grep -q "belongs to another kind of run (its model is discrete" err.txt'
+# An edited .pvd: an entry listed twice, a file outside the directory (exit 0 before).
+for edit in twice outside; do
+  cp -r full pvd_$edit
+  if [ $edit = twice ]; then
+    sed -i 's|\(.*beam_000050.vtu.*\)|\1\n\1|' pvd_$edit/beam.pvd
+  else
+    sed -i 's|file="beam_000050.vtu"|file="beam_/../../full/beam_000050.vtu"|' pvd_$edit/beam.pvd
+    mkdir -p pvd_$edit/beam_
+  fi
+  "$m" -T 50 -quiet -restart pvd_$edit > /dev/null 2> err.txt
+  check "restart with a .pvd edited ($edit) refused" '[ $? = 2 ] && grep -q "cannot continue the series" err.txt'
+done
+
 # 8. The mass_spring lab on 1 and 2 ranks: the same energy history to 1e-10 (implicit Euler, Newton
 #    and Krylov on distributed particles; the forces are summed in the same order on any partition).
 "$ms" "${msargs[@]}" -T 0.1 -output_dir ms1 > /dev/null

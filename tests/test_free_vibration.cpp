@@ -12,11 +12,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 #include <vector>
 
 #include "MesLib/Beam.hpp"
 #include "MesLib/BeamSystem.hpp"
 #include "SlepcEnvironment.hpp"
+#include "ScopedOptions.hpp"
 #include "solvers/FreeVibration.hpp"
 
 using namespace beam;
@@ -167,5 +169,28 @@ TEST(FreeVibration, FrequenciesScaleAsTheRootOfStiffnessInAnyUnits) {
     ASSERT_EQ(scaled.size(), reference.size());
     for (size_t k = 0; k < reference.size(); ++k)
       EXPECT_NEAR(scaled[k] / (root * reference[k]), 1.0, 1e-8) << "mode " << k + 1 << " at E = 100 * " << factor;
+  }
+}
+
+// Options can send SLEPc to the other end of the spectrum (-omega_max_eps_target 0 gave omega_min as
+// omega_max in the stability lab, exit 0). Every S_ii/M_ii is a Rayleigh quotient, so the largest
+// eigenvalue is at least the largest ratio and the smallest at most the smallest: a solve that found
+// the other end is an input error. The honest solves of the same pencil pass (the dense test above).
+TEST(FreeVibration, SolverSentToTheOtherEndIsRefused) {
+  const Beam beam(spec(6, 3, Supports::ClampedLeft), PETSC_COMM_WORLD);
+  const SecondOrderSystem system = beamSystem(beam);
+  const FreeVibration problem(system, beam.frozenDofs());
+  const ScopedOptions options("-test_wrong_max_eps_target 0 -test_wrong_max_eps_target_magnitude -test_wrong_max_st_type sinvert "
+                              "-test_wrong_min_eps_largest_magnitude -test_wrong_min_st_type shift");
+  for (const auto &[end, prefix, word] : {std::make_tuple(SpectrumEnd::Largest, "test_wrong_max_", "below"),
+                                          std::make_tuple(SpectrumEnd::Smallest, "test_wrong_min_", "above")}) {
+    ModalSolver solver(problem, {end, 1, 1e-10, 0, prefix});
+    try {
+      solver.solve();
+      FAIL() << prefix << ": expected an input error, got omega = " << solver.omegas().front();
+    } catch (const Error &e) {
+      EXPECT_EQ(e.exitCode(), kExitBadInput) << e.what();
+      EXPECT_NE(std::string(e.what()).find(word), std::string::npos) << e.what();
+    }
   }
 }

@@ -533,3 +533,23 @@ TEST(VtkSnapshots, PolyDataReadsBack) {
   EXPECT_EQ(tensions.size(), size_t(size));
   EXPECT_EQ(*tensions.rbegin(), 10 * 2.0 * (size - 1));
 }
+
+// One naming rule for the writer, the restart's check of a .pvd and a new run's removal of an old
+// series: <name>_<step>.<ext>, a piece <name>_<step>_<rank>.<ext>, ext vtu/vtp/pvtu/pvtp, with ".tmp" while
+// written; nothing else (a path through "beam_/../", another series, another extension).
+TEST(VtkSnapshots, SnapshotFileNamesFollowOneRule) {
+  const SnapshotFileName a = parseSnapshotFileName("beam_000120.vtu", "beam");
+  EXPECT_TRUE(a.matches);
+  EXPECT_EQ(a.step, 120);
+  EXPECT_FALSE(a.piece);
+  EXPECT_FALSE(a.staging);
+  const SnapshotFileName b = parseSnapshotFileName("mass_spring_000010_3.vtp.tmp", "mass_spring");
+  EXPECT_TRUE(b.matches);
+  EXPECT_EQ(b.step, 10);
+  EXPECT_TRUE(b.piece);
+  EXPECT_TRUE(b.staging);
+  EXPECT_TRUE(isSnapshotFileName("beam_1000000000.pvtu", "beam"));
+  for (const char *bad : {"beam_/../../base/beam_000050.vtu", "beam_00x.vtu", "beam_000010.vtk", "beam.pvd", "beams_000010.vtu",
+                          "beam_000010", "beam_000010_.vtu", "beam__000010.vtu", "multibody_000010.vtp", "beam_-1.vtu"})
+    EXPECT_FALSE(isSnapshotFileName(bad, "beam")) << bad;
+}
