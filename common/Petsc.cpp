@@ -135,7 +135,9 @@ namespace {
 // meets a violation inside PetscInitialize, prints its traceback and fails there, before any error
 // handler of ours: the lab aborted (exit 134). Quoted values ("a b") count as one token, as PETSc's
 // tokenizer reads them. YAML files (-options_file_yaml, or a .yaml/.yml/.json name) are PETSc's to read.
-std::string optionsLineProblem(std::string line) {
+// The words of a line as PETSc's tokenizer reads them: blanks separate, a quoted value ("a b") is one
+// word, '#' starts a comment. With `unquote`, the quotes are taken off.
+std::vector<std::string> optionWords(std::string line, bool unquote) {
   const size_t comment = line.find('#');
   if (comment != std::string::npos) line.erase(comment);
   std::vector<std::string> tokens;
@@ -151,9 +153,16 @@ std::string optionsLineProblem(std::string line) {
     } else {
       while (end < line.size() && line[end] != ' ' && line[end] != '\t' && line[end] != '\r') ++end;
     }
-    tokens.push_back(line.substr(i, end - i));
+    std::string token = line.substr(i, end - i);
+    if (unquote && token.size() > 1 && token.front() == '"' && token.back() == '"') token = token.substr(1, token.size() - 2);
+    tokens.push_back(token);
     i = end;
   }
+  return tokens;
+}
+
+std::string optionsLineProblem(const std::string &line) {
+  const std::vector<std::string> tokens = optionWords(line, false);
   if (tokens.empty()) return "";
   const bool alias = strcasecmp(tokens[0].c_str(), "alias") == 0;
   if (alias) {
@@ -251,21 +260,24 @@ std::string logViewProblem(const std::string &value) {
 // file PETSc opens before any handler of ours.
 std::string optionValueProblem(const std::string &word, bool has_value, const std::string &value,
                                std::vector<std::string> &chain) {
-  if (word == "-options_file" || word == "-options_file_yaml")
-    return has_value ? optionsFileProblem(word, value, chain) : word + ": no file given; accepted: a readable options file";
-  if (word == "-log_view") return logViewProblem(value);
-  if (word == "-history" || word == "-log_trace")
-    return has_value ? writableFileProblem(word, value) : "";
+  // PETSc matches option names without regard to case (-Options_File self.opts recursed to SIGSEGV).
+  auto is = [&](const char *name) { return strcasecmp(word.c_str(), name) == 0; };
+  if (is("-options_file") || is("-options_file_yaml"))
+    return has_value ? optionsFileProblem(is("-options_file") ? "-options_file" : "-options_file_yaml", value, chain)
+                     : word + ": no file given; accepted: a readable options file";
+  if (is("-options_string_yaml")) // parsed inside PetscInitialize: a malformed one aborted there
+    return word + ": YAML options; accepted: plain options on the command line or in an options file";
+  if (is("-log_view")) return logViewProblem(value);
+  if (is("-history")) return has_value ? writableFileProblem("-history", value) : "";
+  // -log_trace FILE writes FILE.<rank> (rank 0's checked; a directory FILE itself is no obstacle).
+  if (is("-log_trace") && has_value) return writableFileProblem("-log_trace", value + ".0");
   return "";
 }
 
 std::string nestedOptionProblem(const std::string &line, std::vector<std::string> &chain) {
-  std::istringstream in(line.substr(0, line.find('#')));
-  std::string word, value;
-  if (!(in >> word)) return "";
-  const bool has_value = bool(in >> value);
-  if (has_value && value.size() > 1 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
-  return optionValueProblem(word, has_value, value, chain);
+  const std::vector<std::string> words = optionWords(line, true);
+  if (words.empty() || strcasecmp(words[0].c_str(), "alias") == 0) return "";
+  return optionValueProblem(words[0], words.size() > 1, words.size() > 1 ? words[1] : "", chain);
 }
 
 // The program's name, its arguments and PETSc's option variables: what every rank must be given alike.
@@ -333,9 +345,8 @@ std::string environmentOptionsProblem(bool skip_rc) {
   if (const char *yaml = std::getenv("PETSC_OPTIONS_YAML"); yaml && *yaml)
     return "PETSC_OPTIONS_YAML is set; accepted: plain options in PETSC_OPTIONS or an options file";
   if (const char *env = std::getenv("PETSC_OPTIONS")) {
-    std::istringstream in(env);
     std::vector<std::string> words{"lab"};
-    for (std::string w; in >> w;) words.push_back(w);
+    for (const auto &w : optionWords(env, true)) words.push_back(w);
     std::vector<char *> args;
     for (auto &w : words) args.push_back(w.data());
     const std::string problem = commandLineProblem(int(args.size()), args.data());
@@ -346,7 +357,8 @@ std::string environmentOptionsProblem(bool skip_rc) {
   for (const auto &rc : rc_files) {
     struct stat st {};
     if (skip_rc) break;
-    if (stat(rc.c_str(), &st) != 0) continue;
+    // PETSc reads them only if they are there to read (a directory ./petscrc is passed over).
+    if (stat(rc.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || access(rc.c_str(), R_OK) != 0) continue;
     std::vector<std::string> chain;
     const std::string problem = optionsFileProblem("PETSc's options file", rc, chain);
     if (!problem.empty()) return problem + " (PETSc reads it at start; give -skip_petscrc to leave it)";
@@ -462,8 +474,15 @@ PetscSession::PetscSession(int *argc, char ***argv, const char *help)
   bare_args_ = {(*argv)[0], skip_rc_option, nullptr};
   bare_argv_ = bare_args_.data();
   if (command_line_error_.empty()) {
+    // As PETSc reads it (PetscOptionsProcessPrecedentFlags): the last occurrence, any case, with an
+    // optional truth value (-skip_petscrc false read the file that was not vetted).
     bool skip_rc = false;
-    for (int i = 1; i < *argc; ++i) skip_rc = skip_rc || std::strcmp((*argv)[i], "-skip_petscrc") == 0;
+    for (int i = 1; i < *argc; ++i) {
+      if (strcasecmp((*argv)[i], "-skip_petscrc") != 0) continue;
+      const char *value = i + 1 < *argc && !isOptionName((*argv)[i + 1]) ? (*argv)[i + 1] : nullptr;
+      skip_rc = !value || strcasecmp(value, "true") == 0 || strcasecmp(value, "yes") == 0 || strcasecmp(value, "on") == 0 ||
+                std::strcmp(value, "1") == 0;
+    }
     command_line_error_ = environmentOptionsProblem(skip_rc);
   }
   // MPI first, so the ranks can compare their command lines before PETSc reads them (ranksDisagree).

@@ -95,7 +95,10 @@ int schemeLabMain(int argc, char **argv, const char *scheme_name, const char *he
     // Every solver has read its options by now; nothing is written yet. -help stops here.
     if (finishOptions(PETSC_COMM_WORLD)) return int(kExitOk);
     warnIfUnstable(system, beam.frozenDofs(), scheme_name, options.run.dt); // warns, does not refuse
-    if (!options.export_dir.empty()) exportSystem(beam, system, options.export_dir);
+    if (!options.export_dir.empty()) {
+      refuseRunFileAsFinalState(options.save_final, options.export_dir, "", {"M.mtx", "K.mtx", "F.mtx", "fixed.txt"});
+      exportSystem(beam, system, options.export_dir);
+    }
     const RunResult result = runBeamLab(loop, *model, options, options.output_dir, true);
     return reportRun(PETSC_COMM_WORLD, result, options.output_dir);
   });

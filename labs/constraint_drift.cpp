@@ -74,6 +74,7 @@ int main(int argc, char **argv) {
     if (beam::finishOptions(PETSC_COMM_WORLD)) return 0;
     // Every variant's directory before any runs: a file in the place of the last one was refused (exit 2)
     // after four variants had run and printed their rows.
+    beam::prepareOutputDirectory(o.output.dir); // its tables and chart (checked and locked), then each variant's
     for (const auto &v : variants) beam::prepareOutputDirectory(o.output.dir + "/" + v.name);
 
     std::string table = "variant,xi,omega,projection,max_position_violation,final_position_violation,max_abs_drift,status\n";

@@ -52,6 +52,7 @@ int main(int argc, char **argv) {
     if (!options.export_dir.empty()) beam::exportSystem(beam, system, options.export_dir);
     // Every scheme's directory before any runs: a file in the place of the last one was refused (exit 2)
     // after the others had run and written theirs.
+    beam::refuseRunFileAsFinalState(options.save_final, options.output_dir, "", {"energy_drift.csv", "energy_drift.png"});
     beam::prepareOutputDirectory(options.output_dir); // its table and chart, then each scheme's directory
     for (const auto &name : options.schemes) beam::prepareOutputDirectory(options.output_dir + "/" + name);
 

@@ -34,7 +34,7 @@ void lockDirectory(const std::string &dir) {
   const std::string key = std::filesystem::weakly_canonical(dir, ec).string();
   if (lockedDirectories().count(key)) return; // a sweep lab prepares a directory again before its run
   const std::string path = dir + "/.lock";
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0644); // flock needs no write access
   if (fd < 0)
     throw inputError("output directory '" + dir + "' is not writable: " + std::strerror(errno) +
                      "; accepted: a directory the run can write");
@@ -44,6 +44,14 @@ void lockDirectory(const std::string &dir) {
     if (err == EWOULDBLOCK)
       throw inputError("output directory '" + dir + "' is in use by another run (it holds '" + path +
                        "' locked); accepted: a directory no other run is writing");
+    // A file system without locks (Lustre mounted without flock, NFS without lockd) is no reason to
+    // refuse the run: said once, the run goes on unguarded.
+    if (err == ENOSYS || err == ENOLCK || err == EOPNOTSUPP || err == EINVAL) {
+      std::fprintf(stderr, "warning: output directory '%s' cannot be locked (%s): a second run writing into it at "
+                           "the same time would not be refused\n", dir.c_str(), std::strerror(err));
+      lockedDirectories().insert(key);
+      return;
+    }
     throw inputError("output directory '" + dir + "' cannot be locked: " + std::strerror(err) +
                      "; accepted: a directory on a file system with flock");
   }
@@ -61,12 +69,13 @@ std::string probeName(int rank) {
 // Rank 0 leaves a token in the directory; every rank must read it back there.
 void checkSameDirectory(const std::string &dir, int rank, int size) {
   if (size < 2) return;
-  const std::string path = dir + "/.same_directory";
   char token[32] = {};
   if (rank == 0) {
     std::random_device random;
     std::snprintf(token, sizeof token, "%08x%08x%08x", random(), random(), unsigned(::getpid()));
   }
+  MPI_Bcast(token, sizeof token, MPI_CHAR, 0, PETSC_COMM_WORLD);
+  const std::string path = dir + "/.same_directory_" + token; // a name of this run's own
   agreeOn(PETSC_COMM_WORLD, [&] {
     if (rank != 0) return;
     std::FILE *f = std::fopen(path.c_str(), "w");
@@ -74,7 +83,6 @@ void checkSameDirectory(const std::string &dir, int rank, int size) {
       throw inputError("output directory '" + dir + "' is not writable: " + std::strerror(errno) +
                        "; accepted: a directory the run can write");
   });
-  MPI_Bcast(token, sizeof token, MPI_CHAR, 0, PETSC_COMM_WORLD);
   try {
     agreeOn(PETSC_COMM_WORLD, [&] {
       if (rank == 0) return;
@@ -125,18 +133,26 @@ void prepareOutputDirectory(const std::string &dir) {
     // A directory in the place of a file the labs write there was met only when the file was written:
     // after the run (energy_drift.csv), or after 15 of energy_drift's 16 runs. (A FIFO or a device there
     // is written in place, by design: writeFileAtomically.)
+    static const std::set<std::string> written = {
+        "energy.csv", "trajectory.csv", "checkpoint.bin", "energy_drift.csv", "energy_drift.png", "spectral_radius.csv",
+        "spectral_radius.png", "modes.csv", "contact_study.csv", "contact_study.png", "critical_steps.csv",
+        "stiffness_sweep.csv", "mass_spring_stability.png", "summary.csv", "paper_central_difference.png",
+        "constraint_drift.csv", "constraint_drift.png", "constraint_drift_summary.csv", "particles.csv", "springs.csv",
+        "M.mtx", "K.mtx", "F.mtx", "fixed.txt"};
     for (const auto &entry : std::filesystem::directory_iterator(dir, ec)) {
-      const std::string ext = entry.path().extension().string();
-      static const std::set<std::string> written = {".csv", ".png", ".bin", ".pvd", ".vtu", ".vtp", ".pvtu", ".pvtp", ".mtx", ".txt", ".tmp"};
-      if (written.count(ext) && entry.is_directory(ec))
+      std::string name = entry.path().filename().string();
+      if (name.size() > 4 && name.compare(name.size() - 4, 4, ".tmp") == 0) name.resize(name.size() - 4);
+      const std::string ext = std::filesystem::path(name).extension().string();
+      const bool vtk = ext == ".pvd" || ext == ".vtu" || ext == ".vtp" || ext == ".pvtu" || ext == ".pvtp";
+      if ((written.count(name) || vtk) && entry.is_directory(ec))
         throw inputError("output directory '" + dir + "' holds a directory '" + entry.path().filename().string() +
                          "' where the labs write a file of that name; accepted: a directory without it");
     }
   });
-  checkSameDirectory(dir, rank, size);
   agreeOn(PETSC_COMM_WORLD, [&] {
     if (rank == 0) lockDirectory(dir);
   });
+  checkSameDirectory(dir, rank, size);
 }
 
 void clearPreviousRun(const std::string &dir, const std::string &snapshot_name) {
@@ -163,10 +179,14 @@ void clearPreviousRun(const std::string &dir, const std::string &snapshot_name) 
 bool isInDirectory(const std::string &file, const std::string &dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  const fs::path parent = fs::path(file).parent_path();
-  const fs::path a = fs::weakly_canonical(fs::absolute(parent.empty() ? fs::path(".") : parent, ec), ec);
-  const fs::path b = fs::weakly_canonical(fs::absolute(dir, ec), ec);
-  return !ec && a.lexically_normal() == b.lexically_normal();
+  // Absolute, canonical as far as the path exists, normal, and without a trailing separator ("ts1/" of
+  // a directory yet to be made kept it, and was not "ts1").
+  auto normal = [&](const fs::path &p) {
+    fs::path n = fs::weakly_canonical(fs::absolute(p.empty() ? fs::path(".") : p, ec), ec).lexically_normal();
+    return n.has_filename() ? n : n.parent_path();
+  };
+  const fs::path a = normal(fs::path(file).parent_path()), b = normal(fs::path(dir));
+  return !ec && a == b;
 }
 
 void refuseRunFileAsFinalState(const std::string &save_final, const std::string &dir, const std::string &snapshot_name,
@@ -183,12 +203,19 @@ void refuseRunFileAsFinalState(const std::string &save_final, const std::string 
 
 void prepareRunOutput(MPI_Comm comm, const std::string &dir, const std::string &snapshot_name, const std::string &save_final,
                       bool restart, const std::function<void()> &refuse_input) {
-  refuseRunFileAsFinalState(save_final, dir, snapshot_name);
-  const bool final_in_output = !save_final.empty() && isInDirectory(save_final, dir);
+  // Rank 0 decides (and writes the file): under per-rank working directories the ranks could differ,
+  // and a rank throwing alone, or calling the collectives below in another order, would hang the others.
+  int rank = 0, in_output = 0;
+  MPI_Comm_rank(comm, &rank);
+  agreeOn(comm, [&] {
+    if (rank != 0) return;
+    refuseRunFileAsFinalState(save_final, dir, snapshot_name);
+    in_output = !save_final.empty() && isInDirectory(save_final, dir);
+  });
+  MPI_Bcast(&in_output, 1, MPI_INT, 0, comm);
+  const bool final_in_output = in_output != 0;
   auto checkFinal = [&] {
     agreeOn(comm, [&] {
-      int rank = 0;
-      MPI_Comm_rank(comm, &rank);
       if (rank == 0) checkWritableFile("-save_final", save_final);
     });
   };

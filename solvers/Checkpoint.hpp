@@ -34,7 +34,7 @@ struct CheckpointHeader {
   double work = 0, dissipated = 0, total0 = 0; // EnergyMeter accumulators
   double energy_scale = 1, max_abs_drift = 0;  // RunResult so far
   double max_drift = 0, min_drift = 0;         // the drift's signed extremes so far
-  PetscInt max_abs_drift_step = 0;             // where |drift| was largest
+  double max_drawdown = 0;                     // the largest fall of |drift| below its running maximum
   PetscInt history = 0;      // number of scheme history vectors
   bool continues = true;     // the history continues (x, y): false after a state changed outside the step
   bool scale_follows = false; // the drift scale follows the energies (the model gave none)

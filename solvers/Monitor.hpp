@@ -30,7 +30,7 @@ struct RunResult {
   std::string reference_energy = "none"; // the model's referenceEnergyFormula(), for the summary
   double max_abs_drift = 0, final_drift = 0;
   double max_drift = 0, min_drift = 0; // the drift's signed extremes: both signs reached, it oscillates
-  PetscInt max_abs_drift_step = 0;     // the step where |drift| was largest: early, the drift stopped growing
+  double max_drawdown = 0;             // the largest fall of |drift| below its largest so far: it came back
   int interrupted_by = 0;      // the signal that stopped the run early (a checkpoint was written), or 0
   PetscInt restarted_from = -1; // the checkpoint step the run continued from, or -1
 };

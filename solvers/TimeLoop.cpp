@@ -155,7 +155,7 @@ void TimeLoop::restore(Progress &p, const std::vector<Monitor *> &monitors) {
   p.result.max_abs_drift = h.max_abs_drift;
   p.result.max_drift = h.max_drift;
   p.result.min_drift = h.min_drift;
-  p.result.max_abs_drift_step = h.max_abs_drift_step;
+  p.result.max_drawdown = h.max_drawdown;
   p.result.steps_done = h.step;
   p.result.time = h.time;
   p.result.restarted_from = h.step;
@@ -200,10 +200,8 @@ bool TimeLoop::advance(Progress &p, PetscInt n) {
   s.newton_its = scheme_.newtonIterations();
   p.result.steps_done = n;
   p.result.time = t;
-  if (std::abs(drift) > p.result.max_abs_drift) {
-    p.result.max_abs_drift = std::abs(drift);
-    p.result.max_abs_drift_step = n;
-  }
+  p.result.max_abs_drift = std::max(p.result.max_abs_drift, std::abs(drift));
+  p.result.max_drawdown = std::max(p.result.max_drawdown, p.result.max_abs_drift - std::abs(drift));
   p.result.max_drift = std::max(p.result.max_drift, drift);
   p.result.min_drift = std::min(p.result.min_drift, drift);
   p.result.final_drift = drift;
@@ -225,7 +223,7 @@ void TimeLoop::checkpoint(const Progress &p) const {
   h.max_abs_drift = p.result.max_abs_drift;
   h.max_drift = p.result.max_drift;
   h.min_drift = p.result.min_drift;
-  h.max_abs_drift_step = p.result.max_abs_drift_step;
+  h.max_drawdown = p.result.max_drawdown;
   const std::vector<Vec> history = scheme_.history();
   h.history = PetscInt(history.size());
   h.continues = scheme_.continues(p.state.time, p.state.x, p.state.y);

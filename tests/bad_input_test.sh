@@ -147,8 +147,30 @@ expect 2 "-log_view: unknown format 'bogus'" "$labs/midpoint" -log_view :lv.txt:
 mkdir -p rc_dir && printf -- '-T 0.05 -dt 0.01\n' > rc_dir/.petscrc
 cd rc_dir
 expect 2 "'.petscrc' line 1: '-dt' after the option's value" "$labs/midpoint" -output_dir $out
+expect 2 "'.petscrc' line 1: '-dt' after the option's value" "$labs/midpoint" -skip_petscrc false -output_dir $out
 expect 0 "" "$labs/midpoint" -skip_petscrc -T 0.02 -quiet -output_dir rc_skipped
+expect 0 "" "$labs/midpoint" -SKIP_PETSCRC true -T 0.02 -quiet -output_dir rc_skipped2
+rm .petscrc && mkdir petscrc # a directory PETSc passes over
+expect 0 "" "$labs/midpoint" -T 0.02 -quiet -output_dir rc_dir_passed
 cd ..
+# PETSc ignores case in option names (-Options_File naming itself recursed to SIGSEGV) and reads quoted
+# paths; YAML in a string aborted inside PETSc; -log_trace FILE writes FILE.0.
+printf -- '-Options_File self_case.opts\n' > self_case.opts
+mkdir -p "sp dir" && printf -- '-T 0.02\n' > "sp dir/in.opts" && printf -- '-options_file "sp dir/in.opts"\n' > quoted.opts
+mkdir -p trace.0
+expect 2 "'self_case.opts' includes itself" "$labs/midpoint" -options_file self_case.opts -output_dir $out
+expect 0 "" "$labs/midpoint" -options_file quoted.opts -quiet -output_dir quoted_run
+expect 2 "-options_string_yaml: YAML options" "$labs/midpoint" -options_string_yaml "T: [" -output_dir $out
+expect 2 "-log_trace: cannot write 'trace.0': it is a directory" "$labs/midpoint" -log_trace trace -output_dir $out
+# -save_final in an output directory given with a trailing slash, yet to be made; into the exported
+# system's files or energy_drift's table (refused); a user's own directory named like a text file stays.
+expect 0 "" "$labs/midpoint" -T 0.02 -quiet -output_dir slash_dir/ -save_final slash_dir/final.mtx
+expect 2 "-save_final: 'exp_dir/F.mtx' is one of the run's own files" "$labs/midpoint" -T 0.02 -export_system exp_dir \
+  -output_dir exp_run -save_final exp_dir/F.mtx
+expect 2 "-save_final: 'ed_out/energy_drift.csv' is one of the run's own files" "$labs/energy_drift" -schemes midpoint \
+  -save_final ed_out/energy_drift.csv -output_dir ed_out
+mkdir -p own_dirs/notes.txt
+expect 0 "" "$labs/midpoint" -T 0.02 -quiet -output_dir own_dirs
 # A singular (semidefinite) K: discrete_system runs without a static reference energy (its Cholesky
 # factorization failed, exit 3); the stability lab, whose lowest frequency needs K invertible, refuses it.
 { mm 'coordinate real symmetric'; printf '2 2 2\n1 1 1\n2 2 1\n'; } > M_eye.mtx

@@ -94,10 +94,10 @@ TEST_P(Restart, ContinuesExactly) {
     EXPECT_TRUE(same_x && same_y) << "not bitwise: " << relativeDifference(whole.x, resumed.x);
     EXPECT_EQ(whole.result.final_drift, resumed.result.final_drift);
     EXPECT_EQ(whole.result.max_abs_drift, resumed.result.max_abs_drift);
-    // What the verdict reads: the drift's signed extremes and where |drift| was largest.
+    // What the verdict reads: the drift's signed extremes and its largest drawdown.
     EXPECT_EQ(whole.result.max_drift, resumed.result.max_drift);
     EXPECT_EQ(whole.result.min_drift, resumed.result.min_drift);
-    EXPECT_EQ(whole.result.max_abs_drift_step, resumed.result.max_abs_drift_step);
+    EXPECT_EQ(whole.result.max_drawdown, resumed.result.max_drawdown);
   } else {
     EXPECT_LT(relativeDifference(whole.x, resumed.x), 1e-12);
     EXPECT_LT(relativeDifference(whole.y, resumed.y), 1e-12);
