@@ -188,8 +188,6 @@ bool isYamlOptionsFile(const std::string &path) {
   return start.compare(0, 6, "%YAML ") == 0 || start.compare(0, 3, "---") == 0;
 }
 
-std::string writableFileProblem(const std::string &option, const std::string &file);
-
 // An options file, and every options file it names (PETSc reads a nested -options_file as it meets it,
 // with no check of its own: a file naming itself recursed until SIGSEGV, a nested directory or bad line
 // aborted with PETSc's traceback, a nested /dev/zero grew without bound). `chain` holds the files being

@@ -58,6 +58,12 @@ void lockDirectory(const std::string &dir) {
   lockedDirectories().insert(key);
 }
 
+// The files every time-loop run writes in its output directory (besides its snapshot series): one list
+// for the directory check, a new run's removal of the earlier run's files and the -save_final check.
+bool isRunLogName(const std::string &name) {
+  return name == "energy.csv" || name == "trajectory.csv" || name == "checkpoint.bin";
+}
+
 // A name as long as the longest the run writes ("mass_spring_1000000000_1023.pvtu.tmp" has 37
 // characters), so a path that leaves no room for it is refused before the run.
 std::string probeName(int rank) {
@@ -122,9 +128,6 @@ void prepareOutputDirectory(const std::string &dir) {
       throw inputError("output directory '" + dir + "' cannot be created: " + ec.message() +
                        "; accepted: a directory, or a path where one can be made");
     std::FILE *f = std::fopen(probe.c_str(), "w");
-    if (!f && errno == ENAMETOOLONG)
-      throw inputError("output directory '" + dir + "': its path (" + std::to_string(dir.size()) +
-                       " characters) leaves no room for the run's file names (File name too long); accepted: a shorter path");
     if (!f)
       throw inputError("output directory '" + dir + "' is not writable: " + std::strerror(errno) +
                        "; accepted: a directory the run can write");
@@ -134,7 +137,7 @@ void prepareOutputDirectory(const std::string &dir) {
     // after the run (energy_drift.csv), or after 15 of energy_drift's 16 runs. (A FIFO or a device there
     // is written in place, by design: writeFileAtomically.)
     static const std::set<std::string> written = {
-        "energy.csv", "trajectory.csv", "checkpoint.bin", "energy_drift.csv", "energy_drift.png", "spectral_radius.csv",
+        "energy_drift.csv", "energy_drift.png", "spectral_radius.csv",
         "spectral_radius.png", "modes.csv", "contact_study.csv", "contact_study.png", "critical_steps.csv",
         "stiffness_sweep.csv", "mass_spring_stability.png", "summary.csv", "paper_central_difference.png",
         "constraint_drift.csv", "constraint_drift.png", "constraint_drift_summary.csv", "particles.csv", "springs.csv",
@@ -144,7 +147,7 @@ void prepareOutputDirectory(const std::string &dir) {
       if (name.size() > 4 && name.compare(name.size() - 4, 4, ".tmp") == 0) name.resize(name.size() - 4);
       const std::string ext = std::filesystem::path(name).extension().string();
       const bool vtk = ext == ".pvd" || ext == ".vtu" || ext == ".vtp" || ext == ".pvtu" || ext == ".pvtp";
-      if ((written.count(name) || vtk) && entry.is_directory(ec))
+      if ((isRunLogName(name) || written.count(name) || vtk) && entry.is_directory(ec))
         throw inputError("output directory '" + dir + "' holds a directory '" + entry.path().filename().string() +
                          "' where the labs write a file of that name; accepted: a directory without it");
     }
@@ -163,11 +166,11 @@ void clearPreviousRun(const std::string &dir, const std::string &snapshot_name) 
     std::vector<std::filesystem::path> stale;
     std::error_code ec;
     for (const auto &entry : std::filesystem::directory_iterator(dir, ec)) {
-      const std::string f = entry.path().filename().string();
-      const bool series = !snapshot_name.empty() && (f == snapshot_name + ".pvd" || f == snapshot_name + ".pvd.tmp" ||
-                                                     isSnapshotFileName(f, snapshot_name));
-      if (series || f == "checkpoint.bin" || f == "checkpoint.bin.tmp" || f == "trajectory.csv")
-        if (entry.is_regular_file(ec)) stale.push_back(entry.path());
+      std::string f = entry.path().filename().string();
+      if (f.size() > 4 && f.compare(f.size() - 4, 4, ".tmp") == 0) f.resize(f.size() - 4);
+      const bool series = !snapshot_name.empty() && (f == snapshot_name + ".pvd" || isSnapshotFileName(f, snapshot_name));
+      // energy.csv is left to the new run, which rewrites it at once.
+      if ((series || (isRunLogName(f) && f != "energy.csv")) && entry.is_regular_file(ec)) stale.push_back(entry.path());
     }
     for (const auto &path : stale)
       if (!std::filesystem::remove(path, ec) && ec)
@@ -193,7 +196,7 @@ void refuseRunFileAsFinalState(const std::string &save_final, const std::string 
                                const std::vector<std::string> &extra) {
   if (save_final.empty() || !isInDirectory(save_final, dir)) return;
   const std::string f = std::filesystem::path(save_final).filename().string();
-  bool own = f == "energy.csv" || f == "trajectory.csv" || f == "checkpoint.bin" || f == ".lock" ||
+  bool own = isRunLogName(f) || f == ".lock" ||
              (!snapshot_name.empty() && (f == snapshot_name + ".pvd" || isSnapshotFileName(f, snapshot_name)));
   for (const auto &name : extra) own = own || f == name;
   if (own)
