@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 #include <sstream>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "Multibody/Description.hpp"
@@ -314,9 +315,10 @@ Description parseModel(const std::string &json_text, const std::string &source) 
 }
 
 Description loadModel(const std::string &name_or_file, int links) {
-  if (name_or_file == "chain") return parseModel(chainJson(links), "chain");
+  // Built-in names ignore case, as every other choice of the labs does (PETSc's lists).
+  if (strcasecmp(name_or_file.c_str(), "chain") == 0) return parseModel(chainJson(links), "chain");
   for (const char *n : kBuiltIn)
-    if (name_or_file == n) return parseModel(readFile(std::string(BEAM_MULTIBODY_MODELS) + "/" + n + ".json"), n);
+    if (strcasecmp(name_or_file.c_str(), n) == 0) return parseModel(readFile(std::string(BEAM_MULTIBODY_MODELS) + "/" + n + ".json"), n);
   const bool looks_like_file = name_or_file.find('/') != std::string::npos ||
                                (name_or_file.size() > 5 && name_or_file.substr(name_or_file.size() - 5) == ".json");
   if (!looks_like_file)

@@ -275,13 +275,12 @@ std::vector<double> OptionReader::repeatableReals(const char *name, const char *
 
 std::vector<std::string> OptionReader::names(const char *name, const char *help, const std::string &value) {
   const std::string list = text(name, help, value);
-  std::vector<std::string> items;
-  if (!ok()) return items;
-  std::stringstream ss(list);
-  std::string item;
-  while (std::getline(ss, item, ',')) items.push_back(item);
-  if (!list.empty() && list.back() == ',') items.push_back(""); // "a,b," has an empty last field
-  if (items.empty()) fail(fullName(prefix_, name) + ": empty; accepted: a comma-separated list");
+  if (!ok()) return {};
+  if (list.empty()) {
+    fail(fullName(prefix_, name) + ": empty; accepted: a comma-separated list");
+    return {};
+  }
+  const std::vector<std::string> items = splitList(list);
   for (const auto &i : items)
     if (i.empty()) fail(fullName(prefix_, name) + ": '" + list + "' has an empty item; accepted: names separated by single commas");
   return items;
@@ -394,7 +393,10 @@ std::string realProblem(const std::string &text, double *value) {
   const double v = std::strtod(s, &end);
   if (value) *value = v;
   // The number must end where the text does: a NUL byte inside (a binary or UTF-16 file) is not a number.
-  if (text.empty() || end == s || end != s + text.size() || !std::isfinite(v)) return "is not a finite real number";
+  // Nor may it start with a blank, which strtod skips (' 0.02' was taken where '0.02 ' was refused).
+  if (text.empty() || std::isspace(static_cast<unsigned char>(text[0])) || end == s || end != s + text.size() ||
+      !std::isfinite(v))
+    return "is not a finite real number";
   if (errno == ERANGE)
     return std::abs(v) <= std::numeric_limits<double>::min() ? "underflows a double: its magnitude is below 2.2e-308"
                                                               : "is not a finite real number";
@@ -410,11 +412,21 @@ double parseReal(const std::string &option, const std::string &text) {
 
 std::vector<double> parseRealList(const std::string &option, const std::string &text) {
   std::vector<double> values;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) values.push_back(parseReal(option, item));
-  if (!text.empty() && text.back() == ',') values.push_back(parseReal(option, "")); // "1,2," has an empty field
+  for (const auto &item : splitList(text)) values.push_back(parseReal(option, item));
   return values;
+}
+
+std::vector<std::string> splitList(const std::string &text) {
+  std::vector<std::string> items;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const size_t first = item.find_first_not_of(" \t"), last = item.find_last_not_of(" \t");
+    items.push_back(first == std::string::npos ? "" : item.substr(first, last - first + 1));
+    if (comma == std::string::npos) return items;
+    start = comma + 1;
+  }
 }
 
 bool isIndexText(const std::string &text) {

@@ -129,6 +129,10 @@ double parseReal(const std::string &option, const std::string &text);
 std::string realProblem(const std::string &text, double *value = nullptr);
 std::vector<double> parseRealList(const std::string &option, const std::string &text);
 
+// The items of a comma-separated list, blanks around each removed ("0, 0, -9.81"); "a,b," has an
+// empty last item, "" has one empty item.
+std::vector<std::string> splitList(const std::string &text);
+
 // An index written as an integer: 1 to 18 digits and nothing else (1.0, 1e0, 0x1, +1 and -1 are not),
 // the rule of every index a user writes (-track, the springs file's i and j).
 bool isIndexText(const std::string &text);

@@ -50,7 +50,9 @@ std::unique_ptr<BeamModel> beamModel(const Beam &beam, BeamLabOptions &options, 
     needs.solvers = std::max(needs.solvers, f.solvers + 1); // + the model's mass solver or the energy scale's S
   }
   checkMemory(beam.comm(), options.beam, needs, nullptr, true);
-  BEAM_PETSC(PetscPrintf(beam.comm(), "%s\n", describeSolverPath(path).c_str()));
+  // Printed by the lab once the options, output directory and restart are accepted: on stdout before a
+  // refusal it read as a run that went ahead.
+  options.solver_path_line = describeSolverPath(path);
   SecondOrderSystem system = beamSystem(beam, options);
   attachSolverPath(beam, path, system);
   return std::make_unique<BeamModel>(beam, std::move(system), options.run.solver);
@@ -75,6 +77,7 @@ RunResult runBeamLab(TimeLoop &loop, const BeamModel &model, const BeamLabOption
   output.snapshot_every = options.snapshot_every;
   output.save_final = options.save_final;
   output.snapshot_name = "beam";
+  if (console) output.header = options.solver_path_line;
   PVec x = model.createVector(), y = model.createVector();
   BEAM_PETSC(VecSet(x, 0.0));
   BEAM_PETSC(VecSet(y, 0.0));

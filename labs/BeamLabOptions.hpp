@@ -37,6 +37,7 @@ struct BeamLabOptions {
   bool quiet = false;        // -quiet: no console energy lines, no progress display
   std::string output_dir;    // default out/<lab>
   std::string export_dir;    // -export_system DIR: M.mtx, K.mtx, F.mtx, fixed.txt
+  std::string solver_path_line; // set by beamModel(); printed once nothing more can refuse the run
   std::string save_final;    // -save_final FILE: N x 2 Matrix Market array (x, y)
   std::vector<std::string> schemes; // -schemes a,b,... (multi-scheme labs only; default: every scheme)
   // Rayleigh damping C = alpha M + beta S (both >= 0; 0, 0 = undamped), zero at frozen DOFs.

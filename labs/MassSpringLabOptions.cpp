@@ -110,9 +110,8 @@ MassSpringLabOptions readMassSpringLabOptions(MPI_Comm comm) {
       const std::string accepted = "; accepted: particle indices i,j,... in [0, " + std::to_string(o.network.particles.size() - 1) + "]";
       std::string problem = r.given("-track") && list.empty() ? "-track: empty" + accepted : "";
       if (!list.empty() && list.back() == ',') problem = "-track: '" + list + "' ends with a comma" + accepted;
-      std::stringstream items(list);
-      std::string item;
-      while (problem.empty() && !list.empty() && std::getline(items, item, ',')) {
+      for (const auto &item : list.empty() ? std::vector<std::string>{} : splitList(list)) {
+        if (!problem.empty()) break;
         const bool digits = isIndexText(item);
         const long long i = digits ? std::stoll(item) : -1;
         if (!digits || i >= (long long)o.network.particles.size()) problem = "-track: '" + item + "' is not a particle" + accepted;

@@ -29,6 +29,7 @@ RunResult runModel(TimeLoop &loop, const Model &model, Vec x, Vec y, const LabOu
                    const std::vector<Monitor *> &extra) {
   prepareRunOutput(model.comm(), output.dir, output.snapshot_name, output.save_final, loop.restarts(),
                    [&] { loop.checkInitialState(x, y); });
+  if (!output.header.empty()) BEAM_PETSC(PetscPrintf(model.comm(), "%s\n", output.header.c_str()));
   std::vector<std::unique_ptr<Monitor>> owned;
   owned.push_back(std::make_unique<EnergyLog>(model, output.dir + "/energy.csv", loop.reportsNewtonIterations(),
                                                 output.energy_leading));

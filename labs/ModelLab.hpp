@@ -21,6 +21,7 @@ struct LabOutput {
   std::string snapshot_name = "snapshot";  // <dir>/<name>_<step>.vt*, <dir>/<name>.pvd
   std::vector<std::string> energy_leading; // energy.csv columns to put first (EnergyLog)
   std::string save_final;                  // -save_final FILE: checked writable before the run starts
+  std::string header;                      // a line printed once the output is ready (no refusal after it)
 };
 
 // The standard outputs as the output option set gives them (solvers/RunOptions.hpp).

@@ -55,6 +55,7 @@ int main(int argc, char **argv) {
     beam::refuseRunFileAsFinalState(options.save_final, options.output_dir, "", {"energy_drift.csv", "energy_drift.png"});
     beam::prepareOutputDirectory(options.output_dir); // its table and chart, then each scheme's directory
     for (const auto &name : options.schemes) beam::prepareOutputDirectory(options.output_dir + "/" + name);
+    BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%s\n", options.solver_path_line.c_str()));
 
     std::vector<beam::RunResult> results;
     for (const auto &name : options.schemes) {

@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <system_error>
 
+#include <strings.h>
+
 #include "common/Options.hpp"
 #include "solvers/TimeScheme.hpp"
 
@@ -46,6 +48,9 @@ std::vector<std::string> readSchemeListOption(MPI_Comm comm, const std::vector<s
   readOptions(comm, "Time schemes", "", [&](OptionReader &r) {
     schemes = r.names("-schemes", "Comma-separated schemes to run", all);
     for (size_t i = 0; i < schemes.size() && r.error().empty(); ++i) {
+      // Case ignored, as PETSc does for -scheme and every other choice; the registry's spelling kept.
+      for (const auto &known : schemeNames())
+        if (strcasecmp(known.c_str(), schemes[i].c_str()) == 0) schemes[i] = known;
       (void)makeScheme(schemes[i], "-schemes"); // an unknown name: an input error listing the schemes
       // Twice: its second run would overwrite the first's files and take a second row of the table.
       if (std::find(schemes.begin(), schemes.begin() + long(i), schemes[i]) != schemes.begin() + long(i))

@@ -235,8 +235,24 @@ expect 2 "unknown option -central_difference_ksp_typo" "$labs/energy_drift" -cen
 # solver path line came first until 2026-11-26).
 expect 2 "the run needs about" "$labs/energy_drift" -mx 60000 -my 6000 -output_dir $out
 [ -s out.txt ] && fail "energy_drift's memory refusal printed on stdout: $(head -c 200 out.txt)"
+# Refused after the model is built (an unknown option, an output directory that cannot be made): nothing
+# on stdout either (the solver path line came first, as if the run had gone ahead, until 2026-11-27).
+expect 2 "unknown option -typo_opt" "$labs/midpoint" -typo_opt 1 -output_dir $out
+[ -s out.txt ] && fail "midpoint's unknown-option refusal printed on stdout: $(head -c 200 out.txt)"
+touch sp_file
+expect 2 "output directory 'sp_file' cannot be created" "$labs/midpoint" -output_dir sp_file
+[ -s out.txt ] && fail "midpoint's output-directory refusal printed on stdout: $(head -c 200 out.txt)"
+expect 2 "output directory 'sp_file' cannot be created" "$labs/energy_drift" -output_dir sp_file
+[ -s out.txt ] && fail "energy_drift's output-directory refusal printed on stdout: $(head -c 200 out.txt)"
 expect 2 "-hht_alpha" "$labs/energy_drift" -hht_alpha 5 -output_dir $out
 expect 2 "-schemes: 'midpoint' is listed twice" "$labs/energy_drift" -schemes midpoint,rk4,midpoint -output_dir $out
+# Scheme and built-in model names ignore case, as PETSc's lists (-scheme Verlet) do; the registry's
+# spelling is kept (until 2026-11-27 -schemes Midpoint and multibody -model Pendulum were refused).
+expect 0 "" "$labs/energy_drift" -schemes Midpoint,RK4 -T 0.02 -quiet -output_dir case_runs/ed
+[ -s case_runs/ed/midpoint/energy.csv ] && [ -s case_runs/ed/rk4/energy.csv ] && passed=$((passed + 1)) ||
+  fail "-schemes Midpoint,RK4 did not write the schemes' directories under their own names"
+expect 2 "-schemes: 'midpoint' is listed twice" "$labs/energy_drift" -schemes Midpoint,midpoint -output_dir $out
+expect 0 "" "$labs/multibody" -model Pendulum -T 0.01 -quiet -output_dir case_runs/mb
 expect 2 "-modes: 0 is out of range" "$labs/modes" -modes 0 -output_dir $out
 expect 2 "-modes: 'x' is not an integer" "$labs/modes" -modes x -output_dir $out
 expect 2 "-omega_points: 1 is out of range" "$labs/stability" -omega_points 1 -output_dir $out

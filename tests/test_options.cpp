@@ -53,6 +53,10 @@ TEST(Options, RealsMustBeWholeFiniteNumbersInRange) {
   EXPECT_EQ(realError("1e-320"), "-x: '1e-320' underflows a double: its magnitude is below 2.2e-308; accepted: a real > 0");
   EXPECT_EQ(realProblem("-4e-310"), "underflows a double: its magnitude is below 2.2e-308");
   EXPECT_EQ(realProblem("2.3e-308"), "");
+  // strtod skips leading blanks; a single value may have none on either side (' 0.02' was taken).
+  EXPECT_EQ(realProblem(" 1"), "is not a finite real number");
+  EXPECT_EQ(realProblem("1 "), "is not a finite real number");
+  EXPECT_EQ(realProblem("\t1"), "is not a finite real number");
   EXPECT_EQ(realError("-2", Bounds::atLeast(-1)), "-x: -2 is out of range; accepted: a real >= -1");
   EXPECT_EQ(realError("0.25"), "");
   const ScopedOptions options("-x 2.5e-3 -bare");
@@ -214,4 +218,17 @@ TEST(Options, IndexTextIsDigitsOnly) {
   for (const char *good : {"0", "00", "17", "123456789012345678"}) EXPECT_TRUE(isIndexText(good)) << good;
   for (const char *bad : {"", "1.0", "1e0", "0x1", "+1", "-1", " 1", "1 ", "1234567890123456789"})
     EXPECT_FALSE(isIndexText(bad)) << "'" << bad << "'";
+}
+
+TEST(Options, ListItemsLoseTheirBlanksAndKeepEmptyOnes) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(splitList("0, 0, -9.81"), (V{"0", "0", "-9.81"}));
+  EXPECT_EQ(splitList(" a ,\tb"), (V{"a", "b"}));
+  EXPECT_EQ(splitList("a,b,"), (V{"a", "b", ""}));
+  EXPECT_EQ(splitList(",a"), (V{"", "a"}));
+  EXPECT_EQ(splitList("a,,b"), (V{"a", "", "b"}));
+  EXPECT_EQ(splitList("a, ,b"), (V{"a", "", "b"}));
+  EXPECT_EQ(splitList(""), (V{""}));
+  EXPECT_EQ(parseRealList("-g", "1, 2 ,3"), (std::vector<double>{1, 2, 3}));
+  EXPECT_THROW(parseRealList("-g", "1, ,3"), Error);
 }
