@@ -203,6 +203,7 @@ MatrixMarketFile readMatrixMarket(const std::string &path) {
   // Errors name "<file>:<line>:" like every other problem of the file (line 1 for an empty one).
   if (const std::string why = inputFileProblem(path, kMaxInputBytes); !why.empty())
     throw inputError(path + (why == "empty file" ? ":1: " : ":0: ") + why + "; accepted: a Matrix Market file");
+  noteInputFile("a Matrix Market file", path);
   std::ifstream in(path);
   if (!in) throw inputError(path + ":0: cannot open the file");
   MatrixMarketFile f;

@@ -8,18 +8,13 @@
 #include "MesLib/BeamMesh.hpp"
 #include "MesLib/BeamSystem.hpp"
 #include "common/Error.hpp"
+#include "common/Exact.hpp"
 
 namespace beam {
 namespace {
 
 using Params = std::map<std::string, double>;
 
-std::string text(double v) {
-  std::ostringstream s;
-  s.precision(17);
-  s << v;
-  return s.str();
-}
 
 void addSpring(Network &net, PetscInt i, PetscInt j, double k, double c) {
   Spring s;
@@ -109,7 +104,7 @@ Network beamLattice(const Params &p) {
   const double hx = mesh.hx(), hy = mesh.hy(), E = p.at("beam_E"), t = p.at("beam_thickness"), c = p.at("damping");
   const double aspect = hx / hy;
   if (!(aspect * aspect > 1.0 / 3 && aspect * aspect < 3))
-    throw inputError("-beam_hx/-beam_hy: aspect ratio " + text(aspect) +
+    throw inputError("-beam_hx/-beam_hy: aspect ratio " + exactDecimal(aspect) +
                      " makes an edge spring negative; accepted: 1/sqrt(3) < hx/hy < sqrt(3)");
   // Per element: stiffnesses matching C11 = C22 = 9E/8, C12 = C66 = 3E/8 (plane stress, nu = 1/3).
   const double L2 = hx * hx + hy * hy;
@@ -165,13 +160,13 @@ void checkSize(const std::string &model, const Params &p) {
   }
   const double max_particles = double(std::numeric_limits<PetscInt>::max()) / 3;
   if (particles > max_particles)
-    throw inputError(options + ": " + text(particles) + " particles; accepted: at most " + text(std::floor(max_particles)) +
+    throw inputError(options + ": " + exactDecimal(particles) + " particles; accepted: at most " + exactDecimal(std::floor(max_particles)) +
                      " (3 unknowns per particle in PETSc's " + std::to_string(8 * sizeof(PetscInt)) + "-bit indices)");
   const double bytes = particles * sizeof(Particle) + springs * sizeof(Spring), available = double(memAvailableBytes());
   if (available > 0 && bytes > available)
-    throw inputError(options + ": " + text(particles) + " particles and about " + text(springs) + " springs need " +
-                     text(std::ceil(bytes / (1u << 30))) + " GiB for their data alone; accepted: a network that fits in the " +
-                     text(std::floor(available / (1u << 30))) + " GiB of memory available");
+    throw inputError(options + ": " + exactDecimal(particles) + " particles and about " + exactDecimal(springs) + " springs need " +
+                     exactDecimal(std::ceil(bytes / (1u << 30))) + " GiB for their data alone; accepted: a network that fits in the " +
+                     exactDecimal(std::floor(available / (1u << 30))) + " GiB of memory available");
 }
 
 const std::map<std::string, std::vector<BuiltinParameter>> &table() {
@@ -236,15 +231,15 @@ Network builtinNetwork(const std::string &model, const std::vector<BuiltinParame
                     (q.integer ? q.value >= q.min && q.value == std::floor(q.value) && q.value <= kBuiltinMaxCount
                                : (q.inclusive ? q.value >= q.min : q.value > q.min));
     if (!ok)
-      throw inputError("-" + q.name + ": " + text(q.value) + " is out of range; accepted: " +
-                       (q.integer ? "an integer in [" + text(q.min) + ", " + text(kBuiltinMaxCount) + "]"
-                                  : std::string("a real ") + (q.inclusive ? ">= " : "> ") + text(q.min)));
+      throw inputError("-" + q.name + ": " + exactDecimal(q.value) + " is out of range; accepted: " +
+                       (q.integer ? "an integer in [" + exactDecimal(q.min) + ", " + exactDecimal(kBuiltinMaxCount) + "]"
+                                  : std::string("a real ") + (q.inclusive ? ">= " : "> ") + exactDecimal(q.min)));
     p[q.name] = q.value;
   }
   checkSize(model, p);
   Network net = model == "disk" ? disk(p) : model == "chain" ? chain(p) : model == "cloth" ? cloth(p) : beamLattice(p);
   net.source = model;
-  for (const auto &q : parameters) net.parameters.emplace_back(q.name, text(q.value));
+  for (const auto &q : parameters) net.parameters.emplace_back(q.name, exactDecimal(q.value));
   return net;
 }
 

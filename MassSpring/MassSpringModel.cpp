@@ -1,5 +1,6 @@
 #include "MassSpring/MassSpringModel.hpp"
 
+#include "common/Exact.hpp"
 #include "common/Hash.hpp"
 #include "common/Agree.hpp"
 
@@ -20,12 +21,7 @@
 namespace beam {
 namespace {
 
-std::string text(double v) {
-  std::ostringstream s;
-  s.precision(17);
-  s << v;
-  return s.str();
-}
+std::string text(double v) { return exactDecimal(v); } // -0 is 0 in an identity
 std::string text(const Vec3 &a) { return text(a[0]) + "," + text(a[1]) + "," + text(a[2]); }
 
 // FNV-1a over the bytes of the network's data: a restart refuses another network of the same size.

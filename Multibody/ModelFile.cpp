@@ -1,6 +1,7 @@
 // Model files (issue 11's schema) parsed with nlohmann::json, the built-in examples and the chain.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -80,7 +81,11 @@ Mat3 inertia(const json &value, const Where &where) {
     m.diagonal() = vector<3>(value, where, "inertia");
   } else if (value.is_array() && value.size() == 3) {
     for (int i = 0; i < 3; ++i) m.row(i) = vector<3>(value[i], where, "inertia row").transpose();
-    if ((m - m.transpose()).norm() > 1e-12 * m.norm()) where.fail("inertia must be symmetric");
+    // Scaled first: at 1e200 both norms overflowed (inf > inf is false), at 1e-170 both underflowed to 0,
+    // and a non-symmetric inertia passed (the body then gained energy).
+    const double largest = m.cwiseAbs().maxCoeff();
+    const Mat3 scaled = largest > 0 ? Mat3(m / largest) : m;
+    if ((scaled - scaled.transpose()).norm() > 1e-12 * scaled.norm()) where.fail("inertia must be symmetric");
   } else {
     where.fail("inertia must be [Ixx, Iyy, Izz] or a 3x3 array");
   }
@@ -114,6 +119,12 @@ Shape shape(const json &value, const Where &where) {
   return s;
 }
 
+// A body name is a field of -save_final's CSV and of messages: a comma, quote or line break split its
+// row (exit 0).
+bool isPlainName(const std::string &name) {
+  return std::none_of(name.begin(), name.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f || c == ',' || c == '"'; });
+}
+
 Body body(const json &value, const Where &where) {
   checkKeys(value, where, {"name", "mass", "inertia", "position", "orientation", "velocity", "angular_velocity", "shape"});
   Body b;
@@ -121,6 +132,8 @@ Body body(const json &value, const Where &where) {
     where.fail("missing \"name\" (a non-empty string)");
   b.name = value["name"].get<std::string>();
   if (b.name == "ground") where.fail("\"ground\" is reserved for the fixed frame");
+  if (!isPlainName(b.name))
+    where.fail("the name has a comma, a quote or a control character; accepted: a name without them");
   if (!value.contains("mass")) where.fail("missing \"mass\"");
   b.mass = number(value["mass"], where, "mass");
   if (!(b.mass > 0)) where.fail("mass must be > 0");
@@ -175,10 +188,24 @@ Joint joint(const json &value, const Where &where, const BodyIndex &bodies) {
   j.body1 = bodyIndex(value, "body1", where, bodies);
   j.body2 = bodyIndex(value, "body2", where, bodies);
   if (j.body1 == j.body2) where.fail("body1 and body2 must differ");
+  // A key of another joint type was read by nobody ("axis" on a spherical joint).
+  const bool distance = j.type == Joint::Type::Distance,
+             axial = j.type == Joint::Type::Revolute || j.type == Joint::Type::Prismatic;
+  for (const char *key : {"point", "axis", "point1", "point2"}) {
+    const std::string k = key;
+    const bool applies = distance ? (k == "point1" || k == "point2") : (k == "point" || (k == "axis" && axial));
+    if (value.contains(key) && !applies)
+      where.fail("\"" + k + "\" does not apply to a " + type + " joint; accepted: " +
+                 (distance ? "point1, point2" : axial ? "point, axis" : "point"));
+  }
   if (j.type == Joint::Type::Distance) {
     j.point1 = vec3(value, "point1", where, Vec3::Zero(), true);
     j.point2 = vec3(value, "point2", where, Vec3::Zero(), true);
-    if (!((j.point1 - j.point2).norm() > 1e-12)) where.fail("point1 and point2 must differ (the length is their distance)");
+    const double length = (j.point1 - j.point2).norm();
+    if (!(length > 1e-12)) where.fail("point1 and point2 must differ (the length is their distance)");
+    // The constraint works with the length's square: an overflowing one gave NaN violations and a body
+    // that ignored gravity (exit 0).
+    if (!(length < 1e150)) where.fail("point1 and point2 are too far apart; accepted: a length below 1e150");
   } else {
     j.point = vec3(value, "point", where, Vec3::Zero(), true);
     if (j.type == Joint::Type::Revolute || j.type == Joint::Type::Prismatic) j.axis = unitAxis(value, where);
@@ -296,7 +323,8 @@ Description parseModel(const std::string &json_text, const std::string &source) 
   BodyIndex names;
   for (std::size_t i = 0; i < doc["bodies"].size(); ++i) {
     const json &b = doc["bodies"][i];
-    const std::string label = b.is_object() && b.contains("name") && b["name"].is_string() ? " (\"" + b["name"].get<std::string>() + "\")" : "";
+    const bool named = b.is_object() && b.contains("name") && b["name"].is_string() && isPlainName(b["name"].get<std::string>());
+    const std::string label = named ? " (\"" + b["name"].get<std::string>() + "\")" : "";
     d.bodies.push_back(body(b, Where{source, "bodies[" + std::to_string(i) + "]" + label}));
     if (!names.emplace(d.bodies.back().name, int(i)).second)
       Where{source, "bodies[" + std::to_string(i) + "]"}.fail("duplicate body name \"" + d.bodies.back().name + "\"");

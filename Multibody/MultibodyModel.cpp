@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "Multibody/Extent.hpp"
+#include "common/Exact.hpp"
 #include "common/Hash.hpp"
 #include "common/Agree.hpp"
 #include "common/Error.hpp"
@@ -64,6 +65,9 @@ std::uint64_t hashDescription(const Description &d) {
   auto addAll = [&add](const auto &m) {
     for (Eigen::Index i = 0; i < m.size(); ++i) add(m.data()[i]);
   };
+  // The lists' lengths first: without them 4 springs and a torque hashed as 12 torques (48 values), and
+  // a restart continued a run after its model file had been edited so.
+  for (std::size_t n : {d.bodies.size(), d.joints.size(), d.springs.size(), d.torques.size()}) add(double(n));
   addAll(d.gravity);
   for (const Body &b : d.bodies) {
     add(b.mass);
@@ -424,13 +428,9 @@ void MultibodyModel::diagnostics(double /*t*/, Vec x, Vec v, std::vector<double>
 }
 
 std::vector<std::pair<std::string, std::string>> MultibodyModel::identity() const {
-  auto text = [](double x) {
-    std::ostringstream s;
-    s << std::setprecision(17) << x;
-    return s.str();
-  };
+  // The mechanism by its data (a model file by another path is the same run); numbers as exactDecimal
+  // (-0 is 0).
   return {{"model", name()},
-          {"model_source", identityPath(d_.source)},
           {"bodies", std::to_string(bodyCount())},
           {"constraint_rows", std::to_string(jointRowCount())},
           {"data_hash", [this] {
@@ -438,8 +438,8 @@ std::vector<std::pair<std::string, std::string>> MultibodyModel::identity() cons
              hex << std::hex << data_hash_;
              return hex.str();
            }()},
-          {"baumgarte_xi", text(baumgarte_.xi)},
-          {"baumgarte_omega", text(baumgarte_.omega)},
+          {"baumgarte_xi", exactDecimal(baumgarte_.xi)},
+          {"baumgarte_omega", exactDecimal(baumgarte_.omega)},
           {"projection", projection_ ? "1" : "0"}};
 }
 

@@ -2,9 +2,29 @@
 
 #include <sys/stat.h>
 
+#include <filesystem>
+#include <utility>
+#include <vector>
+
 #include "common/Error.hpp"
 
 namespace beam {
+
+namespace {
+std::vector<std::pair<std::string, std::string>> &inputFiles() { // (option, path), process-wide
+  static std::vector<std::pair<std::string, std::string>> files;
+  return files;
+}
+} // namespace
+
+void noteInputFile(const std::string &option, const std::string &path) { inputFiles().emplace_back(option, path); }
+
+std::string inputFileOption(const std::string &path) {
+  std::error_code ec;
+  for (const auto &[option, input] : inputFiles())
+    if (std::filesystem::equivalent(path, input, ec) && !ec) return option;
+  return "";
+}
 
 std::string inputFileProblem(const std::string &path, std::uintmax_t max_bytes) {
   struct stat st {};
@@ -20,6 +40,7 @@ std::string inputFileProblem(const std::string &path, std::uintmax_t max_bytes) 
 void checkInputFile(const std::string &option, const std::string &path, std::uintmax_t max_bytes, const std::string &what) {
   const std::string why = inputFileProblem(path, max_bytes);
   if (!why.empty()) throw inputError(option + ": '" + path + "': " + why + "; accepted: " + what);
+  noteInputFile(option, path);
 }
 
 } // namespace beam

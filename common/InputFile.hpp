@@ -13,6 +13,11 @@ namespace beam {
 std::string inputFileProblem(const std::string &path, std::uintmax_t max_bytes);
 // The same as one line "<option>: '<path>' <problem>; accepted: <what>" ("a CSV file", ...).
 void checkInputFile(const std::string &option, const std::string &path, std::uintmax_t max_bytes, const std::string &what);
+// Every file that passed the check is noted with its option; the option of the input file that `path`
+// names (the same file by any path), "" for none: an output may not replace the run's own input
+// (-save_final onto -model's file replaced the model with a CSV, exit 0).
+void noteInputFile(const std::string &option, const std::string &path);
+std::string inputFileOption(const std::string &path);
 
 // Caps for inputs whose size is not known before reading: 8 GiB.
 constexpr std::uintmax_t kMaxInputBytes = std::uintmax_t(8) << 30;

@@ -37,7 +37,8 @@ Network readSource(MPI_Comm comm, const std::string &default_model) {
     net.particles = readParticles(particles);
     net.springs = readSprings(springs, PetscInt(net.particles.size()));
     net.source = "files";
-    net.parameters = {{"particles_file", identityPath(particles)}, {"springs_file", identityPath(springs)}};
+    // Identified by their data (the model's hash), not their paths: the same files by another path or
+    // copied elsewhere are the same run, as a -load_curve is.
     return net;
   }
   std::vector<BuiltinParameter> parameters = builtinParameters(model);

@@ -1,5 +1,7 @@
 #include "labs/MultibodyLabOptions.hpp"
 
+#include <strings.h>
+
 #include "common/Options.hpp"
 
 namespace beam {
@@ -13,6 +15,8 @@ MechanismOptions readMechanismOptions(MPI_Comm comm, bool stabilization) {
                    model);
     if (model.empty()) r.fail("-model: empty; accepted: " + multibody::multibodyModelNames() + " or a .json file");
     links = r.integer("-links", "Number of links of -model chain", links, 1, 100000);
+    if (r.given("-links") && strcasecmp(model.c_str(), "chain") != 0) // read and ignored until 2026-11-27
+      r.fail("-links: given with -model " + model + "; accepted: -links with -model chain");
     if (!stabilization) return; // the lab sets its own (then -baumgarte_* and -projection are unknown options)
     o.baumgarte.xi = r.real("-baumgarte_xi", "Baumgarte damping ratio xi in W = -2 xi omega gdot - omega^2 g", o.baumgarte.xi,
                             Bounds::atLeast(0));

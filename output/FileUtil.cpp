@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -15,6 +16,7 @@
 #include <sys/file.h>
 
 #include "common/Error.hpp"
+#include "common/InputFile.hpp"
 #include "common/Petsc.hpp"
 #include "output/VtkSnapshots.hpp" // isSnapshotFileName
 
@@ -137,17 +139,16 @@ void prepareOutputDirectory(const std::string &dir) {
     // after the run (energy_drift.csv), or after 15 of energy_drift's 16 runs. (A FIFO or a device there
     // is written in place, by design: writeFileAtomically.)
     static const std::set<std::string> written = {
-        "energy_drift.csv", "energy_drift.png", "spectral_radius.csv",
-        "spectral_radius.png", "modes.csv", "contact_study.csv", "contact_study.png", "critical_steps.csv",
-        "stiffness_sweep.csv", "mass_spring_stability.png", "summary.csv", "paper_central_difference.png",
-        "constraint_drift.csv", "constraint_drift.png", "constraint_drift_summary.csv", "particles.csv", "springs.csv",
-        "M.mtx", "K.mtx", "F.mtx", "fixed.txt"};
+        "energy_drift.csv", "spectral_radius.csv", "modes.csv", "contact_study.csv", "critical_steps.csv",
+        "stiffness_sweep.csv", "summary.csv", "constraint_drift.csv", "constraint_drift_summary.csv", "particles.csv",
+        "springs.csv", "M.mtx", "K.mtx", "F.mtx", "fixed.txt"};
     for (const auto &entry : std::filesystem::directory_iterator(dir, ec)) {
       std::string name = entry.path().filename().string();
       if (name.size() > 4 && name.compare(name.size() - 4, 4, ".tmp") == 0) name.resize(name.size() - 4);
       const std::string ext = std::filesystem::path(name).extension().string();
-      const bool vtk = ext == ".pvd" || ext == ".vtu" || ext == ".vtp" || ext == ".pvtu" || ext == ".pvtp";
-      if ((isRunLogName(name) || written.count(name) || vtk) && entry.is_directory(ec))
+      // Snapshots and charts by extension (paper_central_difference draws one chart per case).
+      const bool vtk_or_chart = ext == ".pvd" || ext == ".vtu" || ext == ".vtp" || ext == ".pvtu" || ext == ".pvtp" || ext == ".png";
+      if ((isRunLogName(name) || written.count(name) || vtk_or_chart) && entry.is_directory(ec))
         throw inputError("output directory '" + dir + "' holds a directory '" + entry.path().filename().string() +
                          "' where the labs write a file of that name; accepted: a directory without it");
     }
@@ -179,22 +180,39 @@ void clearPreviousRun(const std::string &dir, const std::string &snapshot_name) 
   });
 }
 
-bool isInDirectory(const std::string &file, const std::string &dir) {
+namespace {
+// Absolute, canonical as far as the path exists, normal, and without a trailing separator ("ts1/" of a
+// directory yet to be made kept it, and was not "ts1"). Empty when the path cannot be made absolute.
+std::filesystem::path normalPath(const std::filesystem::path &p) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  // Absolute, canonical as far as the path exists, normal, and without a trailing separator ("ts1/" of
-  // a directory yet to be made kept it, and was not "ts1").
-  auto normal = [&](const fs::path &p) {
-    fs::path n = fs::weakly_canonical(fs::absolute(p.empty() ? fs::path(".") : p, ec), ec).lexically_normal();
-    return n.has_filename() ? n : n.parent_path();
-  };
-  const fs::path a = normal(fs::path(file).parent_path()), b = normal(fs::path(dir));
-  return !ec && a == b;
+  fs::path n = fs::weakly_canonical(fs::absolute(p.empty() ? fs::path(".") : p, ec), ec).lexically_normal();
+  if (ec) return {};
+  return n.has_filename() ? n : n.parent_path();
+}
+} // namespace
+
+bool isInDirectory(const std::string &file, const std::string &dir) {
+  const auto a = normalPath(std::filesystem::path(file).parent_path()), b = normalPath(dir);
+  return !a.empty() && a == b;
 }
 
 void refuseRunFileAsFinalState(const std::string &save_final, const std::string &dir, const std::string &snapshot_name,
                                const std::vector<std::string> &extra) {
-  if (save_final.empty() || !isInDirectory(save_final, dir)) return;
+  if (save_final.empty()) return;
+  // The output directory itself or one above it: the run made its directory, ran to the end, and then
+  // failed to write the state there (exit 3).
+  const auto final_path = normalPath(save_final), out = normalPath(dir);
+  if (!final_path.empty() && !out.empty()) {
+    const auto mismatch = std::mismatch(final_path.begin(), final_path.end(), out.begin(), out.end());
+    if (mismatch.first == final_path.end())
+      throw inputError("-save_final: '" + save_final + "' is the output directory '" + dir +
+                       "' or one it is in; accepted: a file name");
+  }
+  if (const std::string option = inputFileOption(save_final); !option.empty())
+    throw inputError("-save_final: '" + save_final + "' is the run's input (" + option +
+                     "; the final state would replace it); accepted: another file name");
+  if (!isInDirectory(save_final, dir)) return;
   const std::string f = std::filesystem::path(save_final).filename().string();
   bool own = isRunLogName(f) || f == ".lock" ||
              (!snapshot_name.empty() && (f == snapshot_name + ".pvd" || isSnapshotFileName(f, snapshot_name)));

@@ -1,8 +1,16 @@
 #include "output/PlotScript.hpp"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "common/Error.hpp"
 
 namespace beam {
 namespace {
@@ -14,6 +22,35 @@ std::string quoted(const std::string &s) {
   return q + "'";
 }
 
+// Runs the script and turns what can go wrong into an exit status and one line: matplotlib missing
+// (10: the chart is skipped), an interrupt (130), any other failure (11, its line in the file argv[1]).
+// Without it a PNG that could not be written (a dangling link, a full disk) printed Python's traceback
+// and "is python3-matplotlib installed?", and the lab exited 0.
+const char *const kBootstrap = R"(
+import runpy, sys
+try:
+    import matplotlib
+except ImportError:
+    sys.exit(10)
+report, sys.argv = sys.argv[1], sys.argv[2:]
+try:
+    runpy.run_path(sys.argv[0], run_name="__main__")
+except KeyboardInterrupt:
+    sys.exit(130)
+except BrokenPipeError:
+    sys.exit(0)  # the console went away after the chart was written (lab | head)
+except SystemExit:
+    raise
+except BaseException as e:
+    if isinstance(e, OSError) and e.filename:
+        line = f"cannot write '{e.filename}': {e.strerror}"
+    else:
+        line = f"{type(e).__name__}: {e}"
+    with open(report, "w") as f:
+        f.write(" ".join(line.split()))
+    sys.exit(11)
+)";
+
 } // namespace
 
 void runPlotScript(const std::string &script, const std::vector<std::string> &arguments) {
@@ -23,11 +60,26 @@ void runPlotScript(const std::string &script, const std::vector<std::string> &ar
     std::printf("plot skipped: %s or %s not found\n", python, path.c_str());
     return;
   }
-  std::string cmd = std::string(python) + " " + quoted(path);
+  std::error_code ec;
+  const std::string report =
+      (std::filesystem::temp_directory_path(ec) / ("beam_plot_" + std::to_string(::getpid()) + ".txt")).string();
+  std::string cmd = std::string(python) + " -c " + quoted(kBootstrap) + " " + quoted(report) + " " + quoted(path);
   for (const auto &a : arguments) cmd += " " + quoted(a);
   std::fflush(stdout); // keep our lines before the script's
-  if (std::system(cmd.c_str()) != 0)
-    std::printf("plot skipped: %s failed (is python3-matplotlib installed?)\n", path.c_str());
+  const int status = std::system(cmd.c_str());
+  const int code = status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  std::ostringstream why;
+  if (code == 11) why << std::ifstream(report).rdbuf();
+  std::filesystem::remove(report, ec);
+  if (code == 0) return;
+  if (code == 10) {
+    std::printf("plot skipped: python3-matplotlib is not installed (the CSV files are written)\n");
+    return;
+  }
+  if (code == 130 || code == 128 + SIGINT)
+    throw Error(130, "interrupted while drawing the chart (" + script + "); the CSV files are written");
+  throw runError("the chart (" + script + ") failed: " + (code == 11 ? why.str() : "exit status " + std::to_string(code)) +
+                 "; the CSV files are written");
 }
 
 } // namespace beam

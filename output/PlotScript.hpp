@@ -7,8 +7,9 @@
 namespace beam {
 
 // Runs output/<script> with `arguments` (each passed as one word) on the calling rank, after flushing
-// stdout so the lab's lines come first; prints "plot skipped: <why>" when python3 or the script is
-// missing or the script fails. Never throws: a missing chart does not fail a run.
+// stdout so the lab's lines come first; prints "plot skipped: <why>" when python3, matplotlib or the
+// script is missing (the CSVs are the results). A chart that fails otherwise (it cannot be written) is a
+// failed run: one line naming why, exit 3 (130 when interrupted). Call on rank 0 inside agreeOn.
 void runPlotScript(const std::string &script, const std::vector<std::string> &arguments);
 
 } // namespace beam

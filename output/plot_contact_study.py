@@ -4,7 +4,8 @@
 usage: plot_contact_study.py DIR
 Reads DIR/contact_study.csv (shape,zeta,damping,e_theory,e_measured,relative_difference,status) and writes
 DIR/contact_study.png: e = exp(-pi z / sqrt(1 - z^2)) as a curve, the measured values of each dropped
-body (particle, disk) as points; rows whose status is not ok (failed runs) are left out.
+body (particle, disk) as points (a body that did not rebound, status no_rebound, at e = 0); the rows of failed
+runs are left out.
 """
 import csv
 import math
@@ -23,7 +24,7 @@ def main():
     measured = {}
     with open(f"{out}/contact_study.csv", newline="") as f:
         for row in csv.DictReader(f):
-            if row.get("status", "ok") != "ok":  # a failed run: no measured value
+            if row.get("status", "ok") not in ("ok", "no_rebound"):  # a failed run: no measured value
                 continue
             z, e = measured.setdefault(row["shape"], ([], []))
             z.append(float(row["zeta"]))

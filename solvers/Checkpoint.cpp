@@ -23,7 +23,8 @@ constexpr PetscInt kMagic = 0x4245414d; // "BEAM"
 // 3: fully_implicit's history is y_n - y_{n-1} (was y_{n-1}); 4: whether the scheme's history continues
 // the saved state, whether the drift scale follows the energies, and a checksum of the header alone (a flipped identity bit was named as another run's
 // setting, before the whole file's checksum could be compared).
-constexpr PetscInt kVersion = 5; // 5: the drift's signed extremes and largest drawdown
+constexpr PetscInt kVersion = 6; // 5: the drift's signed extremes and largest drawdown; 6: mass-spring and
+                                  // multibody runs identified by their data, not file paths; exactDecimal
 constexpr PetscInt kMaxIdentity = 1 << 20; // bytes of identity text a header may announce
 constexpr PetscInt kMaxHistory = 16;
 constexpr int kNameLength = 64;

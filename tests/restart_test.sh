@@ -174,12 +174,22 @@ check "mass_spring restart of a lone falling particle identical" 'cmp -s loneful
 # The same files spelled another way (./x, x): one run (refused as another run's springs_file, exit 2).
 "$ms" -particles ./lone.csv -springs .//nosprings.csv -scheme verlet -dt 0.001 -quiet -snapshot_every 0 -T 0.6 -restart lonepart > /dev/null 2> err.txt
 check "mass_spring restart with ./ in the file names continues" '[ $? = 0 ]'
+# The files copied elsewhere: the same data, the same run (identified by their data since 2026-11-27).
+mkdir -p moved && cp lone.csv nosprings.csv moved/
+"$ms" -particles moved/lone.csv -springs moved/nosprings.csv -scheme verlet -dt 0.001 -quiet -snapshot_every 0 -T 0.7 -restart lonepart > /dev/null 2> err.txt
+check "mass_spring restart with the files copied elsewhere continues ($(head -c 200 err.txt))" '[ $? = 0 ]'
 mb="$labs/multibody"
 mbargs=(-model double_pendulum -scheme verlet -dt 0.001 -quiet -snapshot_every 50)
 "$mb" "${mbargs[@]}" -T 0.4 -output_dir mbfull -save_final mbfull.csv > /dev/null
 "$mb" "${mbargs[@]}" -T 0.2 -output_dir mbpart > /dev/null
 "$mb" "${mbargs[@]}" -T 0.4 -restart mbpart -save_final mbpart.csv > /dev/null
 check "multibody restart identical" 'cmp -s mbfull/energy.csv mbpart/energy.csv && cmp -s mbfull.csv mbpart.csv'
+# The model file by another path, and -0 for 0: the same run (both were refused as another run's).
+mkdir -p mbmodel && cp "$(dirname "$0")/../Multibody/models/double_pendulum.json" mbmodel/dp.json
+"$mb" -model mbmodel/dp.json -baumgarte_omega -0 -scheme verlet -dt 0.001 -quiet -snapshot_every 0 -T 0.1 -output_dir mbmoved > /dev/null
+cp mbmodel/dp.json mbmodel/copy.json
+"$mb" -model ./mbmodel/copy.json -baumgarte_omega 0 -scheme verlet -dt 0.001 -quiet -snapshot_every 0 -T 0.2 -restart mbmoved > /dev/null 2> err.txt
+check "multibody restart with the model copied and -0 given as 0 continues ($(head -c 200 err.txt))" '[ $? = 0 ]'
 # With -projection every step's state is moved after Verlet's step, so the straight run recomputes the
 # acceleration at the projected state; the restart used the checkpoint's stale one (differed from the
 # first step after it). The checkpoint now says whether the history continues the state.

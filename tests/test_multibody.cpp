@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <random>
 
 #include "Multibody/Extent.hpp"
@@ -353,6 +354,25 @@ TEST(ModelFile, BadInputIsOneLineNamingTheProblem) {
   expectRejected(torques + R"([{"body": "b"}]})", "missing \"torque\"");
   expectRejected(torques + R"([{"body": "b", "torque": [0, 0, 1], "frame": "body"}]})", "unknown key \"frame\"");
   expectRejected(torques + R"({"body": "b", "torque": [0, 0, 1]}})", "\"torques\" must be an array");
+  // Found by an audit (2026-11-27), each exit 0 before: a non-symmetric inertia at 1e200 or 1e-170 (its
+  // norms overflowed or underflowed; the body gained energy), a distance joint whose length squared
+  // overflows (NaN violations, gravity ignored), a name that split the -save_final CSV's row, a key of
+  // another joint type read by nobody.
+  expectRejected(oneBody(R"({"name": "b", "mass": 1, "inertia": [[1e200, 1e200, 0], [0, 1e200, 0], [0, 0, 1e200]], "position": [0, 0, 0]})"),
+                 "inertia must be symmetric");
+  expectRejected(oneBody(R"({"name": "b", "mass": 1, "inertia": [[1e-170, 1e-170, 0], [0, 1e-170, 0], [0, 0, 1e-170]], "position": [0, 0, 0]})"),
+                 "inertia must be symmetric");
+  expectRejected(oneBody(kGood, R"([{"type": "distance", "body1": "ground", "body2": "b", "point1": [-1e160, 0, 0], "point2": [1e160, 0, 0]}])"),
+                 "point1 and point2 are too far apart; accepted: a length below 1e150");
+  for (const char *name : {R"(a,b)", R"(a\"b)", R"(a\nb)", R"(a\u0000b)"}) // JSON escapes
+    expectRejected(oneBody(std::string(R"({"name": ")") + name + R"(", "mass": 1, "inertia": [1, 1, 1], "position": [0, 0, 0]})"),
+                   "the name has a comma, a quote or a control character");
+  expectRejected(oneBody(kGood, R"([{"type": "spherical", "body1": "ground", "body2": "b", "point": [0,0,0], "axis": [0,0,1]}])"),
+                 "\"axis\" does not apply to a spherical joint; accepted: point");
+  expectRejected(oneBody(kGood, R"([{"type": "distance", "body1": "ground", "body2": "b", "point": [0,0,0], "point1": [0,0,0], "point2": [1,0,0]}])"),
+                 "\"point\" does not apply to a distance joint; accepted: point1, point2");
+  expectRejected(oneBody(kGood, R"([{"type": "revolute", "body1": "ground", "body2": "b", "point": [0,0,0], "axis": [0,0,1], "point2": [1,0,0]}])"),
+                 "\"point2\" does not apply to a revolute joint; accepted: point, axis");
   try {
     loadModel("no_such_model");
     ADD_FAILURE();
@@ -412,4 +432,24 @@ TEST(Extent, LargestDistanceEqualsTheScanOverAllPairs) {
   }
   clouds[4].push_back(Vec3(1, 2, 3));
   for (const auto &points : clouds) EXPECT_EQ(largestDistance(points), scan(points)) << points.size() << " points";
+}
+
+TEST(Multibody, IdentityTellsTheListsApartAndNotThePaths) {
+  // 4 springs and a torque are 48 values, as 12 torques: without the lists' lengths in the data hash
+  // the two hashed alike, and a restart continued a run whose model file had been edited so.
+  auto identity = [](const Description &d, Baumgarte b = {}) {
+    std::map<std::string, std::string> m;
+    for (const auto &kv : MultibodyModel(d, PETSC_COMM_SELF, b).identity()) m[kv.first] = kv.second;
+    return m;
+  };
+  Description springs = loadModel("pendulum"), torques = springs;
+  springs.springs.assign(4, Spring{0, 0});
+  springs.torques.assign(1, Torque{0});
+  torques.torques.assign(12, Torque{0});
+  EXPECT_NE(identity(springs)["data_hash"], identity(torques)["data_hash"]);
+  // The same data from another path is the same run; -0 is 0.
+  Description moved = loadModel("pendulum");
+  moved.source = "elsewhere/pendulum.json";
+  EXPECT_EQ(identity(moved), identity(loadModel("pendulum")));
+  EXPECT_EQ(identity(moved, Baumgarte{1, -0.0}), identity(moved, Baumgarte{1, 0.0}));
 }
