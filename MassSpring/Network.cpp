@@ -35,6 +35,10 @@ void Network::validate() {
     const Vec3 d = particles[size_t(s.j)].x - particles[size_t(s.i)].x;
     const double length = std::sqrt(dot(d, d));
     if (!(length > 0)) throw inputError(name + ": zero length (its particles coincide); accepted: distinct positions");
+    // Particles 1e300 apart: "rest length out of range; accepted: a real > 0" named no cause.
+    if (!std::isfinite(length))
+      throw inputError(name + ": its length overflows a double (particles too far apart); accepted: positions whose "
+                              "distances are finite");
     if (s.rest_length < 0) s.rest_length = length;
     if (!(std::isfinite(s.rest_length) && s.rest_length > 0))
       throw inputError(name + ": rest length out of range; accepted: a real > 0");

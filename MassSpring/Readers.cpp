@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "common/Error.hpp"
+#include "common/Exact.hpp"
 #include "common/Options.hpp"
 #include "common/InputFile.hpp"
 
@@ -114,9 +115,9 @@ std::vector<Particle> readParticles(const std::string &path) {
     p.x = {row[size_t(cx)], row[size_t(cy)], row[size_t(cz)]};
     for (int d = 0; d < 3; ++d) p.v[size_t(d)] = cv[d] < 0 ? 0.0 : row[size_t(cv[d])];
     p.mass = row[size_t(cm)];
-    if (!(p.mass > 0)) throw inputError(where + "mass " + std::to_string(p.mass) + " is out of range; accepted: a real > 0");
+    if (!(p.mass > 0)) throw inputError(where + "mass " + exactDecimal(p.mass) + " is out of range; accepted: a real > 0");
     const double f = row[size_t(cf)];
-    if (f != 0 && f != 1) throw inputError(where + "fixed " + std::to_string(f) + " is not 0 or 1; accepted: 0 (free) or 1 (fixed)");
+    if (f != 0 && f != 1) throw inputError(where + "fixed " + exactDecimal(f) + " is not 0 or 1; accepted: 0 (free) or 1 (fixed)");
     p.fixed = f == 1;
   }
   return particles;
@@ -136,7 +137,7 @@ std::vector<Spring> readSprings(const std::string &path, PetscInt particle_count
     for (int e = 0; e < 2; ++e) {
       const double v = row[size_t(e == 0 ? ci : cj)];
       if (!(v >= 0 && v < double(particle_count) && v == std::floor(v)))
-        throw inputError(where + (e == 0 ? "i " : "j ") + std::to_string(v) + " is not a particle index; " + range);
+        throw inputError(where + (e == 0 ? "i " : "j ") + exactDecimal(v) + " is not a particle index; " + range);
       (e == 0 ? s.i : s.j) = PetscInt(v);
     }
     if (s.i == s.j) throw inputError(where + "i = j; accepted: two different particles");

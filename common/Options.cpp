@@ -222,7 +222,7 @@ std::string OptionReader::path(const char *name, const char *help) {
   return p;
 }
 
-std::vector<double> OptionReader::reals(const char *name, const char *help) {
+std::vector<double> OptionReader::reals(const char *name, const char *help, const RealsCheck &check) {
   const std::string list = text(name, help, "");
   if (!ok()) return {};
   // Given without a value: refused, not read as no values (an empty -zetas or -stiffness_factors ran an
@@ -235,11 +235,11 @@ std::vector<double> OptionReader::reals(const char *name, const char *help) {
   auto listError = [&](const std::string &text) {
     if (text.empty()) return option + ": empty; accepted: a comma-separated list of reals";
     try {
-      (void)parseRealList(option, text);
+      const std::vector<double> values = parseRealList(option, text);
+      return check ? check(values) : std::string();
     } catch (const Error &e) {
       return std::string(e.what());
     }
-    return std::string();
   };
   fail(listError(list));
   checkEveryOccurrence(option, listError);
@@ -273,17 +273,21 @@ std::vector<double> OptionReader::repeatableReals(const char *name, const char *
   return values;
 }
 
-std::vector<std::string> OptionReader::names(const char *name, const char *help, const std::string &value) {
+std::vector<std::string> OptionReader::names(const char *name, const char *help, const std::string &value,
+                                             const NamesCheck &check) {
   const std::string list = text(name, help, value);
   if (!ok()) return {};
-  if (list.empty()) {
-    fail(fullName(prefix_, name) + ": empty; accepted: a comma-separated list");
-    return {};
-  }
-  const std::vector<std::string> items = splitList(list);
-  for (const auto &i : items)
-    if (i.empty()) fail(fullName(prefix_, name) + ": '" + list + "' has an empty item; accepted: names separated by single commas");
-  return items;
+  const std::string option = fullName(prefix_, name);
+  auto listError = [&](const std::string &text) {
+    if (text.empty()) return option + ": empty; accepted: a comma-separated list";
+    const std::vector<std::string> items = splitList(text);
+    for (const auto &i : items)
+      if (i.empty()) return option + ": '" + text + "' has an empty item; accepted: names separated by single commas";
+    return check ? check(items) : std::string();
+  };
+  fail(listError(list));
+  if (given(name)) checkEveryOccurrence(option, listError);
+  return ok() ? splitList(list) : std::vector<std::string>{};
 }
 
 namespace {
@@ -412,7 +416,13 @@ double parseReal(const std::string &option, const std::string &text) {
 
 std::vector<double> parseRealList(const std::string &option, const std::string &text) {
   std::vector<double> values;
-  for (const auto &item : splitList(text)) values.push_back(parseReal(option, item));
+  for (const auto &item : splitList(text)) {
+    double v = 0;
+    const std::string problem = realProblem(item, &v);
+    if (!problem.empty())
+      throw inputError(option + ": '" + item + "' " + problem + " (in '" + text + "'); accepted: a comma-separated list of finite reals");
+    values.push_back(v);
+  }
   return values;
 }
 

@@ -59,13 +59,18 @@ public:
   // A file or directory name, "" when not given; given without a value it is an error.
   std::string path(const char *name, const char *help);
   // Comma-separated finite reals; an empty field ("1,2,", "1,,2") or an empty value is an error.
-  std::vector<double> reals(const char *name, const char *help);
+  // `check` (optional) says what is wrong with a parsed list ("" when nothing); like the syntax, it is
+  // applied to every occurrence on the command line (-zetas 2 -zetas 0.1 ran, exit 0).
+  using RealsCheck = std::function<std::string(const std::vector<double> &)>;
+  std::vector<double> reals(const char *name, const char *help, const RealsCheck &check = {});
   // reals() for an option that may be repeated on the command line: every occurrence, in order,
   // concatenated (PETSc's database keeps only the last). Each occurrence must hold a multiple of `group`
   // values (`accepted` says what a group is, for the error).
   std::vector<double> repeatableReals(const char *name, const char *help, size_t group, const std::string &accepted);
   // Comma-separated names; an empty field ("a,", ",a") is an error, as is an empty list.
-  std::vector<std::string> names(const char *name, const char *help, const std::string &value);
+  // `check` as for reals(), on every occurrence.
+  using NamesCheck = std::function<std::string(const std::vector<std::string> &)>;
+  std::vector<std::string> names(const char *name, const char *help, const std::string &value, const NamesCheck &check = {});
 
   bool given(const char *name) const; // present on the command line (or in an options file)
   std::string value(const char *name) const; // the value as given ("" when absent), for messages

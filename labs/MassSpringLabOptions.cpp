@@ -59,11 +59,12 @@ Network readSource(MPI_Comm comm, const std::string &default_model) {
 // -gravity, -plane, -contact_*: override the source's defaults, then the network is validated.
 void readEnvironment(MPI_Comm comm, Network &net) {
   readOptions(comm, "Gravity and contact", "", [&](OptionReader &r) {
-    const std::vector<double> g = r.reals("-gravity", "Gravity gx,gy,gz (default 0,0,-9.81; beam_lattice 0,0,0)");
-    if (r.given("-gravity")) {
-      if (g.size() != 3) r.fail("-gravity: " + std::to_string(g.size()) + " values; accepted: three reals gx,gy,gz");
-      else net.gravity = {g[0], g[1], g[2]};
-    }
+    const std::vector<double> g =
+        r.reals("-gravity", "Gravity gx,gy,gz (default 0,0,-9.81; beam_lattice 0,0,0)", [](const std::vector<double> &v) {
+          return v.size() == 3 ? std::string()
+                               : "-gravity: " + std::to_string(v.size()) + " values; accepted: three reals gx,gy,gz";
+        });
+    if (r.given("-gravity") && r.error().empty()) net.gravity = {g[0], g[1], g[2]};
     // Repeatable (two -plane options silently kept only the last plane, PETSc's database rule).
     const std::vector<double> planes =
         r.repeatableReals("-plane", "Contact planes px,py,pz,nx,ny,nz (6 numbers per plane; repeat -plane or give several in one list)",

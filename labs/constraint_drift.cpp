@@ -16,6 +16,7 @@
 
 #include "common/Exact.hpp"
 #include "common/Options.hpp"
+#include "common/StopSignal.hpp"
 #include "labs/ModelLab.hpp"
 #include "labs/MultibodyLabOptions.hpp"
 #include "output/FileUtil.hpp"
@@ -82,9 +83,14 @@ int main(int argc, char **argv) {
                            o.mechanism.description.source.c_str(), o.scheme.c_str(), beam::gText(o.run.dt).c_str(),
                            beam::gText(o.run.T).c_str(), "variant",
                            "max |g|", "final |g|", "max|drift|"));
-    int diverged = 0;
+    int diverged = 0, interrupted_by = 0;
+    size_t done = 0;
     std::string first_divergence;
+    // SIGINT/SIGTERM end the sweep with the variants run so far in the table and chart (the lab died at
+    // once, with no table, until 2026-11-27). A run that can checkpoint stops itself on the signal.
+    const beam::StopHandlers stop_handlers;
     for (size_t i = 0; i < variants.size(); ++i) {
+      if ((interrupted_by = beam::stopRequested(PETSC_COMM_WORLD)) != 0) break;
       beam::OutputOptions out = o.output;
       out.dir = o.output.dir + "/" + variants[i].name;
       out.quiet = true;
@@ -93,6 +99,8 @@ int main(int argc, char **argv) {
       models[i]->initialState(x, v);
       Violation violation;
       const beam::RunResult r = beam::runModel(*loops[i], *models[i], x, v, beam::labOutput(out, "multibody", {}), {&violation});
+      if ((interrupted_by = r.interrupted_by) != 0) break; // a partial run: no row
+      ++done;
       if (r.diverged && diverged++ == 0) first_divergence = "'" + variants[i].name + "': " + r.divergence;
       const Variant &var = variants[i];
       BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%-18s %14.4e %14.4e %14.4e%s\n", var.name.c_str(), violation.largest,
@@ -108,9 +116,14 @@ int main(int argc, char **argv) {
       if (rank != 0) return;
       beam::writeFileAtomically(o.output.dir + "/constraint_drift.csv", table);
       std::vector<std::string> args = {o.output.dir};
-      for (const auto &v : variants) args.push_back(v.name);
-      beam::runPlotScript("plot_constraint_drift.py", args);
+      for (size_t i = 0; i < done; ++i) args.push_back(variants[i].name);
+      if (done > 0) beam::runPlotScript("plot_constraint_drift.py", args); // a curve per variant run
     });
+    if (interrupted_by) {
+      BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "stopped by signal %d after %zu of %zu variants; constraint_drift.csv holds those\n",
+                             interrupted_by, done, variants.size()));
+      return 128 + interrupted_by;
+    }
     // A diverging variant is a failed run (exit 3, one line), once the table and the plot are written.
     if (diverged)
       throw beam::runError(std::to_string(diverged) + " of " + std::to_string(variants.size()) +

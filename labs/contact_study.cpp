@@ -23,6 +23,7 @@
 #include "MassSpring/MassSpringModel.hpp"
 #include "common/Exact.hpp"
 #include "common/Options.hpp"
+#include "common/StopSignal.hpp"
 #include "output/FileUtil.hpp"
 #include "output/PlotScript.hpp"
 #include "solvers/RunOptions.hpp"
@@ -112,21 +113,25 @@ int main(int argc, char **argv) {
                    beam::Bounds::atLeast(0));
         points_per_contact = r.real("-steps_per_contact", "Time steps per contact duration pi/w (dt = pi/(w N))",
                                     points_per_contact, beam::Bounds::atLeast(4));
-        const std::vector<double> z = r.reals("-zetas", "Damping ratios to sweep, each in [0, 1)");
+        // Each list checked on every occurrence of its option (-zetas 2 -zetas 0.1 ran).
+        const std::vector<double> z = r.reals("-zetas", "Damping ratios to sweep, each in [0, 1)", [](const std::vector<double> &v) {
+          for (size_t i = 0; i < v.size(); ++i)
+            if (!(v[i] >= 0 && v[i] < 1)) return "-zetas: " + beam::exactDecimal(v[i]) + " is out of range; accepted: reals in [0, 1)";
+            else if (std::find(v.begin(), v.begin() + long(i), v[i]) != v.begin() + long(i))
+              return "-zetas: " + beam::exactDecimal(v[i]) + " is listed twice; accepted: each value once";
+          return std::string();
+        });
         if (r.given("-zetas")) zetas = z;
-        for (size_t i = 0; i < zetas.size(); ++i) {
-          zetas[i] += 0.0; // -0 is 0 (the table printed -0)
-          if (!(zetas[i] >= 0 && zetas[i] < 1))
-            r.fail("-zetas: " + beam::exactDecimal(zetas[i]) + " is out of range; accepted: reals in [0, 1)");
-          else if (std::find(zetas.begin(), zetas.begin() + long(i), zetas[i]) != zetas.begin() + long(i))
-            r.fail("-zetas: " + beam::exactDecimal(zetas[i]) + " is listed twice; accepted: each value once");
-        }
-        const std::vector<std::string> s = r.names("-shapes", "Dropped bodies: particle, disk", "particle,disk");
-        for (size_t i = 0; i < s.size(); ++i)
-          if (s[i] != "particle" && s[i] != "disk") r.fail("-shapes: " + s[i] + " is unknown; accepted: particle, disk");
-          else if (std::find(s.begin(), s.begin() + long(i), s[i]) != s.begin() + long(i))
-            r.fail("-shapes: " + s[i] + " is listed twice; accepted: each body once");
-        shapes = s;
+        for (double &zeta : zetas) zeta += 0.0; // -0 is 0 (the table printed -0)
+        shapes = r.names("-shapes", "Dropped bodies: particle, disk", "particle,disk", [](const std::vector<std::string> &s) {
+          for (size_t i = 0; i < s.size(); ++i)
+            if (s[i] != "particle" && s[i] != "disk") return "-shapes: " + s[i] + " is unknown; accepted: particle, disk";
+            else if (std::find(s.begin(), s.begin() + long(i), s[i]) != s.begin() + long(i))
+              return "-shapes: " + s[i] + " is listed twice; accepted: each body once";
+          return std::string();
+        });
+        if (g == 0 && r.given("-drop_height")) // read and ignored until 2026-11-27
+          r.fail("-drop_height: given with -gravity_z 0, where the body starts at the plane with speed 1; accepted: one of them");
         disk_stiffness = r.real("-disk_stiffness", "Stiffness of the disk's springs", disk_stiffness,
                                 beam::Bounds::above(0));
         depth = r.real("-contact_damping_depth", "Depth over which the contact damping grows (0: the report's law)",
@@ -186,9 +191,11 @@ int main(int argc, char **argv) {
     beam::prepareOutputDirectory(out.dir);
 
     BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD,
-                           "contact_study: m = %s, k_c = %s, drop %s (impact speed %.4g), %s, dt = %.3g (contact / %s)%s\n\n"
+                           "contact_study: m = %s, k_c = %s, %s (impact speed %.4g), %s, dt = %.3g (contact / %s)%s\n\n"
                            "%8s %8s %12s %12s %12s %12s\n",
-                           beam::gText(m).c_str(), beam::gText(k).c_str(), beam::gText(h).c_str(), v0, scheme_name.c_str(),
+                           beam::gText(m).c_str(), beam::gText(k).c_str(),
+                           (g > 0 ? "drop " + beam::gText(h) : std::string("no gravity, starting at the plane")).c_str(), v0,
+                           scheme_name.c_str(),
                            run.dt, beam::gText(points_per_contact).c_str(),
                            depth > 0 ? (", damping depth " + beam::exactDecimal(depth) + " (the ramp adds to the bias)").c_str() : "",
                            "body", "zeta", "b_c",
@@ -197,12 +204,18 @@ int main(int argc, char **argv) {
     // A run that fails (a Newton solve at the contact's jump) leaves its row empty, marked failed; the
     // sweep goes on, the table and plot are written, and the lab then ends with exit 3 naming the first.
     std::string first_failure;
-    size_t failures = 0;
+    size_t failures = 0, done = 0;
+    // SIGINT/SIGTERM end the sweep after the run in progress, with the rows so far written (the lab died
+    // at once and every row computed was lost, until 2026-11-27).
+    const beam::StopHandlers stop_handlers;
+    int interrupted_by = 0;
     for (Case &c : cases) {
+      if ((interrupted_by = beam::stopRequested(PETSC_COMM_WORLD)) != 0) break;
       beam::PVec x = c.model->createVector(), v = c.model->createVector();
       c.model->initialState(x, v);
       Bounce bounce(*c.model);
-      const beam::RunResult r = c.loop->run(x, v, {&bounce});
+      const beam::RunResult r = c.loop->run(x, v, {&bounce}); // no checkpoint: the run goes to its end
+      ++done;
       const double b = 2 * c.zeta * std::sqrt(k * m);
       const double e_theory = std::exp(-M_PI * c.zeta / std::sqrt(1 - c.zeta * c.zeta));
       if (r.diverged) {
@@ -234,6 +247,11 @@ int main(int argc, char **argv) {
       beam::writeFileAtomically(out.dir + "/contact_study.csv", csv);
       beam::runPlotScript("plot_contact_study.py", std::vector<std::string>{out.dir});
     });
+    if (interrupted_by) {
+      BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "stopped by signal %d after %zu of %zu runs; contact_study.csv holds those\n",
+                             interrupted_by, done, cases.size()));
+      return 128 + interrupted_by;
+    }
     if (failures)
       throw beam::runError(std::to_string(failures) + " of " + std::to_string(cases.size()) +
                            " runs failed (rows marked failed in contact_study.csv, the others measured); the first, " +

@@ -37,9 +37,9 @@ void lockDirectory(const std::string &dir) {
   if (lockedDirectories().count(key)) return; // a sweep lab prepares a directory again before its run
   const std::string path = dir + "/.lock";
   const int fd = ::open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0644); // flock needs no write access
-  if (fd < 0)
-    throw inputError("output directory '" + dir + "' is not writable: " + std::strerror(errno) +
-                     "; accepted: a directory the run can write");
+  if (fd < 0) // named: a directory '.lock' there was reported as "not writable: Is a directory"
+    throw inputError("output directory '" + dir + "': its lock file '" + path + "' cannot be opened: " + std::strerror(errno) +
+                     "; accepted: a directory the run can write, without a directory '.lock' in it");
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     const int err = errno;
     ::close(fd);

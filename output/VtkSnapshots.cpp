@@ -32,6 +32,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <future>
+#include <set>
 #include <sstream>
 
 #include "common/Agree.hpp"
@@ -441,6 +442,19 @@ std::vector<std::pair<double, std::string>> VtkSnapshots::readPvd(PetscInt step)
       throw inputError(bad + "it lists '" + f + "', which is missing; accepted: the output directory as the "
                        "interrupted run left it");
     series.emplace_back(time, f);
+  }
+  // And every step with a snapshot up to the checkpoint is listed: with an entry deleted from the .pvd
+  // the restart went on and the continued series lacked that snapshot (exit 0). By step, not file: a
+  // restart on another number of ranks writes a step again as .pvtu beside an older run's .vtu.
+  std::set<long long> listed;
+  for (const auto &entry : series) listed.insert(parseSnapshotFileName(entry.second, name_).step);
+  std::error_code ec;
+  for (const auto &entry : std::filesystem::directory_iterator(dir_, ec)) {
+    const std::string f = entry.path().filename().string();
+    const SnapshotFileName parsed = parseSnapshotFileName(f, name_);
+    if (parsed.matches && !parsed.piece && !parsed.staging && parsed.step <= step && !listed.count(parsed.step))
+      throw inputError(bad + "it does not list '" + f + "', a snapshot of the series up to the checkpoint; accepted: "
+                       "the .pvd as the interrupted run left it");
   }
   return series;
 }

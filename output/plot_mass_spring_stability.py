@@ -2,7 +2,7 @@
 """Plot the mass-spring stability lab's two tables.
 
 usage: plot_mass_spring_stability.py DIR
-Reads DIR/critical_steps.csv (scheme,omega_crit,dt_theory,dt_measured,dt_unstable,runs) and
+Reads DIR/critical_steps.csv (scheme,omega_crit,dt_theory,dt_measured,dt_unstable,runs,note) and
 DIR/stiffness_sweep.csv (factor,omega_max,omega_max_dt,scheme,stable,steps_done,max_drift); writes
 DIR/mass_spring_stability.png: left, each scheme's theoretical and measured largest stable dt; right,
 the stiffness sweep at the lab's dt: each scheme's outcome at each stiffness factor (o stable, x failed).

@@ -113,7 +113,10 @@ ModalSolver::ModalSolver(const FreeVibration &problem, const ModalSettings &sett
   ST st;
   BEAM_PETSC(EPSGetST(eps, &st));
   if (settings.end == SpectrumEnd::Largest) {
-    BEAM_PETSC(EPSSetWhichEigenpairs(eps, EPS_LARGEST_MAGNITUDE));
+    // Largest real part, not magnitude: a network with a compressed spring has an indefinite S, and
+    // its negative eigenvalue (-200 beside 100) was taken for omega_max^2 (then refused as "the options
+    // look elsewhere in the spectrum"). The same on positive definite problems.
+    BEAM_PETSC(EPSSetWhichEigenpairs(eps, EPS_LARGEST_REAL));
   } else {
     BEAM_PETSC(STSetType(st, STSINVERT));
     BEAM_PETSC(EPSSetTarget(eps, 0.0));
@@ -255,7 +258,7 @@ double largestOmegaMasked(const SecondOrderSystem &system, const std::vector<Pet
   BEAM_PETSC(EPSSetOptionsPrefix(eps, prefix.c_str()));
   BEAM_PETSC(EPSSetOperators(eps, A, system.mass));
   BEAM_PETSC(EPSSetProblemType(eps, EPS_GHEP));
-  BEAM_PETSC(EPSSetWhichEigenpairs(eps, EPS_LARGEST_MAGNITUDE));
+  BEAM_PETSC(EPSSetWhichEigenpairs(eps, EPS_LARGEST_REAL));
   BEAM_PETSC(EPSSetDimensions(eps, 1, PETSC_DEFAULT, PETSC_DEFAULT));
   BEAM_PETSC(EPSSetTolerances(eps, tol, PETSC_DEFAULT));
   ST st;

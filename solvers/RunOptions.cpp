@@ -44,18 +44,30 @@ std::string readSchemeOption(MPI_Comm comm, const std::string &default_scheme) {
 std::vector<std::string> readSchemeListOption(MPI_Comm comm, const std::vector<std::string> &defaults) {
   std::string all;
   for (const auto &n : defaults) all += (all.empty() ? "" : ",") + n;
-  std::vector<std::string> schemes;
-  readOptions(comm, "Time schemes", "", [&](OptionReader &r) {
-    schemes = r.names("-schemes", "Comma-separated schemes to run", all);
-    for (size_t i = 0; i < schemes.size() && r.error().empty(); ++i) {
-      // Case ignored, as PETSc does for -scheme and every other choice; the registry's spelling kept.
+  // Case ignored, as PETSc does for -scheme and every other choice; the registry's spelling kept.
+  auto canonical = [](std::vector<std::string> names) {
+    for (auto &name : names)
       for (const auto &known : schemeNames())
-        if (strcasecmp(known.c_str(), schemes[i].c_str()) == 0) schemes[i] = known;
-      (void)makeScheme(schemes[i], "-schemes"); // an unknown name: an input error listing the schemes
+        if (strcasecmp(known.c_str(), name.c_str()) == 0) name = known;
+    return names;
+  };
+  auto problem = [&](const std::vector<std::string> &given) {
+    const std::vector<std::string> schemes = canonical(given);
+    for (size_t i = 0; i < schemes.size(); ++i) {
+      try {
+        (void)makeScheme(schemes[i], "-schemes"); // an unknown name: an input error listing the schemes
+      } catch (const Error &e) {
+        return std::string(e.what());
+      }
       // Twice: its second run would overwrite the first's files and take a second row of the table.
       if (std::find(schemes.begin(), schemes.begin() + long(i), schemes[i]) != schemes.begin() + long(i))
-        r.fail("-schemes: '" + schemes[i] + "' is listed twice; accepted: each scheme once");
+        return "-schemes: '" + schemes[i] + "' is listed twice; accepted: each scheme once";
     }
+    return std::string();
+  };
+  std::vector<std::string> schemes;
+  readOptions(comm, "Time schemes", "", [&](OptionReader &r) {
+    schemes = canonical(r.names("-schemes", "Comma-separated schemes to run", all, problem));
   });
   return schemes;
 }

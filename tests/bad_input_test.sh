@@ -511,7 +511,20 @@ expect 2 "-stiffness_factors: 0 is out of range" "$mss" -stiffness_factors 1,0 -
 expect 2 "-perturbation" "$mss" -perturbation -1 -output_dir $out
 # An empty sweep or runs of no step judged nothing, yet called every scheme stable (exit 0).
 expect 2 "-stiffness_factors: empty" "$mss" -stiffness_factors "" -output_dir $out
-expect 2 "-T 0: the stiffness sweep's runs would take no step" "$mss" -T 0 -output_dir $out
+expect 2 "-T 0: the stiffness sweep's runs would take fewer than 10 steps" "$mss" -T 0 -output_dir $out
+# Found by an audit (2026-11-27), each exit 0 before: sweeps of one or two steps (omega_max dt = 1115
+# "stable at every stiffness"), trials of one step (Verlet "stable" at 2.4x its limit), a trial
+# displacement below round-off (2.85x or 0.31x), and a particle starting inside a plane, whose contact
+# stiffness went into omega_max while the trials ran without it.
+expect 2 "-T 0.02: the stiffness sweep's runs would take fewer than 10 steps" "$mss" -T 0.02 -output_dir $out
+expect 2 "-measure_steps: 1 is out of range; accepted: 0 (no measurement) or an integer in [100, 100000000]" "$mss" -measure_steps 1 -output_dir $out
+expect 2 "-perturbation: 1e-30 is out of range; accepted: a real in [1e-10, 0.1]" "$mss" -perturbation 1e-30 -output_dir $out
+printf 'x,y,z,mass,fixed\n0,0,1,1,1\n0,0,0,1,0\n' > particles_inplane.csv
+expect 0 "" "$mss" -particles particles_inplane.csv -springs springs.csv -plane 0,0,0.001,0,0,1 -schemes verlet \
+  -stiffness_factors 1 -T 0.2 -output_dir mss_inplane
+grep -q "omega_max at rest = 10 " out.txt && awk -F, '$1 == "verlet" { r = $4 / $3; exit !(r > 0.99 && r < 1.01) }' \
+  mss_inplane/critical_steps.csv && passed=$((passed + 1)) ||
+  fail "mass_spring_stability with a particle in a plane: omega_max or the measured limit: $(grep omega_max out.txt; cat mss_inplane/critical_steps.csv)"
 expect 2 "keep every stiffness finite" "$mss" -stiffness_factors 1e308 -output_dir $out
 printf 'x,y,z,mass,fixed\n0,0,1,0.1,1\n0,0,0,0.1,1\n' > particles_allfixed.csv
 expect 2 "no free particle" "$mss" -particles particles_allfixed.csv -springs springs.csv -output_dir $out
@@ -600,6 +613,12 @@ expect 2 "cdfile/projection" "$cdl" -model double_pendulum -T 0.1 -output_dir cd
 # contact_study: its own set, the scheme, -output_dir.
 csl="$labs/contact_study"
 expect 2 "-zetas: 1 is out of range" "$csl" -zetas 0.1,1 -output_dir $out
+# Each list's own checks on every occurrence (an audit, 2026-11-27: these ran with the last value).
+expect 2 "-zetas: 2 is out of range" "$csl" -zetas 2 -zetas 0.1 -output_dir $out
+expect 2 "-shapes: cube is unknown" "$csl" -shapes cube -shapes particle -output_dir $out
+expect 2 "-schemes: unknown scheme 'nope'" "$labs/energy_drift" -schemes nope -schemes verlet -output_dir $out
+expect 2 "-stiffness_factors: -1 is out of range" "$labs/mass_spring_stability" -stiffness_factors -1 -stiffness_factors 1 -output_dir $out
+expect 2 "-gravity: 2 values; accepted: three reals" "$labs/mass_spring" -gravity 0,1 -gravity 0,0,-1 -output_dir $out
 expect 2 "-zetas" "$csl" -zetas 0.1, -output_dir $out
 expect 2 "-zetas: empty" "$csl" -zetas "" -output_dir $out
 # A failed run leaves its row marked failed; the others are measured and written, then exit 3.
@@ -628,7 +647,7 @@ awk -F, '$1 == "disk" { d = $6 < 0 ? -$6 : $6; if (d > 2e-2) bad = 1; n++ } END 
 # disk still fell was measured there (e = -0.98, exit 0; it rebounds at e = 0.969); a body still on the
 # plane at the end was "ok" with e = 0; a drop of a fraction of a step gave e = -inf; the formula's e
 # underflowing to 0 gave a NaN difference; values listed twice ran twice.
-expect 0 "" "$csl" -shapes disk -disk_stiffness 1000 -zetas 0 -quiet -output_dir cs_soft
+expect 0 "" "$csl" -shapes disk -disk_stiffness 1000 -zetas 0 -output_dir cs_soft
 awk -F, '$1 == "disk" && $7 == "ok" && $5 > 0.9 && $5 < 1 { n++ } END { exit n != 1 }' cs_soft/contact_study.csv && passed=$((passed + 1)) ||
   fail "contact_study: the soft disk's restitution is not its rebound: $(tail -1 cs_soft/contact_study.csv)"
 expect 0 "" "$csl" -shapes particle -zetas 0.7,0.9999999999999999 -output_dir cs_norebound
@@ -826,9 +845,9 @@ mkdir -p wdir0 wdir1
 expect 2 "output directory 'o' is not the same directory on every rank: rank 1 does not see rank 0's files" \
   "${one[@]}" -wdir "$PWD/wdir0" "$m" -T 0.02 -output_dir o : -n 1 -wdir "$PWD/wdir1" "$m" -T 0.02 -output_dir o
 
-expect 2 "-perturbation: 1e308 is out of range; accepted: a real in (0, 0.1]" "$labs/mass_spring_stability" -perturbation 1e308 -output_dir $out
+expect 2 "-perturbation: 1e308 is out of range; accepted: a real in [1e-10, 0.1]" "$labs/mass_spring_stability" -perturbation 1e308 -output_dir $out
 expect 2 "every spring's stiffness is 0" "$labs/mass_spring_stability" -particles particles_drop.csv -springs springs_drop.csv -output_dir $out
-expect 2 "-steps_per_contact, -drop_height, -gravity_z, -mass, -contact_stiffness: the drop and three contact durations take" \
+expect 2 "-steps_per_contact, -drop_height, -gravity_z, -mass, -contact_stiffness: the drop and six contact durations take" \
   "$labs/contact_study" -steps_per_contact 1e9 -output_dir $out
 # A chart range past the amplification matrix's precision (1e20 charted rho = 3e23, 1e100 NaN, exit 0).
 expect 2 "-omega_range: 1e20 is out of range; accepted: a real in (0, 1e5]" "$labs/stability" -omega_range 1e20 -output_dir $out

@@ -143,6 +143,11 @@ echo 'garbage<<' > full/beam.pvd
 refused "restart with a .pvd of garbage" "not a VTK collection" "$m" "${args[@]}" -restart full
 check "a .pvd of garbage refused in one line" '[ "$(wc -l < err.txt)" = 1 ]'
 mv pvd.orig full/beam.pvd
+# An entry deleted from the .pvd, its snapshot there: the continued series lacked it (exit 0).
+cp full/beam.pvd pvd.orig
+grep -v 'beam_000020.vtu' pvd.orig > full/beam.pvd
+refused "restart with a .pvd entry deleted" "it does not list 'beam_000020.vtu'" "$m" "${args[@]}" -restart full
+mv pvd.orig full/beam.pvd
 mkdir -p empty_run
 "$m" -restart empty_run > /dev/null 2> err.txt
 check "restart without checkpoint refused" '[ $? = 2 ] && grep -q "no checkpoint" err.txt'
@@ -259,6 +264,24 @@ for edit in twice outside; do
   "$m" -T 50 -quiet -restart pvd_$edit > /dev/null 2> err.txt
   check "restart with a .pvd edited ($edit) refused" '[ $? = 2 ] && grep -q "cannot continue the series" err.txt'
 done
+
+# The sweep labs: a signal ends the sweep after the run in progress, with the rows so far written (they
+# died at once and lost every row until 2026-11-27).
+"$labs/contact_study" -shapes particle -zetas 0,0.05,0.1,0.15,0.2,0.25,0.3,0.35,0.4,0.45 -output_dir cs_sig > cs_sig.txt 2>&1 &
+pid=$!
+for _ in $(seq 1200); do grep -q '^particle' cs_sig.txt && break; sleep 0.05; done
+kill -INT $pid
+wait $pid
+rc=$?
+rows=$(($(wc -l < cs_sig/contact_study.csv 2> /dev/null || echo 1) - 1))
+check "contact_study stopped by SIGINT (exit $rc, $rows rows)" '[ $rc = 130 ] && [ $rows -ge 1 ] && [ $rows -lt 10 ] && grep -q "stopped by signal 2 after $rows of 10 runs" cs_sig.txt'
+"$labs/constraint_drift" -T 100 -output_dir cd_sig > cd_sig.txt 2>&1 &
+pid=$!
+for _ in $(seq 1200); do grep -q '^none' cd_sig.txt && break; sleep 0.05; done
+kill -TERM $pid
+wait $pid
+rc=$?
+check "constraint_drift stopped by SIGTERM (exit $rc)" '[ $rc = 143 ] && grep -q "stopped by signal 15 after" cd_sig.txt && [ -s cd_sig/constraint_drift.csv ]'
 
 # 8. The mass_spring lab on 1 and 2 ranks: the same energy history to 1e-10 (implicit Euler, Newton
 #    and Krylov on distributed particles; the forces are summed in the same order on any partition).
