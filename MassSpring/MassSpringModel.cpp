@@ -28,6 +28,7 @@ std::string text(const Vec3 &a) { return text(a[0]) + "," + text(a[1]) + "," + t
 struct Hash {
   std::uint64_t h = 1469598103934665603ULL;
   template <typename T> void add(const T &value) { h = fnv1a(value, h); }
+  void add(double value) { h = fnv1a(value + 0.0, h); } // -0 is 0, as in the options
 };
 
 // dst += s * B (3x3 row-major).

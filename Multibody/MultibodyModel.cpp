@@ -61,7 +61,7 @@ StateView view(const Eigen::VectorXd &q, const Eigen::VectorXd &qd) { return Sta
 // only): a restart refuses an edited model file, and the ranks check that they read the same one.
 std::uint64_t hashDescription(const Description &d) {
   std::uint64_t h = 1469598103934665603ULL;
-  auto add = [&h](double value) { h = fnv1a(value, h); };
+  auto add = [&h](double value) { h = fnv1a(value + 0.0, h); }; // -0 is 0, as in the options
   auto addAll = [&add](const auto &m) {
     for (Eigen::Index i = 0; i < m.size(); ++i) add(m.data()[i]);
   };

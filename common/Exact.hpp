@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 namespace beam {
 
@@ -16,6 +17,13 @@ inline std::string exactDecimal(double v) {
     if (std::strtod(buf, nullptr) == v) break;
   }
   return buf;
+}
+
+// A list of reals as comma-separated exact decimals ("1,2,3"), for messages about a list option.
+inline std::string joinedDecimals(const std::vector<double> &values) {
+  std::string text;
+  for (double v : values) text += (text.empty() ? "" : ",") + exactDecimal(v);
+  return text;
 }
 
 // printf's %g as text, for PetscPrintf: PETSc's own %g writes an integral value with a trailing point

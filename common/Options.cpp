@@ -463,8 +463,6 @@ std::vector<std::pair<std::string, std::string>> databaseOptions() {
   return found;
 }
 
-std::string identityPath(const std::string &path) { return std::filesystem::path(path).lexically_normal().string(); }
-
 std::vector<std::string> commandLineValues(const std::string &name) {
   int argc = 0;
   char **args = nullptr;

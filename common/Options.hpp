@@ -145,10 +145,6 @@ bool isIndexText(const std::string &text);
 // Every option in PETSc's database as {name, value} ("" for a flag), in the database's order.
 std::vector<std::pair<std::string, std::string>> databaseOptions();
 
-// A file path as a checkpoint's identity records it: lexically normal, so ./m/a.json, m//a.json and
-// m/a.json are one file (a restart with the other spelling was refused as another run).
-std::string identityPath(const std::string &path);
-
 // Every value the command line gave `name` ("-plane"), in order ("" for one without a value), the name
 // matched without regard to case as PETSc does. PETSc's database keeps only the last; an option
 // documented as repeatable reads them all here, and the typed readers check them all.

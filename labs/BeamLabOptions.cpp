@@ -67,11 +67,13 @@ void readMaterialOptions(MPI_Comm comm, BeamSpec &b) {
 void readBeamLoadOptions(MPI_Comm comm, BeamSpec &b) {
   readOptions(comm, "Beam loads", "", [&](OptionReader &r) {
     const std::vector<double> v =
-        r.reals("-point_load", "x,y,fx,fy[,x,y,fx,fy...]: forces at nodes (replaces the default -0.1 at P(MX,0,1))");
+        r.reals("-point_load", "x,y,fx,fy[,x,y,fx,fy...]: forces at nodes (replaces the default -0.1 at P(MX,0,1))",
+                [](const std::vector<double> &values) { // on every occurrence
+                  return values.size() % 4 == 0 ? std::string()
+                                                : "-point_load: '" + joinedDecimals(values) + "' has " +
+                                                      std::to_string(values.size()) + " numbers; accepted: groups of four x,y,fx,fy";
+                });
     if (!r.error().empty()) return;
-    if (r.given("-point_load") && (v.empty() || v.size() % 4 != 0))
-      return r.fail("-point_load: '" + r.value("-point_load") + "' has " + std::to_string(v.size()) +
-                    " numbers; accepted: groups of four x,y,fx,fy");
     for (size_t i = 0; i < v.size(); i += 4) {
       // Whole numbers that fit an int (4294967296 wrapped and was reported as node -2147483648; 1e300 was
       // "not an integer"); a node beyond the mesh is refused by the beam with its range.
@@ -146,7 +148,12 @@ std::function<double(double)> readLoadInTimeOptions(MPI_Comm comm, LoadIdentity 
   identity = {};
   readOptions(comm, "Load in time f(t) = f0 g(t)", "", [&](OptionReader &r) {
     const std::string curve = r.path("-load_curve", "CSV t,g: piecewise linear g, constant beyond the ends");
-    const std::vector<double> ah = r.reals("-load_harmonic", "A,omega: g = A sin(omega t)");
+    const std::vector<double> ah =
+        r.reals("-load_harmonic", "A,omega: g = A sin(omega t)", [](const std::vector<double> &values) { // every occurrence
+          return values.size() == 2 ? std::string()
+                                    : "-load_harmonic: '" + joinedDecimals(values) + "' has " + std::to_string(values.size()) +
+                                          " numbers; accepted: amplitude,omega";
+        });
     if (!r.error().empty()) return;
     const int kinds = !curve.empty() + r.given("-load_harmonic") + exclusive_given;
     if (kinds > 1)
@@ -160,9 +167,6 @@ std::function<double(double)> readLoadInTimeOptions(MPI_Comm comm, LoadIdentity 
       g = c;
     }
     if (r.given("-load_harmonic")) {
-      if (ah.size() != 2)
-        return r.fail("-load_harmonic: '" + r.value("-load_harmonic") + "' has " + std::to_string(ah.size()) +
-                      " numbers; accepted: amplitude,omega");
       g = harmonicLoad(ah[0], ah[1]);
       identity.text = "harmonic " + exactDecimal(ah[0]) + "," + exactDecimal(ah[1]);
     }

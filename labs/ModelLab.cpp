@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <memory>
+#include <utility>
 
 #include "common/Agree.hpp"
 #include "common/Exact.hpp"
@@ -25,12 +26,28 @@ LabOutput labOutput(const OutputOptions &options, std::string snapshot_name, std
   return output;
 }
 
+namespace {
+// Prints its line when the run starts (the first observe, or resume): after every refusal of a restart
+// (the checkpoint's identity, the logs, the series), which the time loop makes before either.
+struct HeaderLine final : Monitor {
+  HeaderLine(MPI_Comm comm, std::string line) : comm(comm), line(std::move(line)) {}
+  void observe(const StepState &) override { print(); }
+  void resume(const StepState &) override { print(); }
+  void print() {
+    if (!line.empty()) BEAM_PETSC(PetscPrintf(comm, "%s\n", line.c_str()));
+    line.clear();
+  }
+  MPI_Comm comm;
+  std::string line;
+};
+} // namespace
+
 RunResult runModel(TimeLoop &loop, const Model &model, Vec x, Vec y, const LabOutput &output,
                    const std::vector<Monitor *> &extra) {
   prepareRunOutput(model.comm(), output.dir, output.snapshot_name, output.save_final, loop.restarts(),
                    [&] { loop.checkInitialState(x, y); });
-  if (!output.header.empty()) BEAM_PETSC(PetscPrintf(model.comm(), "%s\n", output.header.c_str()));
   std::vector<std::unique_ptr<Monitor>> owned;
+  owned.push_back(std::make_unique<HeaderLine>(model.comm(), output.header)); // first: before any energy line
   owned.push_back(std::make_unique<EnergyLog>(model, output.dir + "/energy.csv", loop.reportsNewtonIterations(),
                                                 output.energy_leading));
   if (output.console && !output.quiet) owned.push_back(std::make_unique<ConsoleEnergy>(model.comm(), output.console_every));

@@ -240,6 +240,7 @@ int main(int argc, char **argv) {
              beam::exactDecimal(e_theory) + "," + beam::exactDecimal(e) + "," + (has_diff ? beam::exactDecimal(diff) : "") +
              (bounce.left ? ",ok\n" : ",no_rebound\n");
     }
+    if (!interrupted_by) interrupted_by = beam::stopRequested(PETSC_COMM_WORLD); // during the last run
     int rank = 0;
     MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
     beam::agreeOn(PETSC_COMM_WORLD, [&] { // rank 0 writes: its failure ends every rank at once

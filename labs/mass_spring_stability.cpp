@@ -86,10 +86,11 @@ Settings readSettings(MPI_Comm comm) {
       const std::vector<double> f =
           r.reals("-stiffness_factors", "Sweep: factors on every spring's stiffness (default 1,100,10000)", factorsProblem);
       if (r.given("-stiffness_factors")) s.factors = f;
+      else r.fail(factorsProblem(s.factors)); // the defaults too: 1e4 times a stiffness of 1e305 overflows
       // A sweep of runs that take no step has nothing to judge (-T 0 called every scheme "stable at every
       // stiffness tried", forward Euler included).
       // Nor do one or two steps (ω_max dt = 1115 was "stable at every stiffness" after one).
-      if (!(s.sweep_run.T >= 10 * s.sweep_run.dt))
+      if (beam::stepCount(s.sweep_run.T, s.sweep_run.dt) < 10)
         r.fail("-T " + beam::exactDecimal(s.sweep_run.T) + ": the stiffness sweep's runs would take fewer than 10 steps of dt = " +
                beam::exactDecimal(s.sweep_run.dt) + "; accepted: T >= 10 dt");
       if (std::none_of(s.network.particles.begin(), s.network.particles.end(), [](const beam::Particle &p) { return !p.fixed; }))
@@ -265,10 +266,12 @@ int main(int argc, char **argv) {
       beam::TimeLoop probe(*stepper, base.model, s.sweep_run);
     }
     if (beam::finishOptions(PETSC_COMM_WORLD)) return 0;
-    beam::prepareOutputDirectory(s.dir);
-
+    // Before the directory: a network that refuses (unstable at rest, eigensolver options elsewhere in
+    // the spectrum) leaves none behind.
     highest.solve();
     const double omega_max = highest.omegas().front();
+    beam::prepareOutputDirectory(s.dir);
+
     BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD,
                            "mass_spring_stability: %s, %lld particles, %lld springs\nomega_max at rest = %.10g "
                            "(2 / omega_max = %.6g)\n\n%-20s %10s %14s %14s %10s\n",

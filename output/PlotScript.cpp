@@ -3,7 +3,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -16,7 +15,7 @@ namespace beam {
 namespace {
 
 // One shell word: single quotes, with any single quote inside written as '\''.
-std::string quoted(const std::string &s) {
+std::string shellWord(const std::string &s) {
   std::string q = "'";
   for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return q + "'";
@@ -25,30 +24,32 @@ std::string quoted(const std::string &s) {
 // Runs the script and turns what can go wrong into an exit status and one line: matplotlib missing
 // (10: the chart is skipped), an interrupt (130), any other failure (11, its line in the file argv[1]).
 // Without it a PNG that could not be written (a dangling link, a full disk) printed Python's traceback
-// and "is python3-matplotlib installed?", and the lab exited 0.
+// and "is python3-matplotlib installed?", and the lab exited 0. Run isolated (-I: no user site, no
+// PYTHON* variables, no current directory on the path: a csv.py there was imported), with the script's
+// own directory on the path as `python3 script` has it.
 const char *const kBootstrap = R"(
-import runpy, sys
+import os, runpy, sys
+report, sys.argv = sys.argv[1], sys.argv[2:]
+def fail(line):
+    with open(report, "w") as f:
+        f.write(" ".join(str(line).split()))
+    sys.exit(11)
 try:
     import matplotlib
 except ImportError:
     sys.exit(10)
-report, sys.argv = sys.argv[1], sys.argv[2:]
+sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[0])))
 try:
     runpy.run_path(sys.argv[0], run_name="__main__")
 except KeyboardInterrupt:
     sys.exit(130)
 except BrokenPipeError:
-    sys.exit(0)  # the console went away after the chart was written (lab | head)
-except SystemExit:
-    raise
+    sys.exit(0)  # stdout closed (lab | head): the chart is written before the script's one print
+except SystemExit as e:
+    if e.code not in (None, 0):
+        fail(e.code if isinstance(e.code, str) else f"exit status {e.code}")
 except BaseException as e:
-    if isinstance(e, OSError) and e.filename:
-        line = f"cannot write '{e.filename}': {e.strerror}"
-    else:
-        line = f"{type(e).__name__}: {e}"
-    with open(report, "w") as f:
-        f.write(" ".join(line.split()))
-    sys.exit(11)
+    fail(f"cannot write '{e.filename}': {e.strerror}" if isinstance(e, OSError) and e.filename else f"{type(e).__name__}: {e}")
 )";
 
 } // namespace
@@ -60,23 +61,26 @@ void runPlotScript(const std::string &script, const std::vector<std::string> &ar
     std::printf("plot skipped: %s or %s not found\n", python, path.c_str());
     return;
   }
+  // The failure's line comes back through a file of our own (mkstemp: not a name another user could plant).
   std::error_code ec;
-  const std::string report =
-      (std::filesystem::temp_directory_path(ec) / ("beam_plot_" + std::to_string(::getpid()) + ".txt")).string();
-  std::string cmd = std::string(python) + " -c " + quoted(kBootstrap) + " " + quoted(report) + " " + quoted(path);
-  for (const auto &a : arguments) cmd += " " + quoted(a);
+  std::string report = (std::filesystem::temp_directory_path(ec) / "beam_plot_XXXXXX").string();
+  const int fd = ::mkstemp(report.data());
+  if (fd >= 0) ::close(fd);
+  else report = "/dev/null";
+  std::string cmd = std::string(python) + " -I -c " + shellWord(kBootstrap) + " " + shellWord(report) + " " + shellWord(path);
+  for (const auto &a : arguments) cmd += " " + shellWord(a);
   std::fflush(stdout); // keep our lines before the script's
   const int status = std::system(cmd.c_str());
   const int code = status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   std::ostringstream why;
   if (code == 11) why << std::ifstream(report).rdbuf();
-  std::filesystem::remove(report, ec);
+  if (fd >= 0) std::filesystem::remove(report, ec);
   if (code == 0) return;
   if (code == 10) {
     std::printf("plot skipped: python3-matplotlib is not installed (the CSV files are written)\n");
     return;
   }
-  if (code == 130 || code == 128 + SIGINT)
+  if (code == 130) // the bootstrap's KeyboardInterrupt, or python3 killed by SIGINT
     throw Error(130, "interrupted while drawing the chart (" + script + "); the CSV files are written");
   throw runError("the chart (" + script + ") failed: " + (code == 11 ? why.str() : "exit status " + std::to_string(code)) +
                  "; the CSV files are written");

@@ -463,10 +463,20 @@ void VtkSnapshots::checkResume(const StepState &state) const {
   if (rank_ == 0) (void)readPvd(state.step); // throws on a series it cannot continue
 }
 
-// Continue the series of an interrupted run: keep the snapshots of its .pvd up to the checkpoint step
-// (later ones are written again as the run proceeds). Rank 0 reads it and keeps the list.
+// Continue the series of an interrupted run: keep the snapshots of its .pvd up to the checkpoint step;
+// the files of later steps are removed (the run writes its own again, perhaps at other steps: a
+// -snapshot_every changed on restart left one unlisted, which a later restart then refused as a
+// deleted entry). Rank 0 reads the series and removes the files.
 void VtkSnapshots::resume(const StepState &state) {
-  if (rank_ == 0) series_ = readPvd(state.step);
+  if (rank_ != 0) return;
+  series_ = readPvd(state.step);
+  std::error_code ec;
+  std::vector<std::filesystem::path> later;
+  for (const auto &entry : std::filesystem::directory_iterator(dir_, ec)) {
+    const SnapshotFileName parsed = parseSnapshotFileName(entry.path().filename().string(), name_);
+    if (parsed.matches && parsed.step > state.step) later.push_back(entry.path());
+  }
+  for (const auto &path : later) std::filesystem::remove(path, ec);
 }
 
 } // namespace beam

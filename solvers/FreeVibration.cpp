@@ -113,10 +113,7 @@ ModalSolver::ModalSolver(const FreeVibration &problem, const ModalSettings &sett
   ST st;
   BEAM_PETSC(EPSGetST(eps, &st));
   if (settings.end == SpectrumEnd::Largest) {
-    // Largest real part, not magnitude: a network with a compressed spring has an indefinite S, and
-    // its negative eigenvalue (-200 beside 100) was taken for omega_max^2 (then refused as "the options
-    // look elsewhere in the spectrum"). The same on positive definite problems.
-    BEAM_PETSC(EPSSetWhichEigenpairs(eps, EPS_LARGEST_REAL));
+    BEAM_PETSC(EPSSetWhichEigenpairs(eps, EPS_LARGEST_MAGNITUDE)); // every EPS type takes it (power, subspace)
   } else {
     BEAM_PETSC(STSetType(st, STSINVERT));
     BEAM_PETSC(EPSSetTarget(eps, 0.0));
@@ -181,10 +178,18 @@ void ModalSolver::checkSpectrumEnd() const {
   double tol = settings_.tol; // SLEPc's, which options may loosen
   BEAM_PETSC(EPSGetTolerances(impl_->eps, &tol, nullptr));
   const double found = PetscRealPart(kr), margin = std::max(1e-8, 10 * tol);
-  if (largest ? found >= bound * (1 - margin) : found <= bound * (1 + margin)) return;
   auto omega = [&](double lambda) {
     return gText(std::sqrt(std::max(0.0, lambda)) * std::sqrt(problem_.stiffnessScale()) / std::sqrt(problem_.massScale()));
   };
+  // A negative eigenvalue of largest magnitude: S is indefinite, the state unstable (a mass-spring
+  // network with a compressed spring: -200 beside 100), which no step limit describes. It was reported
+  // as "omega = 0, below the bound: its options look elsewhere in the spectrum".
+  if (largest && found < 0)
+    throw inputError("the stiffness at the initial state has a negative eigenvalue (omega^2 = " +
+                     gText(found * problem_.stiffnessScale() / problem_.massScale()) +
+                     "): the state is unstable (a compressed spring, a buckled shape), and no critical step describes it; "
+                     "accepted: an initial state whose stiffness is positive semidefinite");
+  if (largest ? found >= bound * (1 - margin) : found <= bound * (1 + margin)) return;
   throw inputError("eigensolver '" + settings_.prefix + "' found omega = " + omega(found) + ", " +
                    (largest ? "below" : "above") + " the bound sqrt(" + (largest ? "max" : "min") +
                    "_i S_ii/M_ii) = " + omega(bound) + " that the " + (largest ? "largest" : "smallest") +
@@ -258,7 +263,7 @@ double largestOmegaMasked(const SecondOrderSystem &system, const std::vector<Pet
   BEAM_PETSC(EPSSetOptionsPrefix(eps, prefix.c_str()));
   BEAM_PETSC(EPSSetOperators(eps, A, system.mass));
   BEAM_PETSC(EPSSetProblemType(eps, EPS_GHEP));
-  BEAM_PETSC(EPSSetWhichEigenpairs(eps, EPS_LARGEST_REAL));
+  BEAM_PETSC(EPSSetWhichEigenpairs(eps, EPS_LARGEST_MAGNITUDE));
   BEAM_PETSC(EPSSetDimensions(eps, 1, PETSC_DEFAULT, PETSC_DEFAULT));
   BEAM_PETSC(EPSSetTolerances(eps, tol, PETSC_DEFAULT));
   ST st;

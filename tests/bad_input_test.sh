@@ -517,6 +517,13 @@ expect 2 "-T 0: the stiffness sweep's runs would take fewer than 10 steps" "$mss
 # displacement below round-off (2.85x or 0.31x), and a particle starting inside a plane, whose contact
 # stiffness went into omega_max while the trials ran without it.
 expect 2 "-T 0.02: the stiffness sweep's runs would take fewer than 10 steps" "$mss" -T 0.02 -output_dir $out
+# A compressed spring: S indefinite at rest (the message blamed eigensolver options); the default
+# stiffness factors are checked too (1e4 times 1e305 overflowed mid-sweep).
+printf 'x,y,z,mass,fixed\n0,0,0,1,1\n1,0,0,1,0\n' > particles_pair.csv
+printf 'i,j,stiffness,rest_length\n0,1,100,3\n' > springs_compressed.csv
+expect 2 "the stiffness at the initial state has a negative eigenvalue (omega^2 = -200)" "$mss" -particles particles_pair.csv -springs springs_compressed.csv -output_dir $out
+printf 'i,j,stiffness\n0,1,1e305\n' > springs_stiff.csv
+expect 2 "-stiffness_factors: 10000 is out of range" "$mss" -particles particles_pair.csv -springs springs_stiff.csv -output_dir $out
 expect 2 "-measure_steps: 1 is out of range; accepted: 0 (no measurement) or an integer in [100, 100000000]" "$mss" -measure_steps 1 -output_dir $out
 expect 2 "-perturbation: 1e-30 is out of range; accepted: a real in [1e-10, 0.1]" "$mss" -perturbation 1e-30 -output_dir $out
 printf 'x,y,z,mass,fixed\n0,0,1,1,1\n0,0,0,1,0\n' > particles_inplane.csv
@@ -619,6 +626,15 @@ expect 2 "-shapes: cube is unknown" "$csl" -shapes cube -shapes particle -output
 expect 2 "-schemes: unknown scheme 'nope'" "$labs/energy_drift" -schemes nope -schemes verlet -output_dir $out
 expect 2 "-stiffness_factors: -1 is out of range" "$labs/mass_spring_stability" -stiffness_factors -1 -stiffness_factors 1 -output_dir $out
 expect 2 "-gravity: 2 values; accepted: three reals" "$labs/mass_spring" -gravity 0,1 -gravity 0,0,-1 -output_dir $out
+expect 2 "-point_load: '1,2,3' has 3 numbers" "$labs/semi_implicit" -point_load 1,2,3 -point_load 20,0,0,-0.1 -output_dir $out
+expect 2 "-load_harmonic: '1' has 1 numbers" "$labs/semi_implicit" -load_harmonic 1 -load_harmonic 1,2 -output_dir $out
+# The charts: one that cannot be written is a failed run in one line (a traceback and "is matplotlib
+# installed?", exit 0, until 2026-11-27); a csv.py in the working directory is not imported by them.
+mkdir -p chart_link && ln -sf /nonexistent_dir_for_tests/x.png chart_link/contact_study.png
+expect 3 "the chart (plot_contact_study.py) failed: cannot write" "$csl" -shapes particle -zetas 0.1 -output_dir chart_link
+mkdir -p cwd_py && echo 'raise RuntimeError("imported")' > cwd_py/csv.py
+(cd cwd_py && "$csl" -shapes particle -zetas 0.1 -output_dir charts > /dev/null 2>&1) && [ -s cwd_py/charts/contact_study.png ] &&
+  passed=$((passed + 1)) || fail "a csv.py in the working directory broke the chart"
 expect 2 "-zetas" "$csl" -zetas 0.1, -output_dir $out
 expect 2 "-zetas: empty" "$csl" -zetas "" -output_dir $out
 # A failed run leaves its row marked failed; the others are measured and written, then exit 3.

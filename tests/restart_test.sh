@@ -148,6 +148,16 @@ cp full/beam.pvd pvd.orig
 grep -v 'beam_000020.vtu' pvd.orig > full/beam.pvd
 refused "restart with a .pvd entry deleted" "it does not list 'beam_000020.vtu'" "$m" "${args[@]}" -restart full
 mv pvd.orig full/beam.pvd
+# A snapshot the killed run wrote after its checkpoint is removed by the restart (with -snapshot_every
+# changed it stayed unlisted, and the next restart refused it as a deleted entry); a refused restart
+# prints nothing on stdout (the solver path line came first).
+"$m" -dt 0.01 -T 0.4 -snapshot_every 10 -quiet -output_dir leftover > /dev/null
+cp leftover/beam_000040.vtu leftover/beam_000050.vtu
+"$m" -dt 0.01 -T 0.52 -snapshot_every 15 -quiet -restart leftover > /dev/null
+"$m" -dt 0.01 -T 0.7 -snapshot_every 15 -quiet -restart leftover > /dev/null 2> err.txt
+check "restarts after a snapshot left beyond the checkpoint ($(head -c 200 err.txt))" '[ $? = 0 ] && [ ! -e leftover/beam_000050.vtu ]'
+"$m" -dt 0.02 -T 0.8 -quiet -restart leftover > out_refused.txt 2> err.txt
+check "a refused restart prints nothing on stdout" '[ $? = 2 ] && [ ! -s out_refused.txt ]'
 mkdir -p empty_run
 "$m" -restart empty_run > /dev/null 2> err.txt
 check "restart without checkpoint refused" '[ $? = 2 ] && grep -q "no checkpoint" err.txt'
