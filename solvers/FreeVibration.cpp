@@ -147,7 +147,8 @@ void ModalSolver::solve() {
   for (PetscInt i = 0; i < settings_.count; ++i) {
     PetscScalar kr, ki;
     BEAM_PETSC(EPSGetEigenvalue(eps, i, &kr, &ki));
-    // S and M are SPD, so lambda = omega^2 > 0; a round-off negative is clamped to omega = 0. Square
+    // S is positive semidefinite for the beams (a round-off negative is clamped to omega = 0; an
+    // indefinite S, a linearized network unstable at rest, is refused by checkSpectrumEnd below). Square
     // roots of the scales taken apart, so their ratio cannot overflow on its own.
     const double omega = std::sqrt(std::max(0.0, double(PetscRealPart(kr)))) * std::sqrt(problem_.stiffnessScale()) /
                          std::sqrt(problem_.massScale());
