@@ -622,6 +622,8 @@ csl="$labs/contact_study"
 expect 2 "-zetas: 1 is out of range" "$csl" -zetas 0.1,1 -output_dir $out
 # Each list's own checks on every occurrence (an audit, 2026-11-27: these ran with the last value).
 expect 2 "-zetas: 2 is out of range" "$csl" -zetas 2 -zetas 0.1 -output_dir $out
+expect 2 "-mass: '0x10' is not a finite real number" "$csl" -mass 0x10 -output_dir $out # hexadecimal: 16 until 2026-11-27
+expect 2 "-zetas: '0x0.8p0' is not a finite real number" "$csl" -zetas 0x0.8p0 -output_dir $out
 expect 2 "-shapes: cube is unknown" "$csl" -shapes cube -shapes particle -output_dir $out
 expect 2 "-schemes: unknown scheme 'nope'" "$labs/energy_drift" -schemes nope -schemes verlet -output_dir $out
 expect 2 "-stiffness_factors: -1 is out of range" "$labs/mass_spring_stability" -stiffness_factors -1 -stiffness_factors 1 -output_dir $out

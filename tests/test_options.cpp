@@ -57,6 +57,8 @@ TEST(Options, RealsMustBeWholeFiniteNumbersInRange) {
   EXPECT_EQ(realProblem(" 1"), "is not a finite real number");
   EXPECT_EQ(realProblem("1 "), "is not a finite real number");
   EXPECT_EQ(realProblem("\t1"), "is not a finite real number");
+  EXPECT_EQ(realProblem("0x10"), "is not a finite real number"); // strtod reads hexadecimal: 16
+  EXPECT_EQ(realProblem("0x0.8p0"), "is not a finite real number");
   EXPECT_EQ(realError("-2", Bounds::atLeast(-1)), "-x: -2 is out of range; accepted: a real >= -1");
   EXPECT_EQ(realError("0.25"), "");
   const ScopedOptions options("-x 2.5e-3 -bare");
