@@ -23,16 +23,6 @@ std::string trim(const std::string &s) {
   return s.substr(b, e - b);
 }
 
-std::vector<std::string> split(const std::string &line) {
-  std::vector<std::string> fields;
-  size_t start = 0;
-  for (;;) {
-    const size_t comma = line.find(',', start);
-    fields.push_back(trim(line.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
-    if (comma == std::string::npos) return fields;
-    start = comma + 1;
-  }
-}
 
 // A CSV table of reals with named columns, each row remembering its line for messages.
 struct Table {
@@ -64,7 +54,7 @@ Table readTable(const std::string &option, const std::string &path, const std::v
     if (lineno == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3); // UTF-8 byte order mark
     const std::string text = trim(line);
     if (text.empty() || text[0] == '#') continue;
-    const auto fields = split(text);
+    const auto fields = splitList(text); // the line is trimmed of its \r first
     if (t.columns.empty()) { // the header
       for (const auto &f : fields) {
         if (std::find(required.begin(), required.end(), f) == required.end() &&

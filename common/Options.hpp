@@ -138,6 +138,15 @@ std::vector<double> parseRealList(const std::string &option, const std::string &
 // empty last item, "" has one empty item.
 std::vector<std::string> splitList(const std::string &text);
 
+// The first item of `items` that an earlier one equals, nullptr when none (a list option naming a
+// scheme, a zeta or a body twice).
+template <typename T> const T *firstRepeated(const std::vector<T> &items) {
+  for (size_t i = 0; i < items.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (items[j] == items[i]) return &items[i];
+  return nullptr;
+}
+
 // An index written as an integer: 1 to 18 digits and nothing else (1.0, 1e0, 0x1, +1 and -1 are not),
 // the rule of every index a user writes (-track, the springs file's i and j).
 bool isIndexText(const std::string &text);

@@ -115,19 +115,19 @@ int main(int argc, char **argv) {
                                     points_per_contact, beam::Bounds::atLeast(4));
         // Each list checked on every occurrence of its option (-zetas 2 -zetas 0.1 ran).
         const std::vector<double> z = r.reals("-zetas", "Damping ratios to sweep, each in [0, 1)", [](const std::vector<double> &v) {
-          for (size_t i = 0; i < v.size(); ++i)
-            if (!(v[i] >= 0 && v[i] < 1)) return "-zetas: " + beam::exactDecimal(v[i]) + " is out of range; accepted: reals in [0, 1)";
-            else if (std::find(v.begin(), v.begin() + long(i), v[i]) != v.begin() + long(i))
-              return "-zetas: " + beam::exactDecimal(v[i]) + " is listed twice; accepted: each value once";
+          for (double zeta : v)
+            if (!(zeta >= 0 && zeta < 1)) return "-zetas: " + beam::exactDecimal(zeta) + " is out of range; accepted: reals in [0, 1)";
+          if (const double *twice = beam::firstRepeated(v))
+            return "-zetas: " + beam::exactDecimal(*twice) + " is listed twice; accepted: each value once";
           return std::string();
         });
         if (r.given("-zetas")) zetas = z;
         for (double &zeta : zetas) zeta += 0.0; // -0 is 0 (the table printed -0)
         shapes = r.names("-shapes", "Dropped bodies: particle, disk", "particle,disk", [](const std::vector<std::string> &s) {
-          for (size_t i = 0; i < s.size(); ++i)
-            if (s[i] != "particle" && s[i] != "disk") return "-shapes: " + s[i] + " is unknown; accepted: particle, disk";
-            else if (std::find(s.begin(), s.begin() + long(i), s[i]) != s.begin() + long(i))
-              return "-shapes: " + s[i] + " is listed twice; accepted: each body once";
+          for (const auto &shape : s)
+            if (shape != "particle" && shape != "disk") return "-shapes: " + shape + " is unknown; accepted: particle, disk";
+          if (const std::string *twice = beam::firstRepeated(s))
+            return "-shapes: " + *twice + " is listed twice; accepted: each body once";
           return std::string();
         });
         if (g == 0 && r.given("-drop_height")) // read and ignored until 2026-11-27

@@ -53,16 +53,16 @@ std::vector<std::string> readSchemeListOption(MPI_Comm comm, const std::vector<s
   };
   auto problem = [&](const std::vector<std::string> &given) {
     const std::vector<std::string> schemes = canonical(given);
-    for (size_t i = 0; i < schemes.size(); ++i) {
+    for (const auto &name : schemes) {
       try {
-        (void)makeScheme(schemes[i], "-schemes"); // an unknown name: an input error listing the schemes
+        (void)makeScheme(name, "-schemes"); // an unknown name: an input error listing the schemes
       } catch (const Error &e) {
         return std::string(e.what());
       }
-      // Twice: its second run would overwrite the first's files and take a second row of the table.
-      if (std::find(schemes.begin(), schemes.begin() + long(i), schemes[i]) != schemes.begin() + long(i))
-        return "-schemes: '" + schemes[i] + "' is listed twice; accepted: each scheme once";
     }
+    // Twice: its second run would overwrite the first's files and take a second row of the table.
+    if (const std::string *twice = firstRepeated(schemes))
+      return "-schemes: '" + *twice + "' is listed twice; accepted: each scheme once";
     return std::string();
   };
   std::vector<std::string> schemes;
