@@ -226,18 +226,22 @@ void requireSymmetric(const MatrixMarketFile &f, const std::string &role) {
     throw inputError(f.at(f.size_line) + role + " is " + std::to_string(f.rows) + " x " + std::to_string(f.cols) +
                      "; accepted: a square symmetric matrix");
   if (f.symmetric) return;
-  double scale = 0;
   std::map<std::pair<long, long>, const MatrixMarketFile::Entry *> at;
-  for (const auto &e : f.entries) {
-    scale = std::max(scale, std::abs(e.value));
-    at[{e.row, e.col}] = &e;
-  }
-  const double tol = 1e-10 * scale;
+  for (const auto &e : f.entries) at[{e.row, e.col}] = &e;
+  auto value = [&](long i, long j) {
+    const auto it = at.find({i, j});
+    return it == at.end() ? 0.0 : it->second->value;
+  };
   for (const auto &e : f.entries) {
     if (e.row == e.col) continue;
     const auto it = at.find({e.col, e.row});
     const double mirror = it == at.end() ? 0.0 : it->second->value;
-    if (std::abs(e.value - mirror) > tol) {
+    // Each pair against its own scale: the pair and sqrt(|a_ii a_jj|), which bounds |a_ij| in a
+    // semidefinite matrix and covers round-off near zero. The largest entry of the whole matrix hid a
+    // (2,3) = 1, (3,2) = -1 beside a penalty 1e11 on the diagonal (the run gained energy, exit 0).
+    const double scale = std::max({std::abs(e.value), std::abs(mirror),
+                                   std::sqrt(std::abs(value(e.row, e.row)) * std::abs(value(e.col, e.col)))});
+    if (std::abs(e.value - mirror) > 1e-10 * scale) {
       // Report the later of the two lines: the one that breaks the symmetry already read.
       const int line = it == at.end() ? e.line : std::max(e.line, it->second->line);
       std::ostringstream msg;
@@ -260,14 +264,18 @@ void requirePositiveDefinite(const MatrixMarketFile &f, const std::string &role)
 
 void requirePositiveSemidefinite(const MatrixMarketFile &f, const std::string &role) {
   requireSymmetric(f, role);
-  // K + eps I is positive definite exactly when K has no eigenvalue below -eps: one Cholesky
-  // factorization decides it (a free-free stiffness, singular but semidefinite, passes).
+  // K + eps D positive definite, D = diag(K), decides it in one Cholesky factorization: no eigenvalue of
+  // D^-1/2 K D^-1/2 below -eps (a free-free stiffness, singular but semidefinite, passes). The shift
+  // follows each diagonal entry: one of the whole matrix's largest (a penalty 1e11) hid a negative
+  // eigenvalue of the rest. A zero diagonal gets a shift far below round-off of the largest entry.
   Eigen::SparseMatrix<double> A = f.sparse();
   double scale = 0;
   for (const auto &e : f.entries) scale = std::max(scale, std::abs(e.value));
   Eigen::SparseMatrix<double> shift(A.rows(), A.cols());
   shift.setIdentity();
-  A += (1e-10 * std::max(scale, 1e-300)) * shift;
+  for (Eigen::Index i = 0; i < A.rows(); ++i)
+    shift.coeffRef(i, i) = std::max(1e-10 * std::abs(A.coeff(i, i)), 1e-30 * std::max(scale, 1e-300));
+  A += shift;
   Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt(A);
   if (llt.info() != Eigen::Success)
     throw inputError(f.at(f.size_line) + role +

@@ -15,8 +15,10 @@ namespace {
 
 using Params = std::map<std::string, double>;
 
-
+// A spring with neither stiffness nor damping is left out (-shear_stiffness 0: no shear springs), as the
+// springs reader refuses such a row.
 void addSpring(Network &net, PetscInt i, PetscInt j, double k, double c) {
+  if (k == 0 && c == 0) return;
   Spring s;
   s.i = i;
   s.j = j;

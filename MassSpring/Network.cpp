@@ -34,11 +34,16 @@ void Network::validate() {
       throw inputError(name + ": stiffness or damping out of range; accepted: finite reals >= 0");
     const Vec3 d = particles[size_t(s.j)].x - particles[size_t(s.i)].x;
     const double length = std::sqrt(dot(d, d));
-    if (!(length > 0)) throw inputError(name + ": zero length (its particles coincide); accepted: distinct positions");
+    // The model's forces use |d|^2 too: a square that underflows (particles 1e-301 apart) is refused here,
+    // and named so (it was "its particles coincide").
+    if (!(length > 0))
+      throw inputError(name + (d == Vec3{0, 0, 0} ? ": zero length (its particles coincide)"
+                                                  : ": zero length (its particles' distance squared underflows)") +
+                       "; accepted: distinct positions, at least about 1e-161 apart");
     // Particles 1e300 apart: "rest length out of range; accepted: a real > 0" named no cause.
     if (!std::isfinite(length))
-      throw inputError(name + ": its length overflows a double (particles too far apart); accepted: positions whose "
-                              "distances are finite");
+      throw inputError(name + ": its length squared overflows a double (particles too far apart); accepted: "
+                              "positions less than about 1e154 apart");
     if (s.rest_length < 0) s.rest_length = length;
     if (!(std::isfinite(s.rest_length) && s.rest_length > 0))
       throw inputError(name + ": rest length out of range; accepted: a real > 0");

@@ -141,6 +141,11 @@ std::vector<Spring> readSprings(const std::string &path, PetscInt particle_count
       s.damping = row[size_t(cc)];
       if (!(s.damping >= 0)) throw inputError(where + "damping is negative; accepted: a real >= 0");
     }
+    // A row with neither exerts no force: most likely a slip (a lone particle needs no spring: a file may
+    // hold the header only).
+    if (s.stiffness == 0 && s.damping == 0)
+      throw inputError(where + "stiffness and damping are both 0 (the spring exerts no force); accepted: stiffness > 0 "
+                               "or damping > 0 (a springs file may hold only its header)");
   }
   return springs;
 }

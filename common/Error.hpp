@@ -30,11 +30,21 @@ inline LastError lastError() {
   return detail::lastErrorStore();
 }
 
+namespace detail {
+// what() is a C string: a NUL byte quoted from a bad file ended the message there, losing what is wrong
+// and what is accepted ("K.mtx:4: '-5"). It becomes a blank, as the other control characters do when printed.
+inline std::string withoutNul(std::string text) {
+  for (char &c : text)
+    if (c == '\0') c = ' ';
+  return text;
+}
+} // namespace detail
+
 class Error : public std::runtime_error {
 public:
-  Error(int exit_code, const std::string &what) : std::runtime_error(what), exit_code_(exit_code) {
+  Error(int exit_code, const std::string &what) : std::runtime_error(detail::withoutNul(what)), exit_code_(exit_code) {
     const std::lock_guard<std::mutex> lock(detail::lastErrorMutex());
-    detail::lastErrorStore() = LastError{exit_code, what};
+    detail::lastErrorStore() = LastError{exit_code, detail::withoutNul(what)};
   }
   int exitCode() const { return exit_code_; }
 

@@ -4,6 +4,7 @@
 #include "common/LargeVector.hpp"
 
 #include <strings.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -234,6 +235,25 @@ std::string writableFileProblem(const std::string &option, const std::string &fi
     return option + ": cannot write '" + file + "' (no writable directory '" + dir + "'); accepted: a file in a writable directory";
   if (stat(file.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
     return option + ": cannot write '" + file + "': it is a directory; accepted: a file in a writable directory";
+  // The permission bits are not the answer for root in /proc or /sys (writable, yet no file can be made
+  // there: -log_view :/proc/x hung a 2-rank run in PetscFinalize). Try it: open an existing file for
+  // writing without truncating it (non-blocking: a FIFO without a reader must not hang here), or make and
+  // remove a file of this process's own in the directory (every rank runs this check at once).
+  const auto failed = [&](const char *what) {
+    return option + ": cannot write '" + file + "' (" + what + ": " + std::strerror(errno) +
+           "); accepted: a file in a writable directory";
+  };
+  if (stat(file.c_str(), &st) == 0) {
+    const int fd = open(file.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return failed("opening it");
+    close(fd);
+    return "";
+  }
+  std::string probe = dir + "/.beam_probe_" + std::to_string((long long)getpid()) + "_XXXXXX";
+  const int fd = mkstemp(probe.data());
+  if (fd < 0) return failed("making a file in its directory");
+  close(fd);
+  unlink(probe.c_str());
   return "";
 }
 

@@ -8,6 +8,10 @@ namespace {
 // Written by the signal handler, read by the time loop: the one piece of process-wide mutable state,
 // as a signal handler can do nothing else safely.
 volatile std::sig_atomic_t g_signal = 0;
+// Nested handlers (a lab's sweep around its runs' time loops): only the outermost clears the signal, so
+// one received while a run ends (its last step, final snapshot, checkpoint) still stops the sweep; it was
+// cleared by the next run's handlers and energy_drift went on to its next scheme, exit 0.
+int g_depth = 0;
 
 void onSignal(int sig) {
   g_signal = sig;
@@ -17,12 +21,17 @@ void onSignal(int sig) {
 } // namespace
 
 StopHandlers::StopHandlers() {
-  g_signal = 0;
+  if (g_depth++ == 0) g_signal = 0;
+  // After a signal, its own handler is already the default one (a second ends the process): kept.
+  installed_ = g_signal == 0;
+  if (!installed_) return;
   previous_int_ = std::signal(SIGINT, onSignal);
   previous_term_ = std::signal(SIGTERM, onSignal);
 }
 
 StopHandlers::~StopHandlers() {
+  --g_depth;
+  if (!installed_) return;
   std::signal(SIGINT, previous_int_);
   std::signal(SIGTERM, previous_term_);
 }

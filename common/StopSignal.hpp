@@ -7,7 +7,9 @@
 
 namespace beam {
 
-// Installed for the duration of a run that can checkpoint (RAII); the previous handlers come back after.
+// Installed for the duration of a run that can checkpoint, or of a lab's sweep of runs (RAII; they nest:
+// the outermost clears the signal, so a sweep sees one its runs did not act on); the previous handlers
+// come back after.
 class StopHandlers {
 public:
   StopHandlers();
@@ -16,8 +18,9 @@ public:
   StopHandlers &operator=(const StopHandlers &) = delete;
 
 private:
-  void (*previous_int_)(int);
-  void (*previous_term_)(int);
+  bool installed_ = false;
+  void (*previous_int_)(int) = nullptr;
+  void (*previous_term_)(int) = nullptr;
 };
 // The signal received on any rank (collective: call on every rank), 0 if none.
 int stopRequested(MPI_Comm comm);

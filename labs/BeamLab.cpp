@@ -60,7 +60,7 @@ std::unique_ptr<BeamModel> beamModel(const Beam &beam, BeamLabOptions &options, 
 
 void exportSystem(const Beam &beam, const SecondOrderSystem &system, const std::string &dir) {
   if (system.combine) return exportSystem(beam, beamSystem(beam, OperatorKind::Assembled), dir); // shells: no entries
-  prepareOutputDirectory(dir);
+  prepareOptionDirectory("-export_system", dir);
   writeMatrixMarket(system.mass, dir + "/M.mtx");
   writeMatrixMarket(system.stiffness, dir + "/K.mtx");
   writeMatrixMarketArray({system.load.get()}, dir + "/F.mtx");

@@ -45,6 +45,14 @@ void readMeshOptions(MPI_Comm comm, BeamSpec &b) {
       if (b.element_thickness.empty())
         r.fail("-thickness_file: '" + file + "' holds no number; accepted: " + std::to_string(b.mx) + "*" +
                std::to_string(b.my) + " element thicknesses");
+      // Checked here to name the file (the beam's own check says "element thickness" only).
+      else if (b.element_thickness.size() != size_t(b.mx) * size_t(b.my))
+        r.fail("-thickness_file: '" + file + "' holds " + std::to_string(b.element_thickness.size()) +
+               " numbers; accepted: exactly mx*my = " + std::to_string((long long)b.mx * b.my) + " element thicknesses");
+      for (size_t k = 0; k < b.element_thickness.size() && r.error().empty(); ++k)
+        if (!(b.element_thickness[k] > 0))
+          r.fail("-thickness_file: '" + file + "': number " + std::to_string(k + 1) + ", " +
+                 exactDecimal(b.element_thickness[k]) + ", is out of range; accepted: element thicknesses > 0");
     }
     const std::vector<Supports> kinds = {Supports::ClampedLeft, Supports::ClampedBoth, Supports::SimplySupported};
     std::vector<std::string> names;

@@ -107,23 +107,40 @@ MassSpringLabOptions readMassSpringLabOptions(MPI_Comm comm) {
     o.network = readNetworkOptions(comm, "disk");
     o.scheme = readModelRunOptions(comm, o.run, o.output, o.scheme, true);
     readOptions(comm, "Trajectories", "", [&](OptionReader &r) {
-      // Indices written as integers, as every integer option (1e0 and 1.0 passed here; '' tracked nothing).
-      const std::string list = r.text("-track", "Particles whose trajectory goes to trajectory.csv (0-based indices)", "");
-      const std::string accepted = "; accepted: particle indices i,j,... in [0, " + std::to_string(o.network.particles.size() - 1) + "]";
-      std::string problem = r.given("-track") && list.empty() ? "-track: empty" + accepted : "";
-      if (!list.empty() && list.back() == ',') problem = "-track: '" + list + "' ends with a comma" + accepted;
-      for (const auto &item : list.empty() ? std::vector<std::string>{} : splitList(list)) {
-        if (!problem.empty()) break;
-        const bool digits = isIndexText(item);
-        const long long i = digits ? std::stoll(item) : -1;
-        if (!digits || i >= (long long)o.network.particles.size()) problem = "-track: '" + item + "' is not a particle" + accepted;
-        else if (std::find(o.track.begin(), o.track.end(), PetscInt(i)) != o.track.end())
-          problem = "-track: particle " + std::to_string(i) + " is listed twice (its rows were written twice)" + accepted;
-        else o.track.push_back(PetscInt(i));
-      }
-      if (!problem.empty()) r.fail(problem);
+      // Indices written as integers, as every integer option (1e0 and 1.0 passed here; '' tracked nothing);
+      // like every list, each occurrence on the command line is checked (only the last one is used).
+      const size_t n = o.network.particles.size();
+      const std::string accepted = "; accepted: particle indices i,j,... in [0, " + std::to_string(n - 1) + "]";
+      const auto trackError = [&](const std::vector<std::string> &items) -> std::string {
+        std::vector<long long> seen;
+        for (const auto &item : items) {
+          const long long i = isIndexText(item) ? std::stoll(item) : -1;
+          if (i < 0 || i >= (long long)n) return "-track: '" + item + "' is not a particle" + accepted;
+          if (std::find(seen.begin(), seen.end(), i) != seen.end())
+            return "-track: particle " + std::to_string(i) + " is listed twice (its rows were written twice)" + accepted;
+          seen.push_back(i);
+        }
+        return "";
+      };
+      const char *help = "Particles whose trajectory goes to trajectory.csv (0-based indices)";
+      if (r.given("-track"))
+        for (const auto &item : r.names("-track", help, "", trackError)) o.track.push_back(PetscInt(std::stoll(item)));
+      else r.text("-track", help, "");
       o.write_network = r.path("-write_network",
                                "Write the network as DIR/particles.csv and DIR/springs.csv (-particles/-springs) and stop");
+      // -write_network writes and stops: a run's options with it were read and ignored (-T 5 -track 3
+      // -save_final f ran nothing, exit 0), and the environment is not in the files (see the note it prints).
+      if (!o.write_network.empty())
+        for (const char *name : {"-gravity", "-plane", "-contact_stiffness", "-contact_damping", "-contact_damping_depth",
+                                 "-contact_no_pull", "-dt", "-T", "-divergence_factor", "-linear_solver", "-scheme",
+                                 "-output_dir", "-quiet", "-save_final", "-snapshot_every", "-console_every",
+                                 "-checkpoint_every", "-restart", "-track"})
+          if (r.given(name)) {
+            r.fail(std::string(name) + ": given with -write_network, which writes the network's particles and springs "
+                   "and stops (gravity, planes and contact are not in the files: give them to the run that reads them); "
+                   "accepted: -write_network with the network's options only");
+            break;
+          }
     });
   });
   o.run.identity = {{"lab", "mass_spring"}};

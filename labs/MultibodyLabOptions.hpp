@@ -4,6 +4,7 @@
 //   run, scheme, output, checkpoints (solvers/RunOptions.hpp)
 #pragma once
 #include <string>
+#include <vector>
 
 #include "Multibody/Description.hpp"
 #include "Multibody/MultibodyModel.hpp"
@@ -27,5 +28,11 @@ struct MultibodyLabOptions {
   OutputOptions output;
 };
 MultibodyLabOptions readMultibodyLabOptions(MPI_Comm comm);
+
+// energy.csv's leading columns in both multibody labs (constraint_drift's variants had the violations
+// last): the energy, then the constraint diagnostics (labOutput's energy_leading).
+inline std::vector<std::string> multibodyEnergyColumns() {
+  return {"kinetic", "potential", "total", "position_violation", "velocity_violation", "quaternion_norm_error"};
+}
 
 } // namespace beam

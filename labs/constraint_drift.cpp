@@ -89,6 +89,15 @@ int main(int argc, char **argv) {
     // SIGINT/SIGTERM end the sweep after the variant in progress (its runs do not checkpoint), with the
     // variants run so far in the table and chart (the lab died at once, with no table, until 2026-11-27).
     const beam::StopHandlers stop_handlers;
+    int rank = 0;
+    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+    // The table so far, written after each variant: a signal to mpiexec ends the ranks one second after
+    // it forwards it (OpenMPI), too soon to finish the variant in progress; the rows already run stay.
+    const auto saveRows = [&] {
+      beam::agreeOn(PETSC_COMM_WORLD, [&] {
+        if (rank == 0) beam::writeFileAtomically(o.output.dir + "/constraint_drift.csv", table);
+      });
+    };
     for (size_t i = 0; i < variants.size(); ++i) {
       if ((interrupted_by = beam::stopRequested(PETSC_COMM_WORLD)) != 0) break;
       beam::OutputOptions out = o.output;
@@ -98,7 +107,7 @@ int main(int argc, char **argv) {
       beam::PVec x = models[i]->createVector(), v = models[i]->createVector();
       models[i]->initialState(x, v);
       Violation violation;
-      const beam::RunResult r = beam::runModel(*loops[i], *models[i], x, v, beam::labOutput(out, "multibody", {}), {&violation});
+      const beam::RunResult r = beam::runModel(*loops[i], *models[i], x, v, beam::labOutput(out, "multibody", beam::multibodyEnergyColumns()), {&violation});
       ++done;
       if (r.diverged && diverged++ == 0) first_divergence = "'" + variants[i].name + "': " + r.divergence;
       const Variant &var = variants[i];
@@ -108,10 +117,9 @@ int main(int argc, char **argv) {
                (var.projection ? "1" : "0") + "," + beam::exactDecimal(violation.largest) + "," +
                beam::exactDecimal(violation.last) + "," + beam::exactDecimal(r.max_abs_drift) + "," +
                (r.diverged ? "diverged" : "ok") + "\n";
+      saveRows();
     }
     if (!interrupted_by) interrupted_by = beam::stopRequested(PETSC_COMM_WORLD); // during the last variant
-    int rank = 0;
-    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
     beam::agreeOn(PETSC_COMM_WORLD, [&] { // rank 0 writes: its failure ends every rank at once
       if (rank != 0) return;
       beam::writeFileAtomically(o.output.dir + "/constraint_drift.csv", table);

@@ -190,15 +190,18 @@ int main(int argc, char **argv) {
     if (beam::finishOptions(PETSC_COMM_WORLD)) return 0;
     beam::prepareOutputDirectory(out.dir);
 
+    // The zeta column as wide as its longest exact value (0.123456789 broke the alignment).
+    int zw = 8;
+    for (const Case &c : cases) zw = std::max(zw, int(beam::exactDecimal(c.zeta).size()));
     BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD,
                            "contact_study: m = %s, k_c = %s, %s (impact speed %.4g), %s, dt = %.3g (contact / %s)%s\n\n"
-                           "%8s %8s %12s %12s %12s %12s\n",
+                           "%8s %*s %12s %12s %12s %12s\n",
                            beam::gText(m).c_str(), beam::gText(k).c_str(),
                            (g > 0 ? "drop " + beam::gText(h) : std::string("no gravity, starting at the plane")).c_str(), v0,
                            scheme_name.c_str(),
                            run.dt, beam::gText(points_per_contact).c_str(),
                            depth > 0 ? (", damping depth " + beam::exactDecimal(depth) + " (the ramp adds to the bias)").c_str() : "",
-                           "body", "zeta", "b_c",
+                           "body", zw, "zeta", "b_c",
                            "e theory", "e measured", "rel. diff"));
     std::string csv = "shape,zeta,damping,e_theory,e_measured,relative_difference,status\n";
     // A run that fails (a Newton solve at the contact's jump) leaves its row empty, marked failed; the
@@ -209,6 +212,15 @@ int main(int argc, char **argv) {
     // at once and every row computed was lost, until 2026-11-27).
     const beam::StopHandlers stop_handlers;
     int interrupted_by = 0;
+    int rank = 0;
+    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+    // The rows so far, written after each run: a signal to mpiexec ends the ranks one second after it
+    // forwards it (OpenMPI), too soon to finish the run in progress; the rows already measured stay.
+    const auto saveRows = [&] {
+      beam::agreeOn(PETSC_COMM_WORLD, [&] {
+        if (rank == 0) beam::writeFileAtomically(out.dir + "/contact_study.csv", csv);
+      });
+    };
     for (Case &c : cases) {
       if ((interrupted_by = beam::stopRequested(PETSC_COMM_WORLD)) != 0) break;
       beam::PVec x = c.model->createVector(), v = c.model->createVector();
@@ -220,10 +232,11 @@ int main(int argc, char **argv) {
       const double e_theory = std::exp(-M_PI * c.zeta / std::sqrt(1 - c.zeta * c.zeta));
       if (r.diverged) {
         if (failures++ == 0) first_failure = c.shape + " at zeta " + beam::exactDecimal(c.zeta) + ": " + r.divergence;
-        BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%8s %8s %12.5g %12.6f %12s %12s\n", c.shape.c_str(),
+        BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%8s %*s %12.5g %12.6f %12s %12s\n", c.shape.c_str(), zw,
                                beam::exactDecimal(c.zeta).c_str(), b, e_theory, "failed", "-"));
         csv += c.shape + "," + beam::exactDecimal(c.zeta) + "," + beam::exactDecimal(b) + "," +
                beam::exactDecimal(e_theory) + ",,,failed\n";
+        saveRows();
         continue;
       }
       // No rebound by the end of the run (the drop and six contact durations): e = 0, marked so; the
@@ -233,16 +246,15 @@ int main(int argc, char **argv) {
       const double diff = has_diff ? (e - e_theory) / e_theory : 0.0;
       char diff_text[32] = "-";
       if (has_diff) std::snprintf(diff_text, sizeof diff_text, "%.3e", diff);
-      BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%8s %8s %12.5g %12.6f %12.6f %12s%s\n", c.shape.c_str(),
+      BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%8s %*s %12.5g %12.6f %12.6f %12s%s\n", c.shape.c_str(), zw,
                              beam::exactDecimal(c.zeta).c_str(), b, e_theory, e, diff_text,
                              bounce.left ? "" : "  (no rebound)"));
       csv += c.shape + "," + beam::exactDecimal(c.zeta) + "," + beam::exactDecimal(b) + "," +
              beam::exactDecimal(e_theory) + "," + beam::exactDecimal(e) + "," + (has_diff ? beam::exactDecimal(diff) : "") +
              (bounce.left ? ",ok\n" : ",no_rebound\n");
+      saveRows();
     }
     if (!interrupted_by) interrupted_by = beam::stopRequested(PETSC_COMM_WORLD); // during the last run
-    int rank = 0;
-    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
     beam::agreeOn(PETSC_COMM_WORLD, [&] { // rank 0 writes: its failure ends every rank at once
       if (rank != 0) return;
       beam::writeFileAtomically(out.dir + "/contact_study.csv", csv);

@@ -7,12 +7,14 @@
 // fully implicit loses energy, semi-implicit oscillates boundedly, almost explicit diverges.
 // Writes <output_dir>/<scheme>/energy.csv (+ snapshots), <output_dir>/energy_drift.csv and, when
 // Debian's python3-matplotlib is installed, <output_dir>/energy_drift.png.
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
 
 #include "labs/BeamLab.hpp"
 #include "common/Options.hpp"
+#include "common/StopSignal.hpp"
 #include "output/DriftTable.hpp"
 #include "output/FileUtil.hpp"
 
@@ -56,9 +58,27 @@ int main(int argc, char **argv) {
     beam::prepareOutputDirectory(options.output_dir); // its table and chart, then each scheme's directory
     for (const auto &name : options.schemes) beam::prepareOutputDirectory(options.output_dir + "/" + name);
     BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%s\n", options.solver_path_line.c_str()));
+    // An earlier run's table and chart would stand beside this run's scheme directories if it is stopped
+    // (it writes them only at its end): removed first.
+    int rank = 0;
+    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+    if (rank == 0)
+      for (const char *file : {"energy_drift.csv", "energy_drift.png"}) std::remove((options.output_dir + "/" + file).c_str());
 
+    // SIGINT/SIGTERM stop the sweep: inside a run, the run stops after its step (and checkpoints); between
+    // runs or during a run's last step, the sweep stops before the next scheme (a signal then was lost, or,
+    // while a scheme was set up, ended the lab without a word).
+    const beam::StopHandlers stop_handlers;
     std::vector<beam::RunResult> results;
     for (const auto &name : options.schemes) {
+      if (const int sig = beam::stopRequested(PETSC_COMM_WORLD)) {
+        beam::printSummary(PETSC_COMM_WORLD, results);
+        BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD,
+                               "stopped by signal %d before %s; it and the schemes after it did not run (energy_drift "
+                               "has no -restart: run it again)\n",
+                               sig, name.c_str()));
+        return 128 + sig;
+      }
       PetscPrintf(PETSC_COMM_WORLD, "running %s ...\n", name.c_str());
       std::unique_ptr<beam::TimeScheme> scheme;
       const auto loop = loopFor(name, scheme);
@@ -75,6 +95,10 @@ int main(int argc, char **argv) {
     }
     beam::printSummary(PETSC_COMM_WORLD, results);
     beam::writeDriftTable(PETSC_COMM_WORLD, results, options.output_dir);
+    if (const int sig = beam::stopRequested(PETSC_COMM_WORLD)) { // during the last scheme's end: every run done
+      BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "stopped by signal %d after every scheme had run; the table is complete\n", sig));
+      return 128 + sig;
+    }
     // Some schemes diverging is what the lab shows (almost_explicit above its limit); all of them
     // diverging leaves nothing to compare: a failed run, with its table written.
     size_t diverged = 0;

@@ -9,9 +9,12 @@
 // dissipated up to O(dt) oscillations while stable; implicit Euler loses energy at every step.
 // Writes <output_dir>/energy.csv, mass_spring_*.vtp + mass_spring.pvd, trajectory.csv with -track;
 // -write_network DIR writes the network as DIR/particles.csv and DIR/springs.csv instead of running.
+#include <fstream>
+
 #include "MassSpring/MassSpringModel.hpp"
 #include "MassSpring/Writers.hpp"
 #include "common/Agree.hpp"
+#include "common/Error.hpp"
 #include "common/Exact.hpp"
 #include "common/Options.hpp"
 #include "labs/MassSpringLabOptions.hpp"
@@ -23,18 +26,35 @@
 // -write_network DIR: the network as the CSV files -particles/-springs read, written by rank 0; no run.
 static int writeNetwork(const beam::Network &network, const std::string &dir) {
   if (beam::finishOptions(PETSC_COMM_WORLD)) return 0;
-  beam::prepareOutputDirectory(dir);
+  beam::prepareOptionDirectory("-write_network", dir);
   int rank = 0;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   beam::agreeOn(PETSC_COMM_WORLD, [&] {
     if (rank != 0) return;
     beam::writeFileAtomically(dir + "/particles.csv", beam::particlesCsv(network));
-    beam::writeFileAtomically(dir + "/springs.csv", beam::springsCsv(network));
+    try {
+      beam::writeFileAtomically(dir + "/springs.csv", beam::springsCsv(network));
+    } catch (...) {
+      // Not a new particles.csv beside an older springs.csv: the pair read back as another network.
+      std::remove((dir + "/particles.csv").c_str());
+      throw;
+    }
   });
   BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "mass_spring: %s, %zu particles, %zu springs written to %s/particles.csv, %s/springs.csv\n",
                          network.source.c_str(), network.particles.size(), network.springs.size(), dir.c_str(), dir.c_str()));
   // The files hold particles and springs only: gravity, planes and point loads (beam_lattice's) are
-  // options of the run that reads them back, and point loads have no option.
+  // options of the run that reads them back, and point loads have no option. The note gives the
+  // options that restore the model's environment (the disk read back fell through its missing floor).
+  const beam::Vec3 g = network.gravity;
+  if (!network.planes.empty() || !(g[0] == 0 && g[1] == 0 && g[2] == -9.81)) {
+    std::string planes;
+    for (const auto &p : network.planes)
+      planes += (planes.empty() ? " -plane " : ",") +
+                beam::joinedDecimals({p.point[0], p.point[1], p.point[2], p.normal[0], p.normal[1], p.normal[2]});
+    BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "mass_spring: note: gravity and planes are options of a run, not in these "
+                           "files; this model's are -gravity %s%s\n",
+                           beam::joinedDecimals({g[0], g[1], g[2]}).c_str(), planes.c_str()));
+  }
   if (!network.loads.empty())
     BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "mass_spring: note: the network's %zu point load(s) are not in these files (the CSV "
                            "formats have no loads); a run reading them back has none\n", network.loads.size()));
@@ -65,6 +85,15 @@ int main(int argc, char **argv) {
     if (!o.track.empty()) {
       track = std::make_unique<beam::PointTrajectory>(x, o.track, o.output.dir + "/trajectory.csv");
       extra.push_back(track.get());
+    } else if (loop.restarts()) {
+      // The run continued tracked particles: without -track its trajectory.csv stopped at the checkpoint
+      // while the run went on (exit 0).
+      beam::agreeOn(PETSC_COMM_WORLD, [&] {
+        const std::string log = o.output.dir + "/trajectory.csv";
+        if (std::ifstream(log))
+          throw beam::inputError("-restart: '" + log + "' holds the -track rows of the run it continues; accepted: "
+                                 "-restart with that run's -track list");
+      });
     }
     const beam::RunResult result = beam::runModel(loop, model, x, v, output, extra);
     if (!o.output.save_final.empty() && !result.diverged) model.saveFinal(x, v, o.output.save_final);

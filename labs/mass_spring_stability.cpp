@@ -98,7 +98,7 @@ Settings readSettings(MPI_Comm comm) {
       // Without stiffness there is no omega_max to measure against (SLEPc's "Initial vector is zero or
       // belongs to the deflation space", exit 3).
       if (!(k_max > 0))
-        r.fail("every spring's stiffness is 0: the network at rest has no omega_max to measure against; accepted: a "
+        r.fail("no spring has a stiffness > 0: the network at rest has no omega_max to measure against; accepted: a "
                "network with a spring of stiffness > 0");
       s.search.steps = r.integer("-measure_steps", "Steps of each trial run of the bisection (0 = do not measure)",
                                  s.search.steps, 0, 100000000);
@@ -203,7 +203,8 @@ std::string measuredLimits(const Settings &s, const Case &base, double omega_max
       std::snprintf(measured, sizeof measured, "%.6g", m.dt);
       std::snprintf(ratio, sizeof ratio, "%.4f", m.dt / dt_theory);
     } else if (!m.why.empty()) {
-      std::snprintf(measured, sizeof measured, "(%s)", m.why.c_str());
+      // The table's short form; the CSV's note keeps the exact bracket end.
+      std::snprintf(measured, sizeof measured, "(%s = %.6g)", m.why.substr(0, m.why.find(" = ")).c_str(), m.bound);
     }
     BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%-20s %10.4g %14.6g %14s %10s\n", name.c_str(), omega_crit, dt_theory,
                            measured, ratio));

@@ -34,9 +34,7 @@ int main(int argc, char **argv) {
                            o.mechanism.projection ? ", projection" : ""));
     beam::PVec x = model.createVector(), v = model.createVector();
     model.initialState(x, v);
-    const beam::LabOutput output = beam::labOutput(
-        o.output, "multibody",
-        {"kinetic", "potential", "total", "position_violation", "velocity_violation", "quaternion_norm_error"});
+    const beam::LabOutput output = beam::labOutput(o.output, "multibody", beam::multibodyEnergyColumns());
     const beam::RunResult result = beam::runModel(loop, model, x, v, output);
     if (!o.output.save_final.empty() && !result.diverged) model.saveFinal(x, v, o.output.save_final);
     return beam::reportRun(PETSC_COMM_WORLD, result, o.output.dir);

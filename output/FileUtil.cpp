@@ -159,6 +159,14 @@ void prepareOutputDirectory(const std::string &dir) {
   checkSameDirectory(dir, rank, size);
 }
 
+void prepareOptionDirectory(const std::string &option, const std::string &dir) {
+  try {
+    prepareOutputDirectory(dir);
+  } catch (const Error &e) {
+    throw Error(e.exitCode(), option + ": " + e.what());
+  }
+}
+
 void clearPreviousRun(const std::string &dir, const std::string &snapshot_name) {
   int rank = 0;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
@@ -253,12 +261,16 @@ void checkWritableFile(const std::string &option, const std::string &path) {
   const std::string tmp = stagingPath(path);
   if (tmp == path) {
     const int fd = openForWriting(path, O_WRONLY);
-    if (fd < 0) throw inputError(option + ": cannot write '" + path + "': " + std::strerror(errno));
+    if (fd < 0)
+      throw inputError(option + ": cannot write '" + path + "': " + std::strerror(errno) +
+                       "; accepted: a file the run can make or write, in an existing directory");
     ::close(fd);
     return;
   }
   std::FILE *f = std::fopen(tmp.c_str(), "w");
-  if (!f) throw inputError(option + ": cannot write '" + path + "': " + std::strerror(errno));
+  if (!f)
+    throw inputError(option + ": cannot write '" + path + "': " + std::strerror(errno) +
+                     "; accepted: a file the run can make or write, in an existing directory");
   std::fclose(f);
   std::remove(tmp.c_str());
 }

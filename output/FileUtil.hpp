@@ -22,6 +22,9 @@ namespace beam {
 // - a file name as long as the longest the run writes must fit (a path near PATH_MAX passed the
 //   old short probe and failed mid-run).
 void prepareOutputDirectory(const std::string &dir);
+// The same for a directory an option names other than -output_dir (-export_system, -write_network):
+// its errors begin with the option.
+void prepareOptionDirectory(const std::string &option, const std::string &dir);
 
 // A new run (not a restart) in a directory an earlier run wrote: removes that run's checkpoint,
 // trajectory and snapshot series (`<snapshot_name>.pvd` and `<snapshot_name>_*` snapshot files; none

@@ -51,8 +51,15 @@ void TrajectoryLog::checkResume(const StepState &s) const {
 }
 
 void TrajectoryLog::resume(const StepState &s) {
-  // Keep the rows up to the checkpoint's time; later ones are written again.
-  log_.resume([&](const std::string &row) { return std::strtod(row.c_str(), nullptr) <= s.time * (1 + 1e-12); });
+  // Keep the rows up to the checkpoint's time; later ones are written again. A row at the checkpoint
+  // written only because the run ended there (off the every-N grid) goes too when this run goes on: an
+  // uninterrupted run has none there (a restart to a larger -T kept an extra row at the first run's end).
+  const bool ends_here = s.step == s.steps || s.step % every_ == 0;
+  const double keep = ends_here ? s.time * (1 + 1e-12) : s.time * (1 - 1e-12);
+  log_.resume([&](const std::string &row) {
+    const double t = std::strtod(row.c_str(), nullptr);
+    return ends_here ? t <= keep : t < keep;
+  });
 }
 
 void TrajectoryLog::observe(const StepState &s) {

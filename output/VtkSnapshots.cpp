@@ -441,6 +441,30 @@ std::vector<std::pair<double, std::string>> VtkSnapshots::readPvd(PetscInt step)
     if (stat((dir_ + "/" + f).c_str(), &file_st) != 0 || !S_ISREG(file_st.st_mode))
       throw inputError(bad + "it lists '" + f + "', which is missing; accepted: the output directory as the "
                        "interrupted run left it");
+    // A parallel snapshot is an index of pieces: one removed, or the index cut short, was continued and
+    // listed (exit 0), a snapshot ParaView cannot open.
+    const std::string ext = std::filesystem::path(f).extension().string();
+    if (ext == ".pvtu" || ext == ".pvtp") {
+      vtkObject::GlobalWarningDisplayOff();
+      vtkSmartPointer<vtkXMLDataElement> index;
+      index.TakeReference(vtkXMLUtilities::ReadElementFromFile((dir_ + "/" + f).c_str()));
+      vtkObject::SetGlobalWarningDisplay(display);
+      vtkXMLDataElement *grid = index && index->GetNumberOfNestedElements() > 0 ? index->GetNestedElement(0) : nullptr;
+      int pieces = 0;
+      for (int k = 0; grid && k < grid->GetNumberOfNestedElements(); ++k) {
+        vtkXMLDataElement *piece = grid->GetNestedElement(k);
+        const char *source = std::string(piece->GetName()) == "Piece" ? piece->GetAttribute("Source") : nullptr;
+        if (!source) continue;
+        ++pieces;
+        struct stat piece_st {};
+        if (stat((dir_ + "/" + source).c_str(), &piece_st) != 0 || !S_ISREG(piece_st.st_mode))
+          throw inputError(bad + "its snapshot '" + f + "' lists the piece '" + source + "', which is missing; accepted: "
+                           "the output directory as the interrupted run left it");
+      }
+      if (pieces == 0)
+        throw inputError(bad + "its snapshot '" + f + "' is not a parallel VTK file with pieces (cut short or edited); "
+                         "accepted: the output directory as the interrupted run left it");
+    }
     series.emplace_back(time, f);
   }
   // And every step with a snapshot up to the checkpoint is listed: with an entry deleted from the .pvd

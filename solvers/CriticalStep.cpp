@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <limits>
-#include <sstream>
 
+#include "common/Exact.hpp"
 #include "common/Slepc.hpp"
 #include "solvers/Amplification.hpp"
 #include "solvers/Energy.hpp"
@@ -98,9 +98,8 @@ MeasuredStep bisectStableStep(const std::function<bool(double)> &is_stable, doub
   int moves = 0;
   while (!stable(lo)) { // the whole bracket is unstable: move it down
     if (++moves > search.widenings) {
-      std::ostringstream why;
-      why << "unstable down to dt = " << lo;
-      m.why = why.str();
+      m.bound = lo;
+      m.why = "unstable down to dt = " + exactDecimal(lo);
       return m;
     }
     hi = lo;
@@ -109,9 +108,8 @@ MeasuredStep bisectStableStep(const std::function<bool(double)> &is_stable, doub
   moves = 0;
   while (stable(hi)) { // the whole bracket is stable: move it up
     if (++moves > search.widenings) {
-      std::ostringstream why;
-      why << "stable up to dt = " << hi;
-      m.why = why.str();
+      m.bound = hi;
+      m.why = "stable up to dt = " + exactDecimal(hi);
       return m;
     }
     lo = hi;

@@ -35,7 +35,8 @@ struct MeasuredStep {
   double dt = 0;          // largest step seen stable (the bracket's lower end)
   double unstable_dt = 0; // smallest step seen unstable (upper end)
   int runs = 0;
-  std::string why;        // when not found: which way the bracket failed
+  std::string why;        // when not found: which way the bracket failed, with its end (exact digits)
+  double bound = 0;       // when not found: that end (stable up to it, or unstable down to it)
 };
 
 // Bisection for the largest stable dt of `scheme` on `system`, starting from the bracket

@@ -50,7 +50,7 @@ expect 2 "-snapshot_every: -1 is out of range" "$m" -snapshot_every -1 -output_d
 expect 2 "-thickness_file: '/nonexistent': cannot open the file" "$m" -thickness_file /nonexistent -output_dir bad1
 printf '1 2\n3 x\n' > thick.txt
 expect 2 "thick.txt:2: 'x' is not a finite real number" "$m" -thickness_file thick.txt -output_dir bad1
-expect 2 "element thickness: 3 values given; accepted: exactly mx*my = 100" bash -c "printf '1 1 1' > t3.txt; '$m' -thickness_file t3.txt -output_dir bad1"
+expect 2 "-thickness_file: 't3.txt' holds 3 numbers; accepted: exactly mx*my = 100" bash -c "printf '1 1 1' > t3.txt; '$m' -thickness_file t3.txt -output_dir bad1"
 expect 2 "-schemes: unknown scheme 'rk5'; accepted: almost_explicit, semi_implicit" "$labs/energy_drift" -schemes midpoint,rk5 -output_dir bad1
 if [ -e bad1 ]; then echo "FAIL: a rejected run wrote its output directory"; failures=$((failures + 1)); fi
 touch afile

@@ -71,6 +71,12 @@ d="$labs/discrete_system"
 "$d" -T 4 -output_dir dpart > /dev/null
 "$d" -restart dpart -save_final dpart.mtx > /dev/null
 check "discrete_system restart identical" 'cmp -s dfull/energy.csv dpart/energy.csv && cmp -s dfull/trajectory.csv dpart/trajectory.csv && cmp -s dfull.mtx dpart.mtx'
+# ... also when the first run ends off the -snapshot_every grid: its end row (t = 0.5, 50 steps, every 3)
+# was kept, a row the uninterrupted run does not have.
+"$d" -system fifteen_dof -dt 0.01 -T 1 -snapshot_every 3 -quiet -output_dir dgrid_full > /dev/null
+"$d" -system fifteen_dof -dt 0.01 -T 0.5 -snapshot_every 3 -quiet -output_dir dgrid > /dev/null
+"$d" -system fifteen_dof -dt 0.01 -T 1 -snapshot_every 3 -quiet -restart dgrid > /dev/null
+check "discrete_system restart from an end off the row grid" 'cmp -s dgrid_full/trajectory.csv dgrid/trajectory.csv'
 
 # 4b. fully_implicit on the default path of a beam above 10000 DOFs (mf_kron: CG started from the
 #     extrapolated y_n + (y_n - y_{n-1})): y_{n-1} is in the checkpoint, so the continued run is identical.
@@ -298,6 +304,30 @@ check "constraint_drift stopped by SIGTERM (exit $rc)" '[ $rc = 143 ] && grep -q
 "$ms" "${msargs[@]}" -T 0.1 -output_dir ms1 > /dev/null
 mpiexec --quiet -n 2 "$ms" "${msargs[@]}" -T 0.1 -output_dir ms2 > /dev/null
 check "mass_spring on 2 ranks matches 1 rank to 1e-10" 'paste -d, <(cut -d, -f8 ms1/energy.csv | tail -n +2) <(cut -d, -f8 ms2/energy.csv | tail -n +2) | awk -F, "{ d = \$1 - \$2; if (d < 0) d = -d; a = \$1 < 0 ? -\$1 : \$1; if (d > 1e-10 * (a + 1e-300)) bad = 1 } END { exit bad }"'
+
+# 10. A 2-rank series whose parallel snapshot lost a piece, or was cut short: refused (the restart listed
+#     a .pvtp ParaView cannot open, exit 0).
+mpiexec --quiet -n 2 "$ms" -T 0.05 -quiet -output_dir ms_piece > /dev/null
+cp -r ms_piece ms_cut
+rm ms_piece/mass_spring_000050_1.vtp
+mpiexec --quiet -n 2 "$ms" -T 0.1 -quiet -restart ms_piece > /dev/null 2> piece_err.txt
+check "restart with a snapshot piece missing refused" '[ $? != 0 ] && grep -q "lists the piece .mass_spring_000050_1.vtp., which is missing" piece_err.txt'
+truncate -s 50 ms_cut/mass_spring_000050.pvtp
+mpiexec --quiet -n 2 "$ms" -T 0.1 -quiet -restart ms_cut > /dev/null 2> piece_err.txt
+check "restart with a parallel snapshot cut short refused" '[ $? != 0 ] && grep -q "is not a parallel VTK file with pieces" piece_err.txt'
+
+# 11. The sweep labs write their rows after each run: a lab killed mid-sweep (as OpenMPI's mpiexec does
+#     one second after forwarding a signal) keeps the rows measured (contact_study.csv appeared only at
+#     the end). Killed as soon as the first row is there.
+"$labs/contact_study" -output_dir cs_kill > /dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1200); do
+  [ -f cs_kill/contact_study.csv ] && [ "$(wc -l < cs_kill/contact_study.csv)" -ge 2 ] && break
+  sleep 0.05
+done
+kill -9 $pid
+wait $pid 2> /dev/null
+check "contact_study killed mid-sweep kept its complete rows" 'rows=$(($(wc -l < cs_kill/contact_study.csv) - 1)); [ "$rows" -ge 1 ] && [ "$rows" -lt 16 ] && awk -F, "NF != 7 { exit 1 }" cs_kill/contact_study.csv'
 
 echo "$passed passed, $failures failed"
 [ "$failures" = 0 ]

@@ -16,6 +16,7 @@
 
 #include "MesLib/BeamSystem.hpp"
 #include "output/CsvLog.hpp"
+#include "common/StopSignal.hpp"
 #include "solvers/Checkpoint.hpp"
 #include "solvers/LinearModel.hpp"
 #include "solvers/TimeLoop.hpp"
@@ -347,3 +348,24 @@ TEST(CsvLog, AFailedRowIsCutOffSoTheFileStaysValid) {
 
 } // namespace
 } // namespace beam
+
+// A sweep of runs (energy_drift's schemes) holds handlers around its runs' own: a signal that a run did
+// not act on (it came during its last step) is still there for the sweep, not cleared by the next run's
+// handlers (energy_drift went on to its next scheme, exit 0). Only the outermost clears a stale one.
+TEST(StopSignal, NestedHandlersKeepASignalForTheSweep) {
+  {
+    const beam::StopHandlers sweep;
+    EXPECT_EQ(beam::stopRequested(PETSC_COMM_WORLD), 0);
+    {
+      const beam::StopHandlers run;
+      std::raise(SIGTERM); // recorded, not fatal: the run's handler
+    }
+    {
+      const beam::StopHandlers next_run;
+      EXPECT_EQ(beam::stopRequested(PETSC_COMM_WORLD), SIGTERM);
+    }
+    EXPECT_EQ(beam::stopRequested(PETSC_COMM_WORLD), SIGTERM);
+  }
+  const beam::StopHandlers fresh_sweep; // a new outermost one starts clean
+  EXPECT_EQ(beam::stopRequested(PETSC_COMM_WORLD), 0);
+}

@@ -10,6 +10,7 @@
 #include <cstdio>
 
 #include "tests/GridBeam.hpp"
+#include "common/Exact.hpp"
 #include "MesLib/Beam.hpp"
 #include "MesLib/BeamSystem.hpp"
 #include "SlepcEnvironment.hpp"
@@ -45,6 +46,22 @@ TEST(CriticalStep, SemiImplicitMeasuredMatchesTheory) {
   ASSERT_TRUE(m.found) << m.why;
   EXPECT_NEAR(m.dt / theory, 1.0, 0.01) << "measured " << m.dt << " theory " << theory;
   EXPECT_LT(m.dt, m.unstable_dt);
+}
+
+// A bracket that never closes says which way and where it stopped, that end exact (the CSV note of
+// mass_spring_stability printed it to 6 digits): after `widenings` moves of x1.1 up from 1.1 x guess, or
+// of x0.9 down from 0.9 x guess.
+TEST(CriticalStep, BracketThatNeverClosesReportsItsEndExactly) {
+  CriticalStepSearch search;
+  search.widenings = 3;
+  const MeasuredStep up = bisectStableStep([](double) { return true; }, 0.1, search);
+  EXPECT_FALSE(up.found);
+  EXPECT_EQ(up.bound, 0.1 * 1.1 * 1.1 * 1.1 * 1.1);
+  EXPECT_EQ(up.why, "stable up to dt = " + exactDecimal(up.bound));
+  const MeasuredStep down = bisectStableStep([](double) { return false; }, 0.1, search);
+  EXPECT_FALSE(down.found);
+  EXPECT_EQ(down.bound, 0.1 * 0.9 * 0.9 * 0.9 * 0.9);
+  EXPECT_EQ(down.why, "unstable down to dt = " + exactDecimal(down.bound));
 }
 
 TEST(CriticalStep, PassesZeroAndInfinityThrough) {

@@ -108,6 +108,22 @@ TEST(MatrixMarketReader, UseChecks) {
   // A one-sided off-diagonal entry is a mismatch against an implicit 0.
   const std::string k1 = writeFile("k_onesided", "%%MatrixMarket matrix coordinate real general\n2 2 1\n2 1 -5\n");
   expectInputError([&] { requireSymmetric(readMatrixMarket(k1), "K"); }, k1, 3, "(1,2) = 0");
+  // Each pair against its own scale: a penalty 1e11 on the diagonal hid (2,3) = 1, (3,2) = -1 (the
+  // global tolerance 1e-10 x 1e11 = 10), and, in the semidefinite check, the block [1 2; 2 1]'s eigenvalue
+  // -1 (the shift 1e-10 x 1e11). Round-off of the pair's size still passes.
+  const std::string kp = writeFile("k_penalty_skew", "%%MatrixMarket matrix coordinate real general\n3 3 5\n1 1 1e11\n"
+                                                     "2 2 2\n3 3 2\n2 3 1\n3 2 -1\n");
+  expectInputError([&] { requireSymmetric(readMatrixMarket(kp), "K"); }, kp, 7, "K is not symmetric: (2,3) = 1");
+  const std::string kr = writeFile("k_penalty_roundoff", "%%MatrixMarket matrix coordinate real general\n3 3 5\n"
+                                                         "1 1 1e11\n2 2 2\n3 3 2\n2 3 1\n3 2 1.00000000000001\n");
+  EXPECT_NO_THROW(requirePositiveSemidefinite(readMatrixMarket(kr), "K"));
+  const std::string ki = writeFile("k_penalty_indef", "%%MatrixMarket matrix coordinate real symmetric\n3 3 4\n"
+                                                      "1 1 1e11\n2 2 1\n3 3 1\n3 2 2\n");
+  expectInputError([&] { requirePositiveSemidefinite(readMatrixMarket(ki), "K"); }, ki, 2, "K is indefinite");
+  // A singular semidefinite K (a free-free spring) passes beside the penalty.
+  const std::string ks = writeFile("k_penalty_free", "%%MatrixMarket matrix coordinate real symmetric\n3 3 4\n"
+                                                     "1 1 1e11\n2 2 1\n3 3 1\n3 2 -1\n");
+  EXPECT_NO_THROW(requirePositiveSemidefinite(readMatrixMarket(ks), "K"));
   // M indefinite or singular: reported on the size line.
   const std::string m = writeFile("m_indef", "%%MatrixMarket matrix array real symmetric\n2 2\n1\n2\n1\n");
   expectInputError([&] { requirePositiveDefinite(readMatrixMarket(m), "M"); }, m, 2, "M is not positive definite");

@@ -98,6 +98,7 @@ TEST(MassSpringReaders, BadFilesNameTheLineAndTheProblem) {
       {"s_negative_k", "i,j,stiffness\n0,1,-1\n", "stiffness is negative"},
       {"s_rest", "i,j,stiffness,rest_length\n0,1,1,0\n", "rest_length is not positive"},
       {"s_damping", "i,j,stiffness,damping\n0,1,1,-2\n", "damping is negative"},
+      {"s_no_force", "i,j,stiffness,damping\n0,1,1,0\n1,2,0,0\n", ":3: stiffness and damping are both 0"},
       {"s_inf", "i,j,stiffness\n0,1,inf\n", "not a finite real number"},
   };
   for (const auto &c : spring_cases) {
@@ -163,6 +164,21 @@ TEST(MassSpringValidation, BuiltinModelsAndTheirParameters) {
   for (auto &p : params)
     if (p.name == "beam_hx") p.value = 2;
   expectInputError([&] { builtinNetwork("beam_lattice", params); }, "aspect ratio");
+}
+
+// A built-in spring with neither stiffness nor damping is left out, so the network written reads back
+// (the springs reader refuses such a row): the 3 x 3 cloth without shear springs keeps 6 + 6 structural
+// and 3 + 3 bend springs.
+TEST(MassSpringWriters, ClothWithoutShearSpringsReadsBack) {
+  auto params = builtinParameters("cloth");
+  for (auto &p : params) {
+    if (p.name == "cloth_nx" || p.name == "cloth_ny") p.value = 3;
+    if (p.name == "shear_stiffness") p.value = 0;
+  }
+  Network net = builtinNetwork("cloth", params);
+  net.validate();
+  EXPECT_EQ(net.springs.size(), 18u);
+  EXPECT_EQ(readSprings(writeFile("cloth_noshear_s.csv", springsCsv(net)), PetscInt(net.particles.size())).size(), 18u);
 }
 
 // -write_network: every built-in network written as CSV (with dashpots, so no column is trivially 0)
