@@ -181,12 +181,12 @@ void readEntries(std::istream &in, MatrixMarketFile &f, const std::string &field
     } else {
       value = coordinateEntry(f, w, line, lineno, seen, e);
     }
-    if (!parseDouble(value, e.value)) throw inputError(f.at(lineno) + "'" + value + "' is not a number");
+    if (!parseDouble(value, e.value)) throw inputError(f.at(lineno) + "'" + value + "' is not a number; accepted: a decimal real");
     if (!std::isfinite(e.value))
       throw inputError(f.at(lineno) + "value '" + value + "' is not finite; accepted: finite reals");
     // As the options read numbers: a subnormal (1e-320) has lost its digits (it was taken, exit 0).
     if (e.value != 0 && std::abs(e.value) < std::numeric_limits<double>::min())
-      throw inputError(f.at(lineno) + "value '" + value + "' underflows a double: its magnitude is below 2.2e-308");
+      throw inputError(f.at(lineno) + "value '" + value + "' underflows a double: its magnitude is below 2.2e-308; accepted: 0 or a magnitude of at least 2.2e-308");
     if (field == "integer" && e.value != std::floor(e.value))
       throw inputError(f.at(lineno) + "value '" + value + "' is not an integer, as the header's field requires");
     f.entries.push_back(e);
@@ -271,10 +271,12 @@ void requirePositiveSemidefinite(const MatrixMarketFile &f, const std::string &r
   Eigen::SparseMatrix<double> A = f.sparse();
   double scale = 0;
   for (const auto &e : f.entries) scale = std::max(scale, std::abs(e.value));
+  if (scale == 0) return; // a zero matrix (no damping, free masses) is semidefinite
+  // The floor is a normal double: 1e-30 x a tiny scale underflowed to 0, and a zero C or K was refused.
+  const double floor = std::max(1e-30 * scale, std::numeric_limits<double>::min());
   Eigen::SparseMatrix<double> shift(A.rows(), A.cols());
   shift.setIdentity();
-  for (Eigen::Index i = 0; i < A.rows(); ++i)
-    shift.coeffRef(i, i) = std::max(1e-10 * std::abs(A.coeff(i, i)), 1e-30 * std::max(scale, 1e-300));
+  for (Eigen::Index i = 0; i < A.rows(); ++i) shift.coeffRef(i, i) = std::max(1e-10 * std::abs(A.coeff(i, i)), floor);
   A += shift;
   Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt(A);
   if (llt.info() != Eigen::Success)

@@ -274,15 +274,17 @@ std::vector<double> OptionReader::repeatableReals(const char *name, const char *
 }
 
 std::vector<std::string> OptionReader::names(const char *name, const char *help, const std::string &value,
-                                             const NamesCheck &check) {
+                                             const NamesCheck &check, const std::string &accepted) {
   const std::string list = text(name, help, value);
   if (!ok()) return {};
   const std::string option = fullName(prefix_, name);
   auto listError = [&](const std::string &text) {
-    if (text.empty()) return option + ": empty; accepted: a comma-separated list";
+    if (text.empty()) return option + ": empty; accepted: " + (accepted.empty() ? "a comma-separated list" : accepted);
     const std::vector<std::string> items = splitList(text);
     for (const auto &i : items)
-      if (i.empty()) return option + ": '" + text + "' has an empty item; accepted: names separated by single commas";
+      if (i.empty())
+        return option + ": '" + text + "' has an empty item; accepted: " +
+               (accepted.empty() ? "names separated by single commas" : accepted);
     return check ? check(items) : std::string();
   };
   fail(listError(list));

@@ -70,7 +70,9 @@ public:
   // Comma-separated names; an empty field ("a,", ",a") is an error, as is an empty list.
   // `check` as for reals(), on every occurrence.
   using NamesCheck = std::function<std::string(const std::vector<std::string> &)>;
-  std::vector<std::string> names(const char *name, const char *help, const std::string &value, const NamesCheck &check = {});
+  // `accepted` (optional) replaces the generic "accepted: ..." of the empty list and empty item errors.
+  std::vector<std::string> names(const char *name, const char *help, const std::string &value, const NamesCheck &check = {},
+                                 const std::string &accepted = "");
 
   bool given(const char *name) const; // present on the command line (or in an options file)
   std::string value(const char *name) const; // the value as given ("" when absent), for messages

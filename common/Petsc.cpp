@@ -236,14 +236,18 @@ std::string writableFileProblem(const std::string &option, const std::string &fi
   if (stat(file.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
     return option + ": cannot write '" + file + "': it is a directory; accepted: a file in a writable directory";
   // The permission bits are not the answer for root in /proc or /sys (writable, yet no file can be made
-  // there: -log_view :/proc/x hung a 2-rank run in PetscFinalize). Try it: open an existing file for
-  // writing without truncating it (non-blocking: a FIFO without a reader must not hang here), or make and
-  // remove a file of this process's own in the directory (every rank runs this check at once).
+  // there: -log_view :/proc/x hung a 2-rank run in PetscFinalize). Try it: open an existing regular file
+  // for writing without truncating it, or make and remove a file of this process's own in the directory
+  // (every rank runs this check at once).
   const auto failed = [&](const char *what) {
     return option + ": cannot write '" + file + "' (" + what + ": " + std::strerror(errno) +
            "); accepted: a file in a writable directory";
   };
   if (stat(file.c_str(), &st) == 0) {
+    // A FIFO or a device is not opened here: closing it again would end a reader waiting on it (a
+    // FIFO with `cat` behind it: cat got end of file and PETSc's own open then waited for ever).
+    if (!S_ISREG(st.st_mode))
+      return access(file.c_str(), W_OK) == 0 ? "" : failed("checking it");
     const int fd = open(file.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) return failed("opening it");
     close(fd);

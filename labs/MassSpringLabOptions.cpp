@@ -110,7 +110,8 @@ MassSpringLabOptions readMassSpringLabOptions(MPI_Comm comm) {
       // Indices written as integers, as every integer option (1e0 and 1.0 passed here; '' tracked nothing);
       // like every list, each occurrence on the command line is checked (only the last one is used).
       const size_t n = o.network.particles.size();
-      const std::string accepted = "; accepted: particle indices i,j,... in [0, " + std::to_string(n - 1) + "]";
+      const std::string indices = "particle indices i,j,... in [0, " + std::to_string(n - 1) + "]";
+      const std::string accepted = "; accepted: " + indices;
       const auto trackError = [&](const std::vector<std::string> &items) -> std::string {
         std::vector<long long> seen;
         for (const auto &item : items) {
@@ -124,7 +125,7 @@ MassSpringLabOptions readMassSpringLabOptions(MPI_Comm comm) {
       };
       const char *help = "Particles whose trajectory goes to trajectory.csv (0-based indices)";
       if (r.given("-track"))
-        for (const auto &item : r.names("-track", help, "", trackError)) o.track.push_back(PetscInt(std::stoll(item)));
+        for (const auto &item : r.names("-track", help, "", trackError, indices)) o.track.push_back(PetscInt(std::stoll(item)));
       else r.text("-track", help, "");
       o.write_network = r.path("-write_network",
                                "Write the network as DIR/particles.csv and DIR/springs.csv (-particles/-springs) and stop");
@@ -133,7 +134,7 @@ MassSpringLabOptions readMassSpringLabOptions(MPI_Comm comm) {
       if (!o.write_network.empty())
         for (const char *name : {"-gravity", "-plane", "-contact_stiffness", "-contact_damping", "-contact_damping_depth",
                                  "-contact_no_pull", "-dt", "-T", "-divergence_factor", "-linear_solver", "-scheme",
-                                 "-output_dir", "-quiet", "-save_final", "-snapshot_every", "-console_every",
+                                 "-output_dir", "-save_final", "-snapshot_every", "-console_every",
                                  "-checkpoint_every", "-restart", "-track"})
           if (r.given(name)) {
             r.fail(std::string(name) + ": given with -write_network, which writes the network's particles and springs "

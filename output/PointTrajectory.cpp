@@ -56,17 +56,26 @@ void PointTrajectory::checkResume(const StepState &s) const {
   // as -track 2,3 switched the file's particles at the restart, exit 0; another number of points was
   // blamed on the file, "rows skip or repeat a step"). A file without that step is csvLogCovers's case.
   std::ifstream in(log_.path());
-  std::string row, before, now;
+  std::string row, before, previous, now;
   const std::string step = std::to_string((long long)s.step) + ",";
-  while (std::getline(in, row))
-    if (row.compare(0, step.size(), step) == 0) {
-      const size_t first = row.find(','), second = row.find(',', first + 1);
-      before += (before.empty() ? "" : ",") + row.substr(second + 1, row.find(',', second + 1) - second - 1);
-    }
+  const std::string step_before = std::to_string((long long)s.step - 1) + ",";
+  auto particleOf = [](const std::string &r) {
+    const size_t first = r.find(','), second = r.find(',', first + 1);
+    return r.substr(second + 1, r.find(',', second + 1) - second - 1);
+  };
+  while (std::getline(in, row)) {
+    if (row.compare(0, step.size(), step) == 0) before += (before.empty() ? "" : ",") + particleOf(row);
+    if (s.step > 0 && row.compare(0, step_before.size(), step_before) == 0)
+      previous += (previous.empty() ? "" : ",") + particleOf(row);
+  }
   for (PetscInt p : points_) now += (now.empty() ? "" : ",") + std::to_string((long long)p);
-  // A list that begins the run's list is the checkpoint's step cut short: csvLogCovers says so.
-  if (!before.empty() && before != now && now.compare(0, before.size() + 1, before + ",") != 0)
-    throw inputError("-restart: cannot continue '" + log_.path() + "': it tracks particles " + before + ", the run -track " + now +
+  // The file's list is the step before the checkpoint's, whole: the checkpoint's own step may be cut
+  // short (its last rows missing, csvLogCovers's case: "its rows stop before"), which is not another
+  // list (-track 0 continued as -track 0,3 is: both were once taken for the other).
+  const std::string file_list = previous.empty() ? before : previous;
+  const bool cut_short = !previous.empty() && previous == now && now.compare(0, before.size() + 1, before + ",") == 0;
+  if (!before.empty() && before != now && !cut_short)
+    throw inputError("-restart: cannot continue '" + log_.path() + "': it tracks particles " + file_list + ", the run -track " + now +
                      "; accepted: the -track list of the run it continues");
   const std::string why = csvLogCovers(log_.path(), kHeader, s.step, (long long)points_.size());
   if (!why.empty()) throw inputError("-restart: cannot continue '" + log_.path() + "': " + why);

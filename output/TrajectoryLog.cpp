@@ -1,8 +1,10 @@
 #include "output/TrajectoryLog.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <vector>
 
 #include "common/Exact.hpp"
 
@@ -52,13 +54,32 @@ void TrajectoryLog::checkResume(const StepState &s) const {
 
 void TrajectoryLog::resume(const StepState &s) {
   // Keep the rows up to the checkpoint's time; later ones are written again. A row at the checkpoint
-  // written only because the run ended there (off the every-N grid) goes too when this run goes on: an
+  // that the interrupted run wrote only because it ended there goes too when this run goes on: an
   // uninterrupted run has none there (a restart to a larger -T kept an extra row at the first run's end).
-  const bool ends_here = s.step == s.steps || s.step % every_ == 0;
-  const double keep = ends_here ? s.time * (1 + 1e-12) : s.time * (1 - 1e-12);
+  // Whether it was such a row is read off the rows before it, that run's spacing in steps (the spacing
+  // may change between runs: judged by this run's, a row on the earlier grid went).
+  bool drop_end_row = false;
+  if (log_.writer() && s.step > 0 && s.step < s.steps) {
+    const double dt = s.time / double(s.step);
+    std::ifstream in(log_.path());
+    std::string line;
+    std::vector<long long> steps; // of the rows up to the checkpoint
+    std::getline(in, line);       // the header
+    while (std::getline(in, line)) {
+      const double t = std::strtod(line.c_str(), nullptr);
+      if (t > s.time * (1 + 1e-12)) break;
+      steps.push_back(std::llround(t / dt));
+    }
+    const size_t n = steps.size();
+    if (n >= 3 && steps[n - 1] == (long long)s.step) {
+      const long long spacing = steps[n - 2] - steps[n - 3];
+      drop_end_row = spacing > 0 && s.step % spacing != 0;
+    }
+  }
+  const double keep = drop_end_row ? s.time * (1 - 1e-12) : s.time * (1 + 1e-12);
   log_.resume([&](const std::string &row) {
     const double t = std::strtod(row.c_str(), nullptr);
-    return ends_here ? t <= keep : t < keep;
+    return drop_end_row ? t < keep : t <= keep;
   });
 }
 

@@ -77,6 +77,11 @@ check "discrete_system restart identical" 'cmp -s dfull/energy.csv dpart/energy.
 "$d" -system fifteen_dof -dt 0.01 -T 0.5 -snapshot_every 3 -quiet -output_dir dgrid > /dev/null
 "$d" -system fifteen_dof -dt 0.01 -T 1 -snapshot_every 3 -quiet -restart dgrid > /dev/null
 check "discrete_system restart from an end off the row grid" 'cmp -s dgrid_full/trajectory.csv dgrid/trajectory.csv'
+# ... and a row on the first run's grid stays when the spacing changes (every 5 to t = 0.5, then every 3:
+# the row at 0.5 went, judged by the new spacing).
+"$d" -system fifteen_dof -dt 0.01 -T 0.5 -snapshot_every 5 -quiet -output_dir dgrid5 > /dev/null
+"$d" -system fifteen_dof -dt 0.01 -T 1 -snapshot_every 3 -quiet -restart dgrid5 > /dev/null
+check "discrete_system restart keeps the first run's row on its own grid" 'grep -q "^0.5," dgrid5/trajectory.csv && grep -q "^0.51000000000000001," dgrid5/trajectory.csv'
 
 # 4b. fully_implicit on the default path of a beam above 10000 DOFs (mf_kron: CG started from the
 #     extrapolated y_n + (y_n - y_{n-1})): y_{n-1} is in the checkpoint, so the continued run is identical.

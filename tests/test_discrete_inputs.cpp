@@ -124,6 +124,14 @@ TEST(MatrixMarketReader, UseChecks) {
   const std::string ks = writeFile("k_penalty_free", "%%MatrixMarket matrix coordinate real symmetric\n3 3 4\n"
                                                      "1 1 1e11\n2 2 1\n3 3 1\n3 2 -1\n");
   EXPECT_NO_THROW(requirePositiveSemidefinite(readMatrixMarket(ks), "K"));
+  // A zero matrix (no damping; free masses) and a tiny one are semidefinite: the zero diagonal's shift
+  // underflowed to 0 and they were refused as indefinite.
+  const std::string z = writeFile("c_zero", "%%MatrixMarket matrix coordinate real symmetric\n2 2 0\n");
+  EXPECT_NO_THROW(requirePositiveSemidefinite(readMatrixMarket(z), "C"));
+  const std::string z2 = writeFile("c_zeros", "%%MatrixMarket matrix array real symmetric\n2 2\n0\n0\n0\n");
+  EXPECT_NO_THROW(requirePositiveSemidefinite(readMatrixMarket(z2), "C"));
+  const std::string tiny = writeFile("k_tiny", "%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n1 1 1e-300\n");
+  EXPECT_NO_THROW(requirePositiveSemidefinite(readMatrixMarket(tiny), "K"));
   // M indefinite or singular: reported on the size line.
   const std::string m = writeFile("m_indef", "%%MatrixMarket matrix array real symmetric\n2 2\n1\n2\n1\n");
   expectInputError([&] { requirePositiveDefinite(readMatrixMarket(m), "M"); }, m, 2, "M is not positive definite");
