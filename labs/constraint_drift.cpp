@@ -89,15 +89,11 @@ int main(int argc, char **argv) {
     // SIGINT/SIGTERM end the sweep after the variant in progress (its runs do not checkpoint), with the
     // variants run so far in the table and chart (the lab died at once, with no table, until 2026-11-27).
     const beam::StopHandlers stop_handlers;
-    int rank = 0;
-    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-    // The table so far, written after each variant: a signal to mpiexec ends the ranks one second after
-    // it forwards it (OpenMPI), too soon to finish the variant in progress; the rows already run stay.
-    const auto saveRows = [&] {
-      beam::agreeOn(PETSC_COMM_WORLD, [&] {
-        if (rank == 0) beam::writeFileAtomically(o.output.dir + "/constraint_drift.csv", table);
-      });
-    };
+    // The table so far, written from the start and after each variant: a signal to mpiexec ends the ranks
+    // one second after it forwards it (OpenMPI), too soon to finish the variant in progress; the rows run stay.
+    const std::string table_path = o.output.dir + "/constraint_drift.csv";
+    const auto saveRows = [&] { beam::writeOnRankZero(PETSC_COMM_WORLD, table_path, table); };
+    saveRows();
     for (size_t i = 0; i < variants.size(); ++i) {
       if ((interrupted_by = beam::stopRequested(PETSC_COMM_WORLD)) != 0) break;
       beam::OutputOptions out = o.output;
@@ -120,9 +116,10 @@ int main(int argc, char **argv) {
       saveRows();
     }
     if (!interrupted_by) interrupted_by = beam::stopRequested(PETSC_COMM_WORLD); // during the last variant
-    beam::agreeOn(PETSC_COMM_WORLD, [&] { // rank 0 writes: its failure ends every rank at once
+    int rank = 0;
+    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+    beam::agreeOn(PETSC_COMM_WORLD, [&] { // rank 0 draws: its failure ends every rank at once
       if (rank != 0) return;
-      beam::writeFileAtomically(o.output.dir + "/constraint_drift.csv", table);
       std::vector<std::string> args = {o.output.dir};
       for (size_t i = 0; i < done; ++i) args.push_back(variants[i].name);
       if (done > 0) beam::runPlotScript("plot_constraint_drift.py", args); // a curve per variant run

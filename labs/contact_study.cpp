@@ -212,15 +212,11 @@ int main(int argc, char **argv) {
     // at once and every row computed was lost, until 2026-11-27).
     const beam::StopHandlers stop_handlers;
     int interrupted_by = 0;
-    int rank = 0;
-    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-    // The rows so far, written after each run: a signal to mpiexec ends the ranks one second after it
-    // forwards it (OpenMPI), too soon to finish the run in progress; the rows already measured stay.
-    const auto saveRows = [&] {
-      beam::agreeOn(PETSC_COMM_WORLD, [&] {
-        if (rank == 0) beam::writeFileAtomically(out.dir + "/contact_study.csv", csv);
-      });
-    };
+    // The rows so far, written from the start and after each run: a signal to mpiexec ends the ranks one
+    // second after it forwards it (OpenMPI), too soon to finish the run in progress; the rows measured stay.
+    const std::string csv_path = out.dir + "/contact_study.csv";
+    const auto saveRows = [&] { beam::writeOnRankZero(PETSC_COMM_WORLD, csv_path, csv); };
+    saveRows();
     for (Case &c : cases) {
       if ((interrupted_by = beam::stopRequested(PETSC_COMM_WORLD)) != 0) break;
       beam::PVec x = c.model->createVector(), v = c.model->createVector();
@@ -255,10 +251,10 @@ int main(int argc, char **argv) {
       saveRows();
     }
     if (!interrupted_by) interrupted_by = beam::stopRequested(PETSC_COMM_WORLD); // during the last run
-    beam::agreeOn(PETSC_COMM_WORLD, [&] { // rank 0 writes: its failure ends every rank at once
-      if (rank != 0) return;
-      beam::writeFileAtomically(out.dir + "/contact_study.csv", csv);
-      beam::runPlotScript("plot_contact_study.py", std::vector<std::string>{out.dir});
+    int rank = 0;
+    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+    beam::agreeOn(PETSC_COMM_WORLD, [&] { // rank 0 draws: its failure ends every rank at once
+      if (rank == 0) beam::runPlotScript("plot_contact_study.py", std::vector<std::string>{out.dir});
     });
     if (interrupted_by) {
       BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "stopped by signal %d after %zu of %zu runs; contact_study.csv holds those\n",

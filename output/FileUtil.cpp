@@ -159,6 +159,14 @@ void prepareOutputDirectory(const std::string &dir) {
   checkSameDirectory(dir, rank, size);
 }
 
+void writeOnRankZero(MPI_Comm comm, const std::string &path, const std::string &content) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  agreeOn(comm, [&] {
+    if (rank == 0) writeFileAtomically(path, content);
+  });
+}
+
 void prepareOptionDirectory(const std::string &option, const std::string &dir) {
   try {
     prepareOutputDirectory(dir);

@@ -22,6 +22,8 @@ namespace beam {
 // - a file name as long as the longest the run writes must fit (a path near PATH_MAX passed the
 //   old short probe and failed mid-run).
 void prepareOutputDirectory(const std::string &dir);
+// A file of the whole run written by rank 0 (atomically), agreed on: its failure ends every rank at once.
+void writeOnRankZero(MPI_Comm comm, const std::string &path, const std::string &content);
 // The same for a directory an option names other than -output_dir (-export_system, -write_network):
 // its errors begin with the option.
 void prepareOptionDirectory(const std::string &option, const std::string &dir);
