@@ -1,6 +1,9 @@
 #include "common/StopSignal.hpp"
 
 #include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <unistd.h>
 
 namespace beam {
 namespace {
@@ -18,7 +21,32 @@ void onSignal(int sig) {
   std::signal(sig, SIG_DFL); // a second one ends the process at once
 }
 
+// The farewell lines, made before any signal: a handler may only write() what is already there.
+char g_farewell_int[512] = "", g_farewell_term[512] = "";
+
+void onSignalOutsideRun(int sig) {
+  const char *line = sig == SIGINT ? g_farewell_int : g_farewell_term;
+  const size_t length = std::strlen(line); // async-signal-safe (POSIX.1-2016)
+  if (length > 0 && ::write(STDERR_FILENO, line, length) < 0) {
+  }
+  std::signal(sig, SIG_DFL);
+  std::raise(sig); // the default action: the shell and mpiexec see a process ended by this signal
+}
+
 } // namespace
+
+void installFarewellHandlers(const char *program, int rank) {
+  for (const int sig : {SIGINT, SIGTERM}) {
+    char *line = sig == SIGINT ? g_farewell_int : g_farewell_term;
+    line[0] = '\0';
+    if (rank == 0) // under mpiexec every rank gets the signal: one line
+      std::snprintf(line, sizeof g_farewell_int,
+                    "%s: stopped by signal %d at a stage that cannot stop cleanly (setup, an analysis or its final "
+                    "files): no checkpoint; a file being written at that moment may be incomplete\n",
+                    program, sig);
+    std::signal(sig, onSignalOutsideRun);
+  }
+}
 
 StopHandlers::StopHandlers() {
   if (g_depth++ == 0) g_signal = 0;

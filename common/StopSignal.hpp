@@ -25,4 +25,10 @@ private:
 // The signal received on any rank (collective: call on every rank), 0 if none.
 int stopRequested(MPI_Comm comm);
 
+// Outside every StopHandlers scope (setup, an analysis without a time loop, the final files), SIGINT and
+// SIGTERM still end the process at once by their default action, but first rank 0 says so on stderr in
+// one line ("<program>: stopped by signal N ..."): without it a lab signalled there ended without a word,
+// as if it had crashed. Installed once by runMain; StopHandlers restore it when their scope ends.
+void installFarewellHandlers(const char *program, int rank);
+
 } // namespace beam

@@ -606,9 +606,9 @@ expect 2 "-links: given with -model pendulum" "$labs/constraint_drift" -links 3 
 expect 2 "-save_final: 'sf_out' is the output directory 'sf_out' or one it is in" "$mb" -T 0.01 -output_dir sf_out -save_final sf_out
 expect 2 "-save_final: 'sf_out' is the output directory 'sf_out/sub' or one it is in" "$mb" -T 0.01 -output_dir sf_out/sub -save_final sf_out
 [ -e sf_out ] && fail "a refused -save_final made the output directory"
-cp "$(dirname "$0")/../Multibody/models/pendulum.json" own_model.json
+cp "$tests/../Multibody/models/pendulum.json" own_model.json
 expect 2 "-save_final: './own_model.json' is the run's input (-model;" "$mb" -model own_model.json -T 0.01 -output_dir $out -save_final ./own_model.json
-cmp -s own_model.json "$(dirname "$0")/../Multibody/models/pendulum.json" && passed=$((passed + 1)) || fail "the model file was changed"
+cmp -s own_model.json "$tests/../Multibody/models/pendulum.json" && passed=$((passed + 1)) || fail "the model file was changed"
 expect 2 'body2 "b" is not a body' "$mb" -model unknown_body.json -output_dir $out
 expect 2 "inertia" "$mb" -model bad_inertia.json -output_dir $out
 expect 2 "axis" "$mb" -model zero_axis.json -output_dir $out

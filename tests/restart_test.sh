@@ -6,6 +6,7 @@
 #     with 128 + signal; the .pvd stays valid; -restart completes it identically.
 set -u
 labs=$(cd "$1" && pwd)
+tests=$(cd "$(dirname "$0")" && pwd) # before the cd below: the script may be named by a relative path
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -211,7 +212,7 @@ mbargs=(-model double_pendulum -scheme verlet -dt 0.001 -quiet -snapshot_every 5
 "$mb" "${mbargs[@]}" -T 0.4 -restart mbpart -save_final mbpart.csv > /dev/null
 check "multibody restart identical" 'cmp -s mbfull/energy.csv mbpart/energy.csv && cmp -s mbfull.csv mbpart.csv'
 # The model file by another path, and -0 for 0: the same run (both were refused as another run's).
-mkdir -p mbmodel && cp "$(dirname "$0")/../Multibody/models/double_pendulum.json" mbmodel/dp.json
+mkdir -p mbmodel && cp "$tests/../Multibody/models/double_pendulum.json" mbmodel/dp.json
 "$mb" -model mbmodel/dp.json -baumgarte_omega -0 -scheme verlet -dt 0.001 -quiet -snapshot_every 0 -T 0.1 -output_dir mbmoved > /dev/null
 cp mbmodel/dp.json mbmodel/copy.json
 "$mb" -model ./mbmodel/copy.json -baumgarte_omega 0 -scheme verlet -dt 0.001 -quiet -snapshot_every 0 -T 0.2 -restart mbmoved > /dev/null 2> err.txt
@@ -333,6 +334,29 @@ done
 kill -9 $pid
 wait $pid 2> /dev/null
 check "contact_study killed mid-sweep kept its complete rows" 'rows=$(($(wc -l < cs_kill/contact_study.csv) - 1)); [ "$rows" -ge 1 ] && [ "$rows" -lt 16 ] && awk -F, "NF != 7 { exit 1 }" cs_kill/contact_study.csv'
+
+# 12. A signal where no run can stop cleanly (the stability lab's analysis, MPI's start) ends the lab by
+#     the signal's default action, as before, but with one line on stderr (it ended without a word, as
+#     if it had crashed). One second into an analysis that takes a minute; on 2 ranks, one line.
+"$labs/stability" -mx 200 -my 20 -output_dir st_sig > /dev/null 2> st_sig.txt &
+pid=$!
+sleep 1
+kill -TERM $pid
+wait $pid
+rc=$?
+check "stability stopped by SIGTERM says so (exit $rc)" '[ $rc = 143 ] && [ "$(wc -l < st_sig.txt)" = 1 ] && grep -q "^stability: stopped by signal 15 at a stage that cannot stop cleanly" st_sig.txt'
+"$labs/stability" -mx 200 -my 20 -output_dir st_sig > /dev/null 2> st_sig.txt &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+check "stability stopped by SIGINT says so" 'grep -q "^stability: stopped by signal 2 " st_sig.txt'
+mpiexec --quiet -n 2 "$labs/stability" -mx 200 -my 20 -output_dir st_sig2 > /dev/null 2> st_sig.txt &
+pid=$!
+sleep 2
+pkill -TERM -P $pid
+wait $pid
+check "stability on 2 ranks stopped by SIGTERM: one line" '[ "$(grep -c "stopped by signal 15" st_sig.txt)" = 1 ]'
 
 echo "$passed passed, $failures failed"
 [ "$failures" = 0 ]
