@@ -181,6 +181,7 @@ SecondOrderSystem toSecondOrderSystem(const DiscreteModel &model, MPI_Comm comm)
   } else {
     fill(system.load, model.F);
     system.load_factor = model.load_factor;
+    system.load_factor_bound = model.load_factor_bound;
   }
   return system;
 }

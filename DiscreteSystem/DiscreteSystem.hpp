@@ -34,6 +34,7 @@ struct DiscreteModel {
   std::function<double(double)> load_factor;  // f = F g(t); empty = constant
   std::shared_ptr<const LoadHistory> history; // replaces F g(t) when set
   std::string load_identity = "no";           // of load_factor (LoadIdentity::text)
+  double load_factor_bound = 1;               // max |g| (LoadIdentity::bound)
   // K is positive definite (false for a semidefinite K, e.g. free-free: no static solution f = K x).
   bool stiffness_invertible = true;
 

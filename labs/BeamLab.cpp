@@ -16,6 +16,7 @@ namespace beam {
 SecondOrderSystem beamSystem(const Beam &beam, const BeamLabOptions &options) {
   SecondOrderSystem system = beamSystem(beam, options.operator_kind);
   system.load_factor = options.load_factor;
+  system.load_factor_bound = options.load_identity.bound;
   addRayleighDamping(system, beam, options.rayleigh_alpha, options.rayleigh_beta);
   return system;
 }

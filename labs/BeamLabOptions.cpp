@@ -171,12 +171,13 @@ std::function<double(double)> readLoadInTimeOptions(MPI_Comm comm, LoadIdentity 
     if (!curve.empty()) {
       const LoadCurve c = LoadCurve::read(curve);
       // By its data only, as the README says: the same file by another path is the same run.
-      identity = {"curve with hash " + std::to_string(c.hash()), curve, c.hash()};
+      identity = {"curve with hash " + std::to_string(c.hash()), curve, c.hash(), c.largestMagnitude()};
       g = c;
     }
     if (r.given("-load_harmonic")) {
       g = harmonicLoad(ah[0], ah[1]);
       identity.text = "harmonic " + exactDecimal(ah[0]) + "," + exactDecimal(ah[1]);
+      identity.bound = ah[1] != 0 ? std::abs(ah[0]) : 0.0; // A sin(0 t) = 0
     }
   });
   return g;

@@ -79,6 +79,7 @@ DiscreteModel discreteModel(const DiscreteLabOptions &o) {
   // Files are read on every rank; one that is bad on some ranks only must end all of them.
   agreeOn(PETSC_COMM_WORLD, [&] { model = discreteModel(o.source, o.load_factor); });
   model.load_identity = o.load_identity.text;
+  model.load_factor_bound = o.load_identity.bound;
   return model;
 }
 

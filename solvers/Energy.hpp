@@ -65,7 +65,8 @@ private:
 double driftScale(double initial_energy, double reference_energy);
 // The same without the fallback: 0 when both vanish.
 double modelDriftScale(double initial_energy, double reference_energy);
-// 1/2 f'S^{-1}f, one solve with S (options prefix `static_`); 0 when f = 0. With CG the solve may stop at
+// 1/2 f'S^{-1}f, one solve with S (options prefix `static_`); 0 when f = 0. For f(t) = f0 g(t), f = f0 max|g|
+// (SecondOrderSystem::load_factor_bound), the load's largest size. With CG the solve may stop at
 // its iteration limit (-static_ksp_max_it): the iterate is then a lower bound, good enough for a scale.
 double staticCompliance(const SecondOrderSystem &system, LinearSolverKind solver);
 inline double energyScale(const SecondOrderSystem &system, double initial_energy, LinearSolverKind solver) {

@@ -52,6 +52,10 @@ double LinearModel::dissipationRate(double, Vec, Vec v) const {
   return dot(v, work_);
 }
 
+std::string LinearModel::referenceEnergyFormula() const {
+  return system_->load_factor ? "1/2 f'S^-1 f, f = f0 max|g|" : "1/2 f'S^-1 f";
+}
+
 double LinearModel::referenceEnergy() const {
   if (!reference_energy_) reference_energy_ = staticCompliance(*system_, solver_kind_);
   return *reference_energy_;

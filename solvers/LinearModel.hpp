@@ -50,7 +50,7 @@ public:
   void externalForce(double t, Vec /*x*/, Vec f) const override { system_->force(t, f); }
   double dissipationRate(double t, Vec x, Vec v) const override;
   double referenceEnergy() const override;
-  std::string referenceEnergyFormula() const override { return "1/2 f'S^-1 f"; }
+  std::string referenceEnergyFormula() const override;
 
   void draw(Vec x, Vec v, Drawing &drawing) const override;
 

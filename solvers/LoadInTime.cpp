@@ -87,6 +87,12 @@ LoadCurve LoadCurve::read(const std::string &path) {
   return LoadCurve(std::move(t), std::move(g));
 }
 
+double LoadCurve::largestMagnitude() const {
+  double m = 0;
+  for (const double g : g_) m = std::max(m, std::abs(g));
+  return m;
+}
+
 double LoadCurve::operator()(double t) const {
   if (t <= t_.front()) return g_.front();
   if (t >= t_.back()) return g_.back();

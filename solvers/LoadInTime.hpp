@@ -29,6 +29,8 @@ public:
   static LoadCurve read(const std::string &path);
   double operator()(double t) const;
   const std::vector<double> &times() const { return t_; }
+  // max |g|: the curve's rows (piecewise linear, held beyond its ends).
+  double largestMagnitude() const;
   // FNV-1a over its (t, g) bit patterns: the curve's identity in checkpoints and across ranks.
   std::uint64_t hash() const;
 
@@ -43,6 +45,9 @@ struct LoadIdentity {
   std::string text = "no";
   std::string curve_file;     // -load_curve, when given
   std::uint64_t curve_hash = 0;
+  // The largest |g(t)| (a curve's largest |g|, a harmonic's |A|): f0 times it is the reference load of the
+  // energy scale (SecondOrderSystem::load_factor_bound).
+  double bound = 1;
 };
 
 // g(t) = amplitude sin(omega t)

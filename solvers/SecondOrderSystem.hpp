@@ -18,6 +18,10 @@ struct SecondOrderSystem {
   PVec load;      // f0 (with a load_field: a reference load, used only for scales)
   // f(t) = f0 * load_factor(t); empty = constant load f0.
   std::function<double(double)> load_factor;
+  // The largest |load_factor(t)|: the energy scale's reference load is f0 times it (with f0 alone a
+  // curve g = 1e12 on a unit load called a conserving run diverged, exit 3, and the same load given as
+  // f0 = 1e12 conserved).
+  double load_factor_bound = 1;
   // f(t) written into the vector, for loads that are not f0 g(t) (a sampled per-DOF history); when set
   // it replaces f0 * load_factor(t).
   std::function<void(double, Vec)> load_field;

@@ -208,6 +208,22 @@ TEST(DampedSchemes, EnergyConservingSchemesBalanceToRoundoff) {
   }
 }
 
+// f = F g(t): the energy scale is that of the load's largest size, F max|g|, so a load's drift does not
+// depend on whether its size sits in F or in g. With F alone a curve g = 1e12 made midpoint, which conserves,
+// "diverge" (exit 3), and the same load given as F = 1e12 conserved. Same drifts to round-off.
+TEST(DampedSchemes, EnergyScaleTakesTheLoadsLargestSize) {
+  constexpr double kSize = 1e12;
+  DiscreteModel in_g = threeDof(false, true), in_f = threeDof(false, true);
+  in_g.load_factor = [](double t) { return kSize * std::sin(kOmegaLoad * t); };
+  in_g.load_factor_bound = kSize;
+  in_f.F *= kSize;
+  // The labs' default -divergence_factor 1e6.
+  const SchemeRun a = run("midpoint", in_g, 0.1, 20, 1e6), b = run("midpoint", in_f, 0.1, 20, 1e6);
+  EXPECT_NEAR(a.result.energy_scale / b.result.energy_scale, 1.0, 1e-13);
+  EXPECT_NEAR(a.result.max_abs_drift, b.result.max_abs_drift, 1e-12);
+  EXPECT_FALSE(a.result.diverged);
+}
+
 // The three-level recurrence (B.16) as a map of (q_n, q_{n-1}); its spectral radius.
 double rhoB16(const DiscreteModel &m, double h) {
   const Eigen::MatrixXd M(m.M), K(m.K), C(m.C);
