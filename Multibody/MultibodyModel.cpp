@@ -367,8 +367,13 @@ void MultibodyModel::force(double /*t*/, Vec x, Vec v, Vec F) const {
   if (rank_ == 0) fromEigen(forces(toEigen(x), toEigen(v)), F);
 }
 
+// The calls that solve the augmented system, which can fail (a singular or non-finite one): on rank 0
+// only, so agreed on, or the other ranks went on into the next step's collectives while rank 0 reported
+// the divergence (2 ranks hung, where 1 rank exited 3).
 void MultibodyModel::acceleration(double t, Vec x, Vec v, Vec a) const {
-  if (rank_ == 0) fromEigen(accelerations(t, toEigen(x), toEigen(v)), a);
+  agreeOn(comm_, [&] {
+    if (rank_ == 0) fromEigen(accelerations(t, toEigen(x), toEigen(v)), a);
+  });
 }
 
 void MultibodyModel::externalForce(double /*t*/, Vec x, Vec f) const {
@@ -444,19 +449,24 @@ std::vector<std::pair<std::string, std::string>> MultibodyModel::identity() cons
 }
 
 void MultibodyModel::afterStep(double /*t*/, Vec x, Vec v) const {
-  if (!projection_ || rank_ != 0) return;
-  Vector q = toEigen(x), qd = toEigen(v);
-  project(q, qd);
-  fromEigen(q, x);
-  fromEigen(qd, v);
+  if (!projection_) return;
+  agreeOn(comm_, [&] { // project() solves the augmented system (acceleration() above)
+    if (rank_ != 0) return;
+    Vector q = toEigen(x), qd = toEigen(v);
+    project(q, qd);
+    fromEigen(q, x);
+    fromEigen(qd, v);
+  });
 }
 
 void MultibodyModel::initialState(Vec x, Vec v) const {
-  if (rank_ != 0) return;
-  Vector q = initialCoordinates(), qd = initialRates();
-  if (jointRowCount() > 0 || bodyCount() > 0) project(q, qd); // positions already consistent: velocities only move
-  fromEigen(q, x);
-  fromEigen(qd, v);
+  agreeOn(comm_, [&] {
+    if (rank_ != 0) return;
+    Vector q = initialCoordinates(), qd = initialRates();
+    if (jointRowCount() > 0 || bodyCount() > 0) project(q, qd); // positions already consistent: velocities only move
+    fromEigen(q, x);
+    fromEigen(qd, v);
+  });
 }
 
 void MultibodyModel::saveFinal(Vec x, Vec v, const std::string &path) const {

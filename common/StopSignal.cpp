@@ -64,6 +64,8 @@ StopHandlers::~StopHandlers() {
   std::signal(SIGTERM, previous_term_);
 }
 
+int stopReceived() { return g_signal; }
+
 int stopRequested(MPI_Comm comm) {
   int mine = g_signal, any = 0;
   MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm);

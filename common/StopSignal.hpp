@@ -24,6 +24,8 @@ private:
 };
 // The signal received on any rank (collective: call on every rank), 0 if none.
 int stopRequested(MPI_Comm comm);
+// The signal this process received, 0 if none: not agreed between ranks (for what one rank does alone).
+int stopReceived();
 
 // Outside every StopHandlers scope (setup, an analysis without a time loop, the final files), SIGINT and
 // SIGTERM still end the process at once by their default action, but first rank 0 says so on stderr in

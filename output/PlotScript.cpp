@@ -1,25 +1,24 @@
 #include "output/PlotScript.hpp"
 
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "common/Error.hpp"
+#include "common/StopSignal.hpp"
 
 namespace beam {
 namespace {
-
-// One shell word: single quotes, with any single quote inside written as '\''.
-std::string shellWord(const std::string &s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
 
 // Runs the script and turns what can go wrong into an exit status and one line: matplotlib missing
 // (10: the chart is skipped), an interrupt (130), any other failure (11, its line in the file argv[1]).
@@ -28,8 +27,9 @@ std::string shellWord(const std::string &s) {
 // PYTHON* variables, no current directory on the path: a csv.py there was imported), with the script's
 // own directory on the path as `python3 script` has it.
 const char *const kBootstrap = R"(
-import os, runpy, sys
+import os, runpy, sys, warnings
 report, sys.argv = sys.argv[1], sys.argv[2:]
+warnings.simplefilter("ignore")  # numpy's overflow warnings on a diverged run's values: stderr keeps one line
 def fail(line):
     with open(report, "w") as f:
         f.write(" ".join(str(line).split()))
@@ -67,21 +67,44 @@ void runPlotScript(const std::string &script, const std::vector<std::string> &ar
   const int fd = ::mkstemp(report.data());
   if (fd >= 0) ::close(fd);
   else report = "/dev/null";
-  std::string cmd = std::string(python) + " -I -c " + shellWord(kBootstrap) + " " + shellWord(report) + " " + shellWord(path);
-  for (const auto &a : arguments) cmd += " " + shellWord(a);
+  std::vector<std::string> words = {python, "-I", "-c", kBootstrap, report, path};
+  words.insert(words.end(), arguments.begin(), arguments.end());
+  std::vector<char *> argv;
+  for (std::string &w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
   std::fflush(stdout); // keep our lines before the script's
-  const int status = std::system(cmd.c_str());
-  const int code = status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  // Spawned and waited for, not std::system: system() ignores SIGINT in the lab while the script runs, so
+  // a SIGINT sent to the lab alone (pkill -INT, as the README advises for mpiexec) was lost.
+  // A signal while it draws is recorded (StopHandlers): the script finishes or is interrupted with the
+  // lab (Ctrl-C reaches both), then the lab stops with the line below.
+  pid_t pid = 0;
+  int status = 0, signalled = 0;
+  int code = -1;
+  {
+    const StopHandlers stop_handlers;
+    const int earlier = stopReceived(); // a lab's sweep stopped by a signal still draws what it ran
+    if (::posix_spawn(&pid, python, nullptr, nullptr, argv.data(), environ) == 0) {
+      int waited;
+      while ((waited = ::waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
+      }
+      if (waited == pid) code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+    if (stopReceived() != earlier) signalled = stopReceived();
+  }
   std::ostringstream why;
   if (code == 11) why << std::ifstream(report).rdbuf();
   if (fd >= 0) std::filesystem::remove(report, ec);
+  if (signalled && code == 0)
+    throw Error(128 + signalled, "stopped by signal " + std::to_string(signalled) + " while drawing the chart (" + script +
+                                     "); the CSV files and the chart are written");
   if (code == 0) return;
-  if (code == 10) {
+  if (code == 10 && !signalled) {
     std::printf("plot skipped: python3-matplotlib is not installed (the CSV files are written)\n");
     return;
   }
-  if (code == 130) // the bootstrap's KeyboardInterrupt, or python3 killed by SIGINT
-    throw Error(130, "interrupted while drawing the chart (" + script + "); the CSV files are written");
+  if (code == 130 || signalled) // the bootstrap's KeyboardInterrupt, or python3 killed by SIGINT
+    throw Error(128 + (signalled ? signalled : SIGINT),
+                "interrupted while drawing the chart (" + script + "); the CSV files are written");
   throw runError("the chart (" + script + ") failed: " + (code == 11 ? why.str() : "exit status " + std::to_string(code)) +
                  "; the CSV files are written");
 }

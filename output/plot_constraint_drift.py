@@ -4,7 +4,7 @@
 usage: plot_constraint_drift.py DIR VARIANT [VARIANT ...]
 Reads DIR/<variant>/energy.csv (columns step,time,...,position_violation,...,drift) and writes
 DIR/constraint_drift.png: max |g| over the joints (top) and |E - E0| / scale (bottom) against time, on
-log scales floored at 1e-16 (round-off), so a drifting run and a projected one stay readable together.
+log scales floored at 1e-16 (round-off) and capped at 1e100 (plot_log.py), so a drifting run and a projected one stay readable together.
 """
 import csv
 import sys
@@ -13,6 +13,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from plot_log import log_magnitudes  # noqa: E402
 
 
 def read(path):
@@ -32,8 +33,8 @@ def main():
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(10, 7), sharex=True)
     for v in variants:
         t, g, d = read(f"{out}/{v}/energy.csv")
-        top.plot(t, [max(abs(x), 1e-16) for x in g], label=v, lw=1.0)
-        bottom.plot(t, [max(abs(x), 1e-16) for x in d], label=v, lw=1.0)
+        top.plot(t, log_magnitudes(g), label=v, lw=1.0)
+        bottom.plot(t, log_magnitudes(d), label=v, lw=1.0)
     for ax, label in ((top, "max |g| (position violation)"), (bottom, "|E - E0| / scale")):
         ax.set_yscale("log")
         ax.set_ylabel(label)

@@ -3,7 +3,7 @@
 
 usage: plot_energy_drift.py DIR SCHEME [SCHEME ...]
 Reads DIR/<scheme>/energy.csv (columns step,time,...,drift) and writes DIR/energy_drift.png.
-The y axis is |drift| on a log scale, floored at 1e-16 (round-off): drifts of 1e-14 (midpoint), 1e-2
+The y axis is |drift| on a log scale, floored at 1e-16 (round-off) and capped at 1e100 (plot_log.py): drifts of 1e-14 (midpoint), 1e-2
 (fully implicit) and 1e6 (a diverging scheme) stay readable on one chart, and a diverging scheme does not
 flatten the others.
 """
@@ -14,6 +14,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from plot_log import log_magnitudes  # noqa: E402
 
 
 def read(path):
@@ -34,7 +35,7 @@ def main():
     for i, s in enumerate(schemes):
         t, d = read(f"{out}/{s}/energy.csv")
         # ten colours, then the line style changes, so every scheme stays distinguishable
-        ax.plot(t, [max(abs(v), 1e-16) for v in d], label=s, lw=1.0, ls=styles[(i // 10) % 4])
+        ax.plot(t, log_magnitudes(d), label=s, lw=1.0, ls=styles[(i // 10) % 4])
     ax.set_yscale("log")
     ax.set_xlabel("time")
     ax.set_ylabel("|E - E0| / scale")

@@ -59,6 +59,15 @@ void refuseNonFinite(const Model &model, const EnergyTerms &initial) {
                    "): an input value overflows; accepted: masses, stiffnesses, positions and velocities whose energies are finite");
 }
 
+// A reference energy that overflows (a mechanism spanning 1e160 m, a load curve of 1e308) made every
+// drift 0: "conserved", exit 0, while the energy grew 1e64-fold. Refused like a non-finite energy.
+void refuseInfiniteScale(const Model &model, double reference) {
+  if (std::isfinite(reference)) return;
+  throw inputError("the energy scale (the model's reference energy, " + model.referenceEnergyFormula() +
+                   ") is not finite: an input value overflows; accepted: loads, sizes, masses and velocities whose "
+                   "energies are finite");
+}
+
 // A following scale is 0 only while no energy term is: the change is 0 too.
 double driftOf(double change, double scale) { return change == 0 ? 0 : change / scale; }
 
@@ -112,6 +121,7 @@ void TimeLoop::start(Progress &p, const std::vector<Monitor *> &monitors) {
   p.state.newton_its = scheme_.newtonIterations() >= 0 ? 0 : -1;
   const double origin_part = model_.offsetEnergy(0.0, p.state.x, p.state.y);
   refuseNonFinite(model_, p.state.energy);
+  refuseInfiniteScale(model_, reference_energy_);
   const double fixed = modelDriftScale(p.state.energy.total() - origin_part, reference_energy_);
   p.scale_follows = !(fixed > 0);
   p.result.energy_scale = p.scale_follows ? magnitude(p.state.energy) : fixed;
@@ -122,6 +132,7 @@ void TimeLoop::checkInitialState(Vec x, Vec y) const {
   if (!settings_.restart_path.empty()) return;
   EnergyMeter meter(model_);
   refuseNonFinite(model_, meter.start(0.0, x, y));
+  refuseInfiniteScale(model_, reference_energy_);
 }
 
 void TimeLoop::restore(Progress &p, const std::vector<Monitor *> &monitors) {

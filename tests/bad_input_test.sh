@@ -926,5 +926,21 @@ expect 2 "-steps_per_contact, -drop_height, -gravity_z, -mass, -contact_stiffnes
 # A chart range past the amplification matrix's precision (1e20 charted rho = 3e23, 1e100 NaN, exit 0).
 expect 2 "-omega_range: 1e20 is out of range; accepted: a real in (0, 1e5]" "$labs/stability" -omega_range 1e20 -output_dir $out
 
+# A multibody run whose augmented solve fails on rank 0 (where the model computes) mid-run: exit 3 on 2
+# ranks too (the other rank went on into the next step's collectives: a hang until killed).
+expect 3 "rk4 diverged at step 1, t = 0.001: model pendulum: the augmented solve gave non-finite accelerations" \
+  mpiexec --quiet -n 2 "$mb" -baumgarte_omega 1e300 -T 0.01 -quiet -output_dir mb_solve_fails
+# An energy scale that overflows (bodies 2e308 apart: the scale was inf and every drift 0, "conserved",
+# exit 0, while a stiff spring's energy grew 1e64-fold).
+printf '%s\n' '{"gravity":[0,0,-9.81],"bodies":[' \
+  '{"name":"A","mass":1,"inertia":[1,1,1],"position":[-1e308,0,0]},' \
+  '{"name":"B","mass":1,"inertia":[1,1,1],"position":[1e308,0,0]}]}' > far_bodies.json
+expect 2 "the energy scale (the model's reference energy, (sum of m |g|) x the mechanism's extent + the initial kinetic energy) is not finite" \
+  "$mb" -model far_bodies.json -T 0.01 -output_dir $out
+# A load curve whose energy scale overflows: refused like an overflowing energy (exit 3, "diverged at step 1").
+printf '0,1e308\n' > curve_huge.csv
+expect 2 "the energy scale (the model's reference energy, 1/2 f'S^-1 f, f = f0 max|g|) is not finite" \
+  "$labs/midpoint" -load_curve curve_huge.csv -T 0.1 -output_dir $out
+
 echo "$passed passed, $failures failed"
 [ "$failures" = 0 ]

@@ -357,6 +357,16 @@ sleep 2
 pkill -TERM -P $pid
 wait $pid
 check "stability on 2 ranks stopped by SIGTERM: one line" '[ "$(grep -c "stopped by signal 15" st_sig.txt)" = 1 ]'
+# A SIGINT to the lab alone (pkill -INT, not Ctrl-C's whole group) while a chart is drawn: lost until
+# 2026-11-27 (std::system ignores SIGINT in its caller), the lab went on, exit 0. Now it stops: after the
+# chart (exit 130, "stopped by signal 2 while drawing the chart"), or before it, at once.
+"$labs/paper_central_difference" -output_dir pcd_sig > /dev/null 2> pcd_sig.txt &
+pid=$!
+sleep 0.8
+kill -INT $pid
+wait $pid
+rc=$?
+check "paper_central_difference stopped by SIGINT to the lab alone (exit $rc)" '[ $rc = 130 ] && [ "$(wc -l < pcd_sig.txt)" = 1 ] && grep -q "signal 2" pcd_sig.txt'
 
 echo "$passed passed, $failures failed"
 [ "$failures" = 0 ]

@@ -413,25 +413,28 @@ TEST(ModelFile, EveryBuiltInModelLoads) {
 
 // The mechanism's extent (its energy scale) without the scan over all pairs: the same double as that
 // scan, on a chain-like line, a cube's cloud, a sphere's surface (every point a candidate), coincident
-// points, one point and none.
+// points, one point and none; and points at 1e160, whose squared distances overflow (the extent was inf).
 TEST(Extent, LargestDistanceEqualsTheScanOverAllPairs) {
   auto scan = [](const std::vector<Vec3> &points) {
     double largest = 0;
     for (const auto &p : points)
-      for (const auto &q : points) largest = std::max(largest, (p - q).norm());
+      for (const auto &q : points) largest = std::max(largest, (p - q).stableNorm());
     return largest;
   };
   std::mt19937 random(7);
   std::uniform_real_distribution<double> uniform(-1, 1);
-  std::vector<std::vector<Vec3>> clouds(6);
+  std::vector<std::vector<Vec3>> clouds(7);
   for (int k = 0; k < 400; ++k) {
     clouds[0].push_back(Vec3(0.1 * k, -0.05 * k + 1e-3 * uniform(random), 3));
     clouds[1].push_back(Vec3(uniform(random), uniform(random), uniform(random)) * 1e3);
     clouds[2].push_back(Vec3(uniform(random), uniform(random), uniform(random)).normalized() * 1e-4);
     clouds[3].push_back(Vec3(2, -1, 5));
+    clouds[6].push_back(Vec3(uniform(random), uniform(random), uniform(random)) * 1e160);
   }
   clouds[4].push_back(Vec3(1, 2, 3));
   for (const auto &points : clouds) EXPECT_EQ(largestDistance(points), scan(points)) << points.size() << " points";
+  EXPECT_TRUE(std::isfinite(largestDistance(clouds[6])));
+  EXPECT_GT(largestDistance(clouds[6]), 1e160);
 }
 
 TEST(Multibody, IdentityTellsTheListsApartAndNotThePaths) {
