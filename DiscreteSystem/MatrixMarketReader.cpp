@@ -38,6 +38,8 @@ bool parseLong(const std::string &s, long &v) {
 }
 
 bool parseDouble(const std::string &s, double &v) {
+  // Decimal only, as the message says: strtod takes 0x1p-1 (read as 0.5, exit 0).
+  if (s.find_first_of("xX") != std::string::npos) return false;
   char *end = nullptr;
   errno = 0;
   v = std::strtod(s.c_str(), &end);

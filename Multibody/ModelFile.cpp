@@ -120,9 +120,19 @@ Shape shape(const json &value, const Where &where) {
 }
 
 // A body name is a field of -save_final's CSV and of messages: a comma, quote or line break split its
-// row (exit 0).
+// row (exit 0). Unicode's controls too, in UTF-8: C1 (U+0080-U+009F, NEL among them), the line and
+// paragraph separators U+2028-U+2029 (line breaks to Python's splitlines) and the bidirectional
+// overrides and isolates U+202A-U+202E, U+2066-U+2069 (they reorder what a terminal shows).
 bool isPlainName(const std::string &name) {
-  return std::none_of(name.begin(), name.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f || c == ',' || c == '"'; });
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const unsigned char c = name[i];
+    if (c < 0x20 || c == 0x7f || c == ',' || c == '"') return false;
+    const unsigned char c1 = i + 1 < name.size() ? name[i + 1] : 0, c2 = i + 2 < name.size() ? name[i + 2] : 0;
+    if (c == 0xC2 && c1 >= 0x80 && c1 <= 0x9F) return false;
+    if (c == 0xE2 && c1 == 0x80 && c2 >= 0xA8 && c2 <= 0xAE) return false;
+    if (c == 0xE2 && c1 == 0x81 && c2 >= 0xA6 && c2 <= 0xA9) return false;
+  }
+  return true;
 }
 
 Body body(const json &value, const Where &where) {
@@ -160,7 +170,12 @@ Body body(const json &value, const Where &where) {
 using BodyIndex = std::map<std::string, int>;
 
 int bodyIndex(const json &object, const char *key, const Where &where, const BodyIndex &bodies) {
-  if (!object.contains(key) || !object[key].is_string()) where.fail(std::string("missing \"") + key + "\" (a body name or \"ground\")");
+  if (!object.contains(key)) where.fail(std::string("missing \"") + key + "\" (a body name or \"ground\")");
+  if (!object[key].is_string()) { // "body2": 0 was called missing
+    std::string shown = object[key].dump();
+    if (shown.size() > 40) shown = shown.substr(0, 40) + "...";
+    where.fail(std::string("\"") + key + "\" is " + shown + ", not a string; accepted: a body name or \"ground\"");
+  }
   const std::string name = object[key].get<std::string>();
   if (name == "ground") return kGround;
   if (const auto found = bodies.find(name); found != bodies.end()) return found->second;
@@ -297,7 +312,13 @@ Description parseModel(const std::string &json_text, const std::string &source) 
   // JSON leaves duplicate keys to the reader, and nlohmann keeps the last: "gravity": [0,-9.81,0],
   // "gravity": [0,0,0] ran without gravity, exit 0. A key given twice in one object is refused.
   std::vector<std::set<std::string>> keys; // of the objects open, innermost last
-  const json::parser_callback_t noDuplicateKeys = [&](int, json::parse_event_t event, json &parsed) {
+  // The schema nests 4 levels; 60 MB of '[' took 4.5 GB and 10 s before "malformed JSON" (or "out of
+  // memory", exit 3, not naming the file): refused at the first level past 64.
+  constexpr int kDepth = 64;
+  const json::parser_callback_t noDuplicateKeys = [&](int depth, json::parse_event_t event, json &parsed) {
+    if (depth > kDepth)
+      throw inputError("model " + source + ": nested deeper than " + std::to_string(kDepth) +
+                       " levels; accepted: the model schema's objects and lists (4 levels)");
     if (event == json::parse_event_t::object_start) keys.emplace_back();
     if (event == json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
     if (event == json::parse_event_t::key && !keys.empty() && !keys.back().insert(parsed.get<std::string>()).second)

@@ -57,8 +57,10 @@ double broadcast(double value, MPI_Comm comm) {
 
 StateView view(const Eigen::VectorXd &q, const Eigen::VectorXd &qd) { return StateView{q.data(), qd.data()}; }
 
-// FNV-1a over everything of a description that the motion depends on (not the shapes, which are drawn
-// only): a restart refuses an edited model file, and the ranks check that they read the same one.
+// FNV-1a over everything of a description that the run's output depends on, the bodies' names (in
+// -save_final's rows) and shapes (drawn) with the motion's data: a restart refuses an edited model file,
+// and the ranks check that they read the same one (a renamed body, a 5 m box for a sphere, went on into
+// the same series until 2026-11-27).
 std::uint64_t hashDescription(const Description &d) {
   std::uint64_t h = 1469598103934665603ULL;
   auto add = [&h](double value) { h = fnv1a(value + 0.0, h); }; // -0 is 0, as in the options
@@ -70,6 +72,10 @@ std::uint64_t hashDescription(const Description &d) {
   for (std::size_t n : {d.bodies.size(), d.joints.size(), d.springs.size(), d.torques.size()}) add(double(n));
   addAll(d.gravity);
   for (const Body &b : d.bodies) {
+    add(double(b.name.size()));
+    h = fnv1a(b.name.data(), b.name.size(), h);
+    add(double(b.shape.kind));
+    addAll(b.shape.size);
     add(b.mass);
     addAll(b.inertia);
     addAll(b.position);

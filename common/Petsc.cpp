@@ -495,9 +495,10 @@ PetscSession::PetscSession(int *argc, char ***argv, const char *help)
     : command_line_error_(commandLineProblem(*argc, *argv)) {
   { // A signal while MPI and PETSc start (a large part of a short lab's time) gets its line too; runMain
     // installs the handlers again with the lab's name and the rank MPI gives.
-    const char *rank = std::getenv("OMPI_COMM_WORLD_RANK");
+    const char *rank = std::getenv("OMPI_COMM_WORLD_RANK"), *size = std::getenv("OMPI_COMM_WORLD_SIZE");
     const char *slash = std::strrchr((*argv)[0], '/');
-    installFarewellHandlers(slash ? slash + 1 : (*argv)[0], rank && std::strcmp(rank, "0") != 0 ? 1 : 0);
+    installFarewellHandlers(slash ? slash + 1 : (*argv)[0], rank && std::strcmp(rank, "0") != 0 ? 1 : 0,
+                            size && std::strcmp(size, "1") != 0 ? 2 : 1);
   }
   static char skip_rc_option[] = "-skip_petscrc";
   bare_args_ = {(*argv)[0], skip_rc_option, nullptr};
@@ -581,7 +582,7 @@ PetscSession::~PetscSession() {
 
 int runMain(const PetscSession &session, const char *program, const std::function<int()> &body) {
   g_program = program;
-  installFarewellHandlers(program, session.rank());
+  installFarewellHandlers(program, session.rank(), session.size());
   int code = kExitOk;
   std::string message;
   try {

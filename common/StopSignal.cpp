@@ -35,11 +35,11 @@ void onSignalOutsideRun(int sig) {
 
 } // namespace
 
-void installFarewellHandlers(const char *program, int rank) {
+void installFarewellHandlers(const char *program, int rank, int size) {
   for (const int sig : {SIGINT, SIGTERM}) {
     char *line = sig == SIGINT ? g_farewell_int : g_farewell_term;
     line[0] = '\0';
-    if (rank == 0) // under mpiexec every rank gets the signal: one line
+    if (rank == 0 && (sig == SIGINT || size == 1)) // under mpiexec every rank gets the signal: one line
       std::snprintf(line, sizeof g_farewell_int,
                     "%s: stopped by signal %d at a stage that cannot stop cleanly (setup, an analysis or its final "
                     "files): no checkpoint; a file being written at that moment may be incomplete\n",

@@ -30,7 +30,9 @@ int stopReceived();
 // Outside every StopHandlers scope (setup, an analysis without a time loop, the final files), SIGINT and
 // SIGTERM still end the process at once by their default action, but first rank 0 says so on stderr in
 // one line ("<program>: stopped by signal N ..."): without it a lab signalled there ended without a word,
-// as if it had crashed. Installed once by runMain; StopHandlers restore it when their scope ends.
-void installFarewellHandlers(const char *program, int rank);
+// as if it had crashed. Installed once by runMain; StopHandlers restore it when their scope ends. On more
+// than one rank SIGTERM stays silent: OpenMPI also sends it to end the other ranks when one calls
+// MPI_Abort, after that rank's own error line (a user's SIGINT to mpiexec reaches the ranks as SIGINT).
+void installFarewellHandlers(const char *program, int rank, int size);
 
 } // namespace beam

@@ -151,13 +151,14 @@ std::vector<double> eulerBernoulliOmegas(const BeamSpec &spec, int count) {
   const double *beta_l2 = spec.supports == Supports::ClampedLeft   ? cantilever
                           : spec.supports == Supports::ClampedBoth ? clamped
                                                                    : simply;
-  const double L = spec.mx * spec.hx, H = spec.my * spec.hy, t = spec.thickness;
-  const double EI = spec.material.E * t * H * H * H / 12;
-  const double rhoA = spec.material.rho * t * H * (spec.mass_scaling == MassScaling::Course ? 36.0 : 1.0);
+  const double L = spec.mx * spec.hx, H = spec.my * spec.hy;
+  const double course = spec.mass_scaling == MassScaling::Course ? 36.0 : 1.0;
+  // sqrt(EI / (rho A L^4)) with I = t H^3 / 12, A = t H: sqrt(E / rho) H / (L^2 sqrt(12)), in factors that
+  // do not overflow on their own (E = 1e300 with rho = 1e-300 gave EB omega = inf and a ratio of 0).
+  const double root = std::sqrt(spec.material.E) / std::sqrt(spec.material.rho * course) * (H / L / L) / std::sqrt(12.0);
   std::vector<double> omegas;
   if (!spec.element_thickness.empty()) return omegas;
-  for (int n = 0; n < std::min(count, 3); ++n)
-    omegas.push_back(beta_l2[n] * std::sqrt(EI / (rhoA * L * L * L * L)));
+  for (int n = 0; n < std::min(count, 3); ++n) omegas.push_back(beta_l2[n] * root);
   return omegas;
 }
 
@@ -191,7 +192,7 @@ std::vector<PVec> reportModes(const BeamSpec &spec, const SecondOrderSystem &sys
     char line[160];
     int n = std::snprintf(line, sizeof line, "%-5zu %14.8g %14.8g %9.3f  ", k + 1, w, w / (2 * M_PI), share);
     if (share > 0.5 && bending < eb.size()) { // the next bending mode: compare with the next EB frequency
-      std::snprintf(line + n, sizeof line - size_t(n), "bending %zu: %.5f (EB omega = %.8g)", bending + 1,
+      std::snprintf(line + n, sizeof line - size_t(n), "bending %zu: %.5g (EB omega = %.8g)", bending + 1,
                     w / eb[bending], eb[bending]);
       ++bending;
     } else {

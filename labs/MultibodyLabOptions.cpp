@@ -13,15 +13,17 @@ MechanismOptions readMechanismOptions(MPI_Comm comm, bool stabilization) {
   readOptions(comm, "Mechanism", "", [&](OptionReader &r) {
     model = r.text("-model", ("Built-in mechanism (" + multibody::multibodyModelNames() + ") or a model file FILE.json").c_str(),
                    model);
-    if (model.empty()) r.fail("-model: empty; accepted: " + multibody::multibodyModelNames() + " or a .json file");
+    if (model.empty()) r.fail("-model: empty; accepted: " + multibody::multibodyModelNames());
     links = r.integer("-links", "Number of links of -model chain", links, 1, 100000);
     if (r.given("-links") && strcasecmp(model.c_str(), "chain") != 0) // read and ignored until 2026-11-27
       r.fail("-links: given with -model " + model + "; accepted: -links with -model chain");
     if (!stabilization) return; // the lab sets its own (then -baumgarte_* and -projection are unknown options)
+    // Up to 1e100: omega^2 and 2 xi omega stay far from overflow (-baumgarte_omega 1e300 made the
+    // augmented solve non-finite at step 1, exit 3 for an option's value).
     o.baumgarte.xi = r.real("-baumgarte_xi", "Baumgarte damping ratio xi in W = -2 xi omega gdot - omega^2 g", o.baumgarte.xi,
-                            Bounds::atLeast(0));
+                            Bounds::between(0, 1e100, "a real in [0, 1e100]"));
     o.baumgarte.omega = r.real("-baumgarte_omega", "Baumgarte frequency omega (1/s; 0 turns the stabilization off)",
-                               o.baumgarte.omega, Bounds::atLeast(0));
+                               o.baumgarte.omega, Bounds::between(0, 1e100, "a real in [0, 1e100]"));
     o.projection = r.flag("-projection", "Project positions and velocities onto the constraints after each step",
                           o.projection);
   });

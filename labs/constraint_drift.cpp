@@ -12,6 +12,7 @@
 // status ok or diverged) and
 // constraint_drift.png.
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 
 #include "common/Exact.hpp"
@@ -77,6 +78,20 @@ int main(int argc, char **argv) {
     // after four variants had run and printed their rows.
     beam::prepareOutputDirectory(o.output.dir); // its tables and chart (checked and locked), then each variant's
     for (const auto &v : variants) beam::prepareOutputDirectory(o.output.dir + "/" + v.name);
+    // An earlier sweep's files in the variants' directories go first: a rerun stopped by a signal after
+    // three variants left the other two's energy.csv of the earlier run beside the new ones (another dt).
+    int rank = 0;
+    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+    for (const auto &v : variants) {
+      const std::string dir = o.output.dir + "/" + v.name;
+      beam::clearPreviousRun(dir, "multibody");
+      beam::agreeOn(PETSC_COMM_WORLD, [&] {
+        std::error_code ec;
+        if (rank == 0 && !std::filesystem::remove(dir + "/energy.csv", ec) && ec)
+          throw beam::inputError("output directory '" + dir + "': cannot remove the earlier run's 'energy.csv': " + ec.message() +
+                                 "; accepted: a directory the run can write");
+      });
+    }
 
     std::string table = "variant,xi,omega,projection,max_position_violation,final_position_violation,max_abs_drift,status\n";
     BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "constraint_drift: %s, %s, dt = %s, T = %s\n\n%-18s %14s %14s %14s\n",
@@ -116,8 +131,6 @@ int main(int argc, char **argv) {
       saveRows();
     }
     if (!interrupted_by) interrupted_by = beam::stopRequested(PETSC_COMM_WORLD); // during the last variant
-    int rank = 0;
-    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
     beam::agreeOn(PETSC_COMM_WORLD, [&] { // rank 0 draws: its failure ends every rank at once
       if (rank != 0) return;
       std::vector<std::string> args = {o.output.dir};

@@ -73,13 +73,14 @@ int main(int argc, char **argv) {
     beam::TimeLoop loop(*scheme, model, o.run);
     if (beam::finishOptions(PETSC_COMM_WORLD)) return 0; // -help: every solver has listed its options
 
-    BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "mass_spring: %s, %lld particles, %lld springs, %s, dt = %s, %lld steps\n",
-                           o.network.source.c_str(), (long long)model.particleCount(), (long long)model.springCount(),
-                           o.scheme.c_str(), beam::gText(o.run.dt).c_str(), (long long)loop.steps()));
     beam::PVec x = model.createVector(), v = model.createVector();
     model.initialState(x, v);
-    const beam::LabOutput output = beam::labOutput(o.output, "mass_spring",
-                                                   {"kinetic", "gravity", "elastic", "contact", "dissipated", "total"});
+    beam::LabOutput output = beam::labOutput(o.output, "mass_spring",
+                                             {"kinetic", "gravity", "elastic", "contact", "dissipated", "total"});
+    // Printed when the run starts: before a refused restart or output directory it read as a run that went on.
+    output.header = "mass_spring: " + o.network.source + ", " + std::to_string(model.particleCount()) + " particles, " +
+                    std::to_string(model.springCount()) + " springs, " + o.scheme + ", dt = " + beam::gText(o.run.dt) +
+                    ", " + std::to_string(loop.steps()) + " steps";
     std::vector<beam::Monitor *> extra;
     std::unique_ptr<beam::PointTrajectory> track;
     if (!o.track.empty()) {

@@ -28,6 +28,8 @@ int main(int argc, char **argv) {
     beam::ModalSolver solver(problem, {beam::SpectrumEnd::Smallest, modes.modes, 1e-10, 0, "modes_", "-modes"});
     if (beam::finishOptions(PETSC_COMM_WORLD)) return 0; // -help: the eigensolver has listed its options
     beam::prepareOutputDirectory(options.output_dir);
+    // An earlier run's series (50 modes of another beam beside a new run's 3, exit 0) goes first.
+    beam::clearPreviousRun(options.output_dir, "modes");
     solver.solve();
 
     const std::vector<beam::PVec> shapes = beam::reportModes(options.beam, system, solver);

@@ -25,16 +25,14 @@ int main(int argc, char **argv) {
     beam::TimeLoop loop(*scheme, model, o.run);
     if (beam::finishOptions(PETSC_COMM_WORLD)) return 0;
 
-    BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD,
-                           "multibody: %s, %d bodies, %d joint rows, %s, dt = %s, %lld steps, Baumgarte xi = %s, "
-                           "omega = %s%s\n",
-                           o.mechanism.description.source.c_str(), model.bodyCount(), model.jointRowCount(),
-                           o.scheme.c_str(), beam::gText(o.run.dt).c_str(), (long long)loop.steps(),
-                           beam::gText(o.mechanism.baumgarte.xi).c_str(), beam::gText(o.mechanism.baumgarte.omega).c_str(),
-                           o.mechanism.projection ? ", projection" : ""));
     beam::PVec x = model.createVector(), v = model.createVector();
     model.initialState(x, v);
-    const beam::LabOutput output = beam::labOutput(o.output, "multibody", beam::multibodyEnergyColumns());
+    beam::LabOutput output = beam::labOutput(o.output, "multibody", beam::multibodyEnergyColumns());
+    // Printed when the run starts: before a refused restart or output directory it read as a run that went on.
+    output.header = "multibody: " + o.mechanism.description.source + ", " + std::to_string(model.bodyCount()) + " bodies, " +
+                    std::to_string(model.jointRowCount()) + " joint rows, " + o.scheme + ", dt = " + beam::gText(o.run.dt) +
+                    ", " + std::to_string(loop.steps()) + " steps, Baumgarte xi = " + beam::gText(o.mechanism.baumgarte.xi) +
+                    ", omega = " + beam::gText(o.mechanism.baumgarte.omega) + (o.mechanism.projection ? ", projection" : "");
     const beam::RunResult result = beam::runModel(loop, model, x, v, output);
     if (!o.output.save_final.empty() && !result.diverged) model.saveFinal(x, v, o.output.save_final);
     return beam::reportRun(PETSC_COMM_WORLD, result, o.output.dir);

@@ -24,6 +24,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
+#include <optional>
+#include <utility>
+#include <vector>
 #include <sstream>
 
 #include "labs/BeamLab.hpp"
@@ -46,6 +49,9 @@ struct Case {
   double k_spring, m_single; // the paper's step rule: omega_rule = sqrt(k/m) of one mass on one spring
   std::vector<double> steps;
   double T;
+  // Steps the paper runs with another force: its Figure 6 (h = 0.1423) has f = (0.5, -2.9), the masses
+  // settling at -0.125 and -0.35 m ("les deux masses se dirigent a gauche"); its other figures (0.5, 2.9).
+  std::vector<std::pair<double, std::vector<double>>> forces = {};
 };
 
 // Spectral radius of the three-level recurrence (B.16) as a map of (q_n, q_{n-1}).
@@ -110,7 +116,7 @@ int main(int argc, char **argv) {
     output.dir = "out/paper_central_difference";
     beam::agreeOn(PETSC_COMM_WORLD, [&] { beam::readOutputOptions(PETSC_COMM_WORLD, output, {nullptr, 0, false}); });
     const std::string out = output.dir;
-    const std::vector<Case> cases = {{"two_dof", 5.0, 0.5, {0.285, 0.1423, 0.6325, 0.9487}, 20.0},
+    const std::vector<Case> cases = {{"two_dof", 5.0, 0.5, {0.285, 0.1423, 0.6325, 0.9487}, 20.0, {{0.1423, {0.5, -2.9}}}},
                                      {"fifteen_dof", 7.0, 1.5, {0.7873, 0.9258, 0.5}, 150.0}};
     if (beam::finishOptions(PETSC_COMM_WORLD)) return 0; // the cases' solvers take no options
     beam::prepareOutputDirectory(out);
@@ -130,7 +136,6 @@ int main(int argc, char **argv) {
     for (const Case &c : cases) {
       const beam::DiscreteModel model = beam::builtinModel(c.system);
       const beam::DiscreteSystemModel linear(model, PETSC_COMM_WORLD, beam::LinearSolverKind::Direct);
-      const beam::SecondOrderSystem &system = linear.system();
       const double omega_max = std::sqrt(beam::largestEigenvalue(model));
       const double omega_rule = std::sqrt(c.k_spring / c.m_single);
       BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD,
@@ -142,7 +147,22 @@ int main(int argc, char **argv) {
       BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%8s %12s %12s %10s  %-18s %12s %14s\n", "h", "omega_rule h",
                              "omega_max h", "rho(A)", "scheme", "max |q|", "|q(T)|_max"));
       for (double h : c.steps) {
-        const double rho = spectralRadiusB16(model, h);
+        const double rho = spectralRadiusB16(model, h); // the same for any force
+        std::optional<beam::DiscreteModel> forced;      // the paper's force for this step, when not the model's
+        std::optional<beam::DiscreteSystemModel> forced_linear;
+        for (const auto &[step, f] : c.forces)
+          if (step == h) {
+            forced = model;
+            forced->F = Eigen::Map<const Eigen::VectorXd>(f.data(), Eigen::Index(f.size()));
+            forced_linear.emplace(*forced, PETSC_COMM_WORLD, beam::LinearSolverKind::Direct);
+          }
+        const beam::DiscreteSystemModel &run_model = forced_linear ? *forced_linear : linear;
+        const beam::SecondOrderSystem &run_system = run_model.system();
+        if (forced) {
+          std::string f;
+          for (Eigen::Index i = 0; i < forced->F.size(); ++i) f += (i ? ", " : "") + fixed(forced->F(i));
+          BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%8g  with f = (%s), as the paper runs this step\n", h, f.c_str()));
+        }
         const std::string name = caseName(c, h);
         for (const char *scheme_name : {"central_difference", "rk4"}) {
           const std::string dir = runDir(c, h, scheme_name);
@@ -151,9 +171,9 @@ int main(int argc, char **argv) {
           run.dt = h;
           run.T = c.T;
           run.divergence_factor = std::numeric_limits<double>::infinity(); // show the growth; stop at overflow
-          beam::TimeLoop loop(*scheme, linear, run);
-          beam::EnergyLog energy(linear, dir + "/energy.csv");
-          beam::PVec q = beam::toPetscVector(system, model.q0), v = beam::toPetscVector(system, model.v0);
+          beam::TimeLoop loop(*scheme, run_model, run);
+          beam::EnergyLog energy(run_model, dir + "/energy.csv");
+          beam::PVec q = beam::toPetscVector(run_system, model.q0), v = beam::toPetscVector(run_system, model.v0);
           beam::TrajectoryLog trajectory(q, dir + "/trajectory.csv", 1);
           MaxDisplacement peak;
           const beam::RunResult r = loop.run(q, v, {&energy, &trajectory, &peak});

@@ -494,11 +494,25 @@ void VtkSnapshots::checkResume(const StepState &state) const {
 void VtkSnapshots::resume(const StepState &state) {
   if (rank_ != 0) return;
   series_ = readPvd(state.step);
+  // The interrupted run's last frame, written because it ended there (its T, a signal), off its own
+  // -snapshot_every grid (read off the two entries before it, else this run's): an uninterrupted run has
+  // no such frame, so the continued series drops it (it stayed, one frame more, until 2026-11-27).
+  PetscInt end_frame = -1;
+  if (!series_.empty()) {
+    auto stepOf = [&](std::size_t k) { return PetscInt(parseSnapshotFileName(series_[k].second, name_).step); };
+    const std::size_t n = series_.size();
+    const PetscInt spacing = n >= 3 ? stepOf(n - 2) - stepOf(n - 3) : PetscInt(every_);
+    if (stepOf(n - 1) == state.step && spacing > 0 && state.step % spacing != 0) {
+      end_frame = state.step;
+      series_.pop_back();
+      writePvd(); // before its files go: a restart that writes nothing more leaves a valid series
+    }
+  }
   std::error_code ec;
   std::vector<std::filesystem::path> later;
   for (const auto &entry : std::filesystem::directory_iterator(dir_, ec)) {
     const SnapshotFileName parsed = parseSnapshotFileName(entry.path().filename().string(), name_);
-    if (parsed.matches && parsed.step > state.step) later.push_back(entry.path());
+    if (parsed.matches && (parsed.step > state.step || parsed.step == end_frame)) later.push_back(entry.path());
   }
   for (const auto &path : later) std::filesystem::remove(path, ec);
 }

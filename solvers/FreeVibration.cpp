@@ -79,19 +79,87 @@ struct ModalSolver::Impl {
 
 namespace {
 
-// The factorization SLEPc uses for its inner solves: direct Cholesky, as LinearSolver does.
-void useDirectSolves(EPS eps, MPI_Comm comm) {
+// The factorization SLEPc uses for its inner solves: direct Cholesky, as LinearSolver does. A
+// -<prefix>st_pc_type that is not a factorization, given without -<prefix>st_ksp_type, runs inside CG to
+// 1e-12, as the schemes' solvers do (LinearSolver): applied once (preonly), -modes_st_pc_type jacobi gave
+// omega_1 = 14.07 for 0.1229 and the stability lab an unsafe critical step, exit 0.
+void useDirectSolves(EPS eps, MPI_Comm comm, const std::string &prefix) {
   ST st;
   KSP ksp;
   PC pc;
   BEAM_PETSC(EPSGetST(eps, &st));
   BEAM_PETSC(STGetKSP(st, &ksp));
-  BEAM_PETSC(KSPSetType(ksp, KSPPREONLY));
   BEAM_PETSC(KSPGetPC(ksp, &pc));
+  if (LinearSolver::optionsChooseInexactPreconditioner(prefix + "st_")) {
+    BEAM_PETSC(KSPSetType(ksp, KSPCG));
+    BEAM_PETSC(KSPSetTolerances(ksp, 1e-12, 1e-300, PETSC_DEFAULT, 10000));
+    BEAM_PETSC(PCSetType(pc, PCJACOBI)); // until the options' type replaces it
+    return;
+  }
+  BEAM_PETSC(KSPSetType(ksp, KSPPREONLY));
   BEAM_PETSC(PCSetType(pc, PCCHOLESKY));
   PetscMPIInt size = 1;
   MPI_Comm_size(comm, &size);
   BEAM_PETSC(PCFactorSetMatSolverType(pc, size == 1 ? MATSOLVERCHOLMOD : MATSOLVERMUMPS));
+}
+
+// What the options may not change: which eigenvalues are sought (the labs want an end of the spectrum:
+// -modes_eps_target 1e-3 listed mode 1 third and unsorted, -modes_eps_largest_magnitude failed inside
+// SLEPc with a message naming options without their prefix, exit 3), how many (-modes_eps_nev: the lab's
+// own count option says it), SLEPc's tolerance beyond 1e-6 (-modes_eps_tol 0.5: modes off by 2e-5,
+// printed to 17 digits), and an exact solve replaced by one preconditioner application.
+void refuseRetargeting(EPS eps, EPSWhich which, PetscInt count, const std::string &prefix, const std::string &count_name,
+                       double largest_tol) {
+  const std::string p = "-" + prefix;
+  const char *wanted = which == EPS_LARGEST_MAGNITUDE ? "the largest" : "the smallest";
+  EPSWhich now;
+  BEAM_PETSC(EPSGetWhichEigenpairs(eps, &now));
+  PetscScalar target = 0;
+  if (which == EPS_TARGET_MAGNITUDE) BEAM_PETSC(EPSGetTarget(eps, &target));
+  if (now != which || PetscRealPart(target) != 0)
+    throw inputError(p + "eps_target, " + p + "eps_interval or a " + p + "eps_<which> option: this eigensolver finds " +
+                     wanted + " frequencies and the lab reads them so; accepted: options that keep that (" + p + "eps_type, " +
+                     p + "eps_tol, " + p + "eps_ncv, " + p + "eps_max_it, " + p + "st_ksp_*, " + p + "st_pc_*)");
+  ST st;
+  STType st_type = nullptr;
+  BEAM_PETSC(EPSGetST(eps, &st));
+  BEAM_PETSC(STGetType(st, &st_type));
+  const std::string transform = which == EPS_LARGEST_MAGNITUDE ? STSHIFT : STSINVERT;
+  if (!st_type || transform != st_type) // sinvert for the largest failed inside SLEPc, exit 3
+    throw inputError(p + "st_type " + (st_type ? st_type : "none") + ": this eigensolver finds " + wanted +
+                     " frequencies with the spectral transformation '" + transform + "'; accepted: " + p + "st_type " + transform);
+  PetscInt nev = 0, ncv = 0, mpd = 0;
+  BEAM_PETSC(EPSGetDimensions(eps, &nev, &ncv, &mpd));
+  if (nev != count)
+    throw inputError(p + "eps_nev " + std::to_string(nev) + ": the number of eigenpairs is " + count_name + " (" +
+                     std::to_string(count) + "); accepted: " + count_name + " in place of " + p + "eps_nev");
+  PetscReal tol = 0;
+  PetscInt max_it = 0;
+  BEAM_PETSC(EPSGetTolerances(eps, &tol, &max_it));
+  if (!(tol > 0 && tol <= largest_tol))
+    refuseOptionValue(prefix, "eps_tol", tol, largest_tol < 1e-3 ? "a real in (0, 1e-6] (the lab prints 8 digits)" : "a real in (0, 1e-3]");
+}
+
+// The inner solves of ModalSolver (Cholesky by default): one preconditioner application is refused.
+void refuseInexactInnerSolve(EPS eps, const std::string &prefix) {
+  const std::string p = "-" + prefix;
+  ST st;
+  KSP ksp;
+  PC pc;
+  BEAM_PETSC(EPSGetST(eps, &st));
+  BEAM_PETSC(STGetKSP(st, &ksp));
+  BEAM_PETSC(KSPGetPC(ksp, &pc));
+  PetscBool preonly = PETSC_FALSE, factor = PETSC_FALSE;
+  BEAM_PETSC(PetscObjectTypeCompare(PetscObject(ksp), KSPPREONLY, &preonly));
+  BEAM_PETSC(PetscObjectTypeCompareAny(PetscObject(pc), &factor, PCLU, PCCHOLESKY, PCQR, PCSVD, PCREDUNDANT, ""));
+  if (preonly && !factor) {
+    PCType type = nullptr;
+    BEAM_PETSC(PCGetType(pc, &type));
+    throw inputError(p + "st_ksp_type preonly with " + p + "st_pc_type " + (type ? type : "none") +
+                     " applies the preconditioner once, not a solve; accepted: a factorization (" + p + "st_pc_type cholesky or lu) "
+                     "or a Krylov method (" + p + "st_ksp_type cg, or " + p + "st_pc_type alone: CG to 1e-12)");
+  }
+  LinearSolver::checkTolerances(ksp, prefix + "st_");
 }
 
 } // namespace
@@ -119,12 +187,15 @@ ModalSolver::ModalSolver(const FreeVibration &problem, const ModalSettings &sett
     BEAM_PETSC(EPSSetTarget(eps, 0.0));
     BEAM_PETSC(EPSSetWhichEigenpairs(eps, EPS_TARGET_MAGNITUDE));
   }
-  useDirectSolves(eps, comm);
+  useDirectSolves(eps, comm, settings.prefix);
   try {
     BEAM_PETSC(EPSSetFromOptions(eps));
   } catch (const Error &e) { // e.g. -omega_max_eps_type nonsense
     throw inputError("options of the '" + settings.prefix + "' eigensolver: " + e.what());
   }
+  refuseRetargeting(eps, settings.end == SpectrumEnd::Largest ? EPS_LARGEST_MAGNITUDE : EPS_TARGET_MAGNITUDE,
+                    settings.count, settings.prefix, settings.count_name, 1e-6);
+  refuseInexactInnerSolve(eps, settings.prefix);
   acceptSolveTimeOptions(settings.prefix); // -<prefix>eps_view, -<prefix>eps_converged_reason: read by EPSSolve
 }
 
@@ -132,7 +203,12 @@ ModalSolver::~ModalSolver() = default;
 
 void ModalSolver::solve() {
   const EPS eps = impl_->eps;
-  BEAM_PETSC(EPSSolve(eps));
+  try {
+    BEAM_PETSC(EPSSolve(eps));
+  } catch (const Error &e) { // an inner solve's failure named no solver ("KSPSolve has not converged")
+    throw Error(e.exitCode(), "eigensolver '" + settings_.prefix + "': " + e.what() + "; its inner solves take -" +
+                                  settings_.prefix + "st_ksp_* and -" + settings_.prefix + "st_pc_* options");
+  }
   PetscInt converged = 0, its = 0;
   EPSConvergedReason reason;
   BEAM_PETSC(EPSGetConverged(eps, &converged));
@@ -143,6 +219,27 @@ void ModalSolver::solve() {
                    " of " + std::to_string(settings_.count) + " eigenpairs after " + std::to_string(its) +
                    " iterations (" + EPSConvergedReasons[reason] + "); try -" + settings_.prefix +
                    "eps_max_it or -" + settings_.prefix + "eps_ncv");
+  // Each pair's backward error ||S x - lambda M x|| / ((||S|| + |lambda| ||M||) ||x||), recomputed from the
+  // pencil itself: inner solves looser than the options allow for (-modes_st_ksp_type cg
+  // -modes_st_ksp_rtol 0.5 gave omega_6 = 2.568 for 2.368, exit 0) leave pairs SLEPc calls converged.
+  double tol = settings_.tol;
+  BEAM_PETSC(EPSGetTolerances(eps, &tol, nullptr));
+  // SLEPc's test bounds it by about its tolerance (measured with the default Cholesky: 1e-16).
+  const double allowed = std::max(1e-12, 10 * tol);
+  for (PetscInt i = 0; i < settings_.count; ++i) {
+    PetscReal error = 0;
+    BEAM_PETSC(EPSComputeError(eps, i, EPS_ERROR_BACKWARD, &error));
+    if (error <= allowed) continue;
+    // The default solves are exact: a bad pair comes from the inner solver's options when some were given.
+    bool inner_options = false;
+    for (const auto &[name, value] : databaseOptions())
+      inner_options = inner_options || name.rfind("-" + settings_.prefix + "st_", 0) == 0;
+    const std::string what = "eigensolver '" + settings_.prefix + "': eigenpair " + std::to_string(i + 1) +
+                             " has a backward error of " + gText(error) + ", above 10 x its tolerance (" + gText(allowed) +
+                             "): the inner solves are not exact enough; accepted: -" + settings_.prefix +
+                             "st_ksp_rtol 1e-12 or tighter, or a factorization (-" + settings_.prefix + "st_pc_type cholesky)";
+    throw inner_options ? inputError(what) : runError(what);
+  }
   omegas_.clear();
   for (PetscInt i = 0; i < settings_.count; ++i) {
     PetscScalar kr, ki;
@@ -271,6 +368,7 @@ double largestOmegaMasked(const SecondOrderSystem &system, const std::vector<Pet
   BEAM_PETSC(EPSGetST(eps, &st));
   BEAM_PETSC(STSetKSP(st, mass.ksp()));
   BEAM_PETSC(EPSSetFromOptions(eps));
+  refuseRetargeting(eps, EPS_LARGEST_MAGNITUDE, 1, prefix, "one (the largest)", 1e-3); // a warning's estimate
   BEAM_PETSC(EPSSolve(eps));
   PetscInt converged = 0;
   BEAM_PETSC(EPSGetConverged(eps, &converged));

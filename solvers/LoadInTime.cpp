@@ -23,7 +23,8 @@ std::string trim(const std::string &s) {
 // Strict: the whole field is a number (finite or not; the caller decides).
 bool parseNumber(const std::string &text, double &v) {
   const std::string s = trim(text);
-  if (s.empty()) return false;
+  // Decimal only, as the options and the other files read numbers: strtod takes 0x1p-1 (read as 0.5).
+  if (s.empty() || s.find_first_of("xX") != std::string::npos) return false;
   char *end = nullptr;
   errno = 0;
   v = std::strtod(s.c_str(), &end);

@@ -127,8 +127,10 @@ expect 2 "leaves no room for the run's file names; accepted: a path of at most" 
 # stability: a chart whose amplification matrix overflows (a NaN cell, exit 0); eigensolver options that
 # look at the other end of the spectrum (omega_min printed as omega_max, exit 0).
 expect 2 "the spectral radius of central_difference is not finite" "$labs/stability" -measure_steps 0 -xi 1e5 -omega_range 1e5 -output_dir $out
-expect 2 "eigensolver 'omega_max_' found omega = 0.122868, below the bound" "$labs/stability" -measure_steps 0 -omega_max_eps_target 0 -output_dir st_wrong_end
-expect 2 "eigensolver 'modes_' found omega" "$labs/modes" -modes_eps_largest_magnitude -modes_st_type shift -output_dir modes_wrong_end
+expect 2 "-omega_max_eps_target, -omega_max_eps_interval or a -omega_max_eps_<which> option: this eigensolver finds the largest" \
+  "$labs/stability" -measure_steps 0 -omega_max_eps_target 0 -output_dir st_wrong_end
+expect 2 "-modes_eps_target, -modes_eps_interval or a -modes_eps_<which> option: this eigensolver finds the smallest" \
+  "$labs/modes" -modes_eps_largest_magnitude -modes_st_type shift -output_dir modes_wrong_end
 # Options files PETSc reads on its own (2026-11-27): a nested -options_file was not vetted (a file naming
 # itself: SIGSEGV; a nested directory: PETSc's traceback, exit 134); YAML aborted inside PETSc; so did a
 # malformed ./.petscrc; -history into a missing directory crashed (SIGSEGV).
@@ -928,8 +930,19 @@ expect 2 "-omega_range: 1e20 is out of range; accepted: a real in (0, 1e5]" "$la
 
 # A multibody run whose augmented solve fails on rank 0 (where the model computes) mid-run: exit 3 on 2
 # ranks too (the other rank went on into the next step's collectives: a hang until killed).
-expect 3 "rk4 diverged at step 1, t = 0.001: model pendulum: the augmented solve gave non-finite accelerations" \
-  mpiexec --quiet -n 2 "$mb" -baumgarte_omega 1e300 -T 0.01 -quiet -output_dir mb_solve_fails
+printf '%s\n' '{"gravity":[0,0,0],"bodies":[{"name":"b","mass":1,"inertia":[1,1,1],"position":[0,0,0]}],' \
+  '"torques":[{"body":"b","torque":[1e300,0,0]}]}' > torque_huge.json
+expect 3 "rk4 diverged at step 1, t = 0.001: model torque_huge.json: the augmented solve gave non-finite accelerations" \
+  mpiexec --quiet -n 2 "$mb" -model torque_huge.json -T 0.01 -quiet -output_dir mb_solve_fails
+expect 2 "-baumgarte_omega: 1e300 is out of range; accepted: a real in [0, 1e100]" "$mb" -baumgarte_omega 1e300 -output_dir $out
+# Deeply nested JSON: refused at the 65th level (60 MB of '[' took 4.5 GB before "malformed JSON").
+head -c 100000 /dev/zero | tr '\0' '[' > deep.json
+expect 2 "deep.json: nested deeper than 64 levels" "$mb" -model deep.json -output_dir $out
+# Unicode's line separator and a bidirectional override in a body name (they split or reorder its row).
+printf '{"bodies":[{"name":"a\342\200\250b","mass":1,"inertia":[1,1,1],"position":[0,0,0]}]}\n' > name_ls.json
+expect 2 "the name has a comma, a quote or a control character" "$mb" -model name_ls.json -output_dir $out
+printf '{"bodies":[{"name":"a\342\200\256b","mass":1,"inertia":[1,1,1],"position":[0,0,0]}]}\n' > name_rlo.json
+expect 2 "the name has a comma, a quote or a control character" "$mb" -model name_rlo.json -output_dir $out
 # An energy scale that overflows (bodies 2e308 apart: the scale was inf and every drift 0, "conserved",
 # exit 0, while a stiff spring's energy grew 1e64-fold).
 printf '%s\n' '{"gravity":[0,0,-9.81],"bodies":[' \
@@ -941,6 +954,22 @@ expect 2 "the energy scale (the model's reference energy, (sum of m |g|) x the m
 printf '0,1e308\n' > curve_huge.csv
 expect 2 "the energy scale (the model's reference energy, 1/2 f'S^-1 f, f = f0 max|g|) is not finite" \
   "$labs/midpoint" -load_curve curve_huge.csv -T 0.1 -output_dir $out
+
+# The eigensolvers' options may tune, not retarget (wrong frequencies with exit 0, or SLEPc's exit 3).
+expect 2 "-modes_eps_target, -modes_eps_interval or a -modes_eps_<which> option: this eigensolver finds the smallest frequencies" \
+  "$labs/modes" -modes_eps_target 1e-3 -output_dir $out
+expect 2 "-modes_eps_nev 2: the number of eigenpairs is -modes (6); accepted: -modes in place of -modes_eps_nev" \
+  "$labs/modes" -modes_eps_nev 2 -output_dir $out
+expect 2 "-modes_eps_tol 0.5: accepted: a real in (0, 1e-6]" "$labs/modes" -modes_eps_tol 0.5 -output_dir $out
+expect 2 "-modes_st_ksp_type preonly with -modes_st_pc_type jacobi applies the preconditioner once, not a solve" \
+  "$labs/modes" -modes_st_ksp_type preonly -modes_st_pc_type jacobi -output_dir $out
+expect 2 "has a backward error of" "$labs/modes" -modes_st_ksp_type cg -modes_st_pc_type jacobi -modes_st_ksp_rtol 0.5 -output_dir $out
+expect 2 "-omega_max_st_type sinvert: this eigensolver finds the largest frequencies with the spectral transformation 'shift'" \
+  "$labs/stability" -measure_steps 0 -omega_max_st_type sinvert -output_dir $out
+expect 2 "-omega_max_eps_tol 0.01: accepted: a real in (0, 1e-6]" "$labs/stability" -measure_steps 0 -omega_max_eps_tol 0.01 -output_dir $out
+# Hexadecimal numbers in a load curve (0x1p-1 was read as 0.5, exit 0).
+printf '0,0x1p-1\n' > curve_hex.csv
+expect 2 "curve_hex.csv:1: '0,0x1p-1' is not two numbers t,g" "$labs/midpoint" -load_curve curve_hex.csv -output_dir $out
 
 echo "$passed passed, $failures failed"
 [ "$failures" = 0 ]

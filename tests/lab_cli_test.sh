@@ -120,5 +120,20 @@ if [ "$(grep '^semi_implicit ' straight.txt)" = "$(grep '^semi_implicit ' restar
   failures=$((failures + 1))
 fi
 
+# paper_central_difference runs each step with the paper's force: h = 0.1423 with f = (0.5, -2.9) (its
+# Figure 6; +2.9 until 2026-11-27), the others with (0.5, 2.9). Stable central differences settle at the
+# static solution K^-1 f of reference 002's 2-DOF system, (-0.12667, -0.35333) and (0.26, 0.42), to 1e-9.
+expect 0 "" "$labs/paper_central_difference" -output_dir paper
+settled() { # settled <trajectory.csv> <q1> <q2>
+  tail -n 1 "$1" | awk -F, -v a="$2" -v b="$3" '{ d1 = $2 - a; d2 = $3 - b; exit !(d1 * d1 < 1e-18 && d2 * d2 < 1e-18) }'
+}
+if settled paper/two_dof_h0.1423/central_difference/trajectory.csv -0.12666666666666667 -0.35333333333333333 &&
+  settled paper/two_dof_h0.285/central_difference/trajectory.csv 0.26 0.42; then
+  passed=$((passed + 1))
+else
+  echo "FAIL: paper_central_difference's 2-DOF runs do not settle at K^-1 f with the paper's forces"
+  failures=$((failures + 1))
+fi
+
 echo "$passed passed, $failures failed"
 [ "$failures" = 0 ]

@@ -78,6 +78,7 @@ TEST(MatrixMarketReader, BadFilesNameTheLine) {
       {"size_zero", "%%MatrixMarket matrix array real general\n0 2\n", 2, "rows, cols >= 1"},
       {"sym_rect", "%%MatrixMarket matrix coordinate real symmetric\n2 3 0\n", 2, "must be square"},
       {"too_many_nnz", "%%MatrixMarket matrix coordinate real general\n2 2 5\n", 2, "more than the 4"},
+      {"hex_value", "%%MatrixMarket matrix array real general\n2 1\n0x1\n2\n", 3, "is not a number; accepted: a decimal real"},
       {"too_few", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n", 3, "ends after 1 of the 2 entries"},
       {"too_many", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1\n2 2 1\n", 4, "more entries than the 1"},
       {"array_few", "%%MatrixMarket matrix array real general\n2 1\n1\n", 3, "ends after 1 of the 2 values"},
@@ -192,6 +193,7 @@ TEST(LoadInTime, BadCurvesNameTheLine) {
       {"c_nan", "0,0\n1,nan\n", 2, "non-finite"},
       {"c_empty", "t,g\n", 1, "no t,g rows"},
       {"c_trailing", "0,0\n1,\n", 2, "is not two numbers"},
+      {"c_hex", "0,0\n1,0x1p-1\n", 2, "is not two numbers"}, // strtod read 0.5 (exit 0)
   };
   for (const Bad &b : table) {
     const std::string path = writeFile(b.name, b.text);
