@@ -1,4 +1,5 @@
 #include "DiscreteSystem/MatrixMarketReader.hpp"
+#include "common/Options.hpp"
 
 #include <Eigen/SparseCholesky>
 
@@ -38,8 +39,7 @@ bool parseLong(const std::string &s, long &v) {
 }
 
 bool parseDouble(const std::string &s, double &v) {
-  // Decimal only, as the message says: strtod takes 0x1p-1 (read as 0.5, exit 0).
-  if (s.find_first_of("xX") != std::string::npos) return false;
+  if (hexadecimalNumber(s)) return false; // decimal only, as the message says (0x1p-1 was read as 0.5)
   char *end = nullptr;
   errno = 0;
   v = std::strtod(s.c_str(), &end);
@@ -202,12 +202,13 @@ void readEntries(std::istream &in, MatrixMarketFile &f, const std::string &field
 } // namespace
 
 MatrixMarketFile readMatrixMarket(const std::string &path) {
-  // Errors name "<file>:<line>:" like every other problem of the file (line 1 for an empty one).
+  // Errors inside the file name "<file>:<line>:" (line 1 for an empty one); a path that is no file to
+  // read (a directory, a FIFO, missing) is named without a line (it read "line 0").
   if (const std::string why = inputFileProblem(path, kMaxInputBytes); !why.empty())
-    throw inputError(path + (why == "empty file" ? ":1: " : ":0: ") + why + "; accepted: a Matrix Market file");
+    throw inputError(path + (why == "empty file" ? ":1: " : ": ") + why + "; accepted: a Matrix Market file");
   noteInputFile("a Matrix Market file", path);
   std::ifstream in(path);
-  if (!in) throw inputError(path + ":0: cannot open the file");
+  if (!in) throw inputError(path + ": cannot open the file; accepted: a Matrix Market file");
   MatrixMarketFile f;
   f.path = path;
   const std::string field = readHeader(in, f);

@@ -121,15 +121,17 @@ Shape shape(const json &value, const Where &where) {
 
 // A body name is a field of -save_final's CSV and of messages: a comma, quote or line break split its
 // row (exit 0). Unicode's controls too, in UTF-8: C1 (U+0080-U+009F, NEL among them), the line and
-// paragraph separators U+2028-U+2029 (line breaks to Python's splitlines) and the bidirectional
-// overrides and isolates U+202A-U+202E, U+2066-U+2069 (they reorder what a terminal shows).
+// paragraph separators U+2028-U+2029 (line breaks to Python's splitlines), the bidirectional marks,
+// overrides and isolates U+200E-U+200F, U+061C, U+202A-U+202E, U+2066-U+2069 (they reorder what a
+// terminal shows) and U+FEFF (an invisible byte-order mark).
 bool isPlainName(const std::string &name) {
   for (std::size_t i = 0; i < name.size(); ++i) {
     const unsigned char c = name[i];
     if (c < 0x20 || c == 0x7f || c == ',' || c == '"') return false;
     const unsigned char c1 = i + 1 < name.size() ? name[i + 1] : 0, c2 = i + 2 < name.size() ? name[i + 2] : 0;
     if (c == 0xC2 && c1 >= 0x80 && c1 <= 0x9F) return false;
-    if (c == 0xE2 && c1 == 0x80 && c2 >= 0xA8 && c2 <= 0xAE) return false;
+    if (c == 0xE2 && c1 == 0x80 && ((c2 >= 0xA8 && c2 <= 0xAE) || c2 == 0x8E || c2 == 0x8F)) return false;
+    if ((c == 0xD8 && c1 == 0x9C) || (c == 0xEF && c1 == 0xBB && c2 == 0xBF)) return false;
     if (c == 0xE2 && c1 == 0x81 && c2 >= 0xA6 && c2 <= 0xA9) return false;
   }
   return true;

@@ -401,7 +401,7 @@ std::string realProblem(const std::string &text, double *value) {
   // The number must end where the text does: a NUL byte inside (a binary or UTF-16 file) is not a number.
   // Nor may it start with a blank, which strtod skips (' 0.02' was taken where '0.02 ' was refused), or
   // be hexadecimal, which strtod reads (-mass 0x10 ran with 16; decimal numbers only, as the files have).
-  if (text.empty() || std::isspace(static_cast<unsigned char>(text[0])) || text.find_first_of("xX") != std::string::npos ||
+  if (text.empty() || std::isspace(static_cast<unsigned char>(text[0])) || hexadecimalNumber(text) ||
       end == s || end != s + text.size() || !std::isfinite(v))
     return "is not a finite real number";
   if (errno == ERANGE)

@@ -134,6 +134,9 @@ double parseReal(const std::string &option, const std::string &text);
 // Why `text` is not one finite double, written after it ("is not a finite real number", or for 1e-320
 // "underflows a double: its magnitude is below 2.2e-308"); "" if it is one. *value receives it.
 std::string realProblem(const std::string &text, double *value = nullptr);
+// Numbers are decimal, in options and files alike: strtod also reads hexadecimal ("0x10" as 16, "0x1p-1"
+// as 0.5), which every reader refuses through this test.
+inline bool hexadecimalNumber(const std::string &text) { return text.find_first_of("xX") != std::string::npos; }
 std::vector<double> parseRealList(const std::string &option, const std::string &text);
 
 // The items of a comma-separated list, blanks around each removed ("0, 0, -9.81"); "a,b," has an

@@ -495,7 +495,10 @@ PetscSession::PetscSession(int *argc, char ***argv, const char *help)
     : command_line_error_(commandLineProblem(*argc, *argv)) {
   { // A signal while MPI and PETSc start (a large part of a short lab's time) gets its line too; runMain
     // installs the handlers again with the lab's name and the rank MPI gives.
+    // OpenMPI's variables, or the PMI ones of other MPI launchers (MPICH).
     const char *rank = std::getenv("OMPI_COMM_WORLD_RANK"), *size = std::getenv("OMPI_COMM_WORLD_SIZE");
+    if (!rank) rank = std::getenv("PMI_RANK");
+    if (!size) size = std::getenv("PMI_SIZE");
     const char *slash = std::strrchr((*argv)[0], '/');
     installFarewellHandlers(slash ? slash + 1 : (*argv)[0], rank && std::strcmp(rank, "0") != 0 ? 1 : 0,
                             size && std::strcmp(size, "1") != 0 ? 2 : 1);

@@ -1,5 +1,7 @@
 #include "common/StopSignal.hpp"
 
+#include <pthread.h>
+
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -36,6 +38,12 @@ void onSignalOutsideRun(int sig) {
 } // namespace
 
 void installFarewellHandlers(const char *program, int rank, int size) {
+  // The lines are rewritten while the handlers of an earlier call may be installed: the two signals wait.
+  sigset_t both, before;
+  sigemptyset(&both);
+  sigaddset(&both, SIGINT);
+  sigaddset(&both, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &both, &before);
   for (const int sig : {SIGINT, SIGTERM}) {
     char *line = sig == SIGINT ? g_farewell_int : g_farewell_term;
     line[0] = '\0';
@@ -46,6 +54,7 @@ void installFarewellHandlers(const char *program, int rank, int size) {
                     program, sig);
     std::signal(sig, onSignalOutsideRun);
   }
+  pthread_sigmask(SIG_SETMASK, &before, nullptr);
 }
 
 StopHandlers::StopHandlers() {

@@ -32,7 +32,8 @@ int stopReceived();
 // one line ("<program>: stopped by signal N ..."): without it a lab signalled there ended without a word,
 // as if it had crashed. Installed once by runMain; StopHandlers restore it when their scope ends. On more
 // than one rank SIGTERM stays silent: OpenMPI also sends it to end the other ranks when one calls
-// MPI_Abort, after that rank's own error line (a user's SIGINT to mpiexec reaches the ranks as SIGINT).
+// MPI_Abort, after that rank's own error line. (Its mpiexec forwards a user's SIGINT as SIGTERM too, and
+// says itself that the ranks were signalled; a SIGINT sent to the ranks gets the line.)
 void installFarewellHandlers(const char *program, int rank, int size);
 
 } // namespace beam

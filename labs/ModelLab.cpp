@@ -1,4 +1,5 @@
 #include "labs/ModelLab.hpp"
+#include "common/StopSignal.hpp"
 
 #include <cmath>
 #include <memory>
@@ -96,7 +97,15 @@ int reportRun(MPI_Comm comm, const RunResult &result, const std::string &dir) {
                            result.interrupted_by, (long long)result.steps_done, gText(result.time).c_str(), dir.c_str(), dir.c_str()));
     return 128 + result.interrupted_by;
   }
-  return int(kExitOk);
+  return signalAtTheEnd(comm, dir);
+}
+
+int signalAtTheEnd(MPI_Comm comm, const std::string &dir) {
+  const int sig = stopRequested(comm);
+  if (sig)
+    BEAM_PETSC(PetscPrintf(comm, "signal %d arrived as the run ended: the run is complete (checkpoint %s/checkpoint.bin)\n",
+                           sig, dir.c_str()));
+  return sig ? 128 + sig : int(kExitOk);
 }
 
 } // namespace beam

@@ -37,5 +37,8 @@ void printSummary(MPI_Comm comm, const std::vector<RunResult> &results);
 // The summary, then the exit code: a divergence throws its run error (exit 3); a signal prints how to
 // continue (-restart dir) and returns 128 + signal; otherwise 0.
 int reportRun(MPI_Comm comm, const RunResult &result, const std::string &dir);
+// After a complete run: a signal that came in its last step (its snapshot, checkpoint) is said, and gives
+// 128 + the signal (it was swallowed: exit 0, no word); 0 if none. Collective.
+int signalAtTheEnd(MPI_Comm comm, const std::string &dir);
 
 } // namespace beam

@@ -18,8 +18,9 @@ MechanismOptions readMechanismOptions(MPI_Comm comm, bool stabilization) {
     if (r.given("-links") && strcasecmp(model.c_str(), "chain") != 0) // read and ignored until 2026-11-27
       r.fail("-links: given with -model " + model + "; accepted: -links with -model chain");
     if (!stabilization) return; // the lab sets its own (then -baumgarte_* and -projection are unknown options)
-    // Up to 1e100: omega^2 and 2 xi omega stay far from overflow (-baumgarte_omega 1e300 made the
-    // augmented solve non-finite at step 1, exit 3 for an option's value).
+    // Up to 1e100, so that omega^2 and 2 xi omega are finite numbers (1e300 made omega^2 inf: the option's
+    // value, not the run, was at fault). Any omega much above 2/dt still makes the explicit schemes
+    // diverge at once (exit 3, a run that diverges), as it should.
     o.baumgarte.xi = r.real("-baumgarte_xi", "Baumgarte damping ratio xi in W = -2 xi omega gdot - omega^2 g", o.baumgarte.xi,
                             Bounds::between(0, 1e100, "a real in [0, 1e100]"));
     o.baumgarte.omega = r.real("-baumgarte_omega", "Baumgarte frequency omega (1/s; 0 turns the stabilization off)",

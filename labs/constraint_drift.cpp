@@ -78,13 +78,13 @@ int main(int argc, char **argv) {
     // after four variants had run and printed their rows.
     beam::prepareOutputDirectory(o.output.dir); // its tables and chart (checked and locked), then each variant's
     for (const auto &v : variants) beam::prepareOutputDirectory(o.output.dir + "/" + v.name);
-    // An earlier sweep's files in the variants' directories go first: a rerun stopped by a signal after
-    // three variants left the other two's energy.csv of the earlier run beside the new ones (another dt).
+    // An earlier sweep's energy.csv in the variants' directories goes first (the variants write nothing
+    // else): a rerun stopped by a signal after three variants left the other two's of the earlier run
+    // beside the new ones (another dt).
     int rank = 0;
     MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
     for (const auto &v : variants) {
       const std::string dir = o.output.dir + "/" + v.name;
-      beam::clearPreviousRun(dir, "multibody");
       beam::agreeOn(PETSC_COMM_WORLD, [&] {
         std::error_code ec;
         if (rank == 0 && !std::filesystem::remove(dir + "/energy.csv", ec) && ec)

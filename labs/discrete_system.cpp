@@ -103,6 +103,6 @@ int main(int argc, char **argv) {
                              result.interrupted_by, (long long)result.steps_done, options.output_dir.c_str()));
       return 128 + result.interrupted_by;
     }
-    return 0;
+    return beam::signalAtTheEnd(PETSC_COMM_WORLD, options.output_dir);
   });
 }

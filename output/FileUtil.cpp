@@ -175,7 +175,7 @@ void prepareOptionDirectory(const std::string &option, const std::string &dir) {
   }
 }
 
-void clearPreviousRun(const std::string &dir, const std::string &snapshot_name) {
+void clearPreviousRun(const std::string &dir, const std::string &snapshot_name, bool run_logs) {
   int rank = 0;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   agreeOn(PETSC_COMM_WORLD, [&] {
@@ -187,7 +187,7 @@ void clearPreviousRun(const std::string &dir, const std::string &snapshot_name) 
       if (f.size() > 4 && f.compare(f.size() - 4, 4, ".tmp") == 0) f.resize(f.size() - 4);
       const bool series = !snapshot_name.empty() && (f == snapshot_name + ".pvd" || isSnapshotFileName(f, snapshot_name));
       // energy.csv is left to the new run, which rewrites it at once.
-      if ((series || (isRunLogName(f) && f != "energy.csv")) && entry.is_regular_file(ec)) stale.push_back(entry.path());
+      if ((series || (run_logs && isRunLogName(f) && f != "energy.csv")) && entry.is_regular_file(ec)) stale.push_back(entry.path());
     }
     for (const auto &path : stale)
       if (!std::filesystem::remove(path, ec) && ec)

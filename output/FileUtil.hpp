@@ -32,8 +32,9 @@ void prepareOptionDirectory(const std::string &option, const std::string &dir);
 // trajectory and snapshot series (`<snapshot_name>.pvd` and `<snapshot_name>_*` snapshot files; none
 // when snapshot_name is empty), so that a later -restart cannot splice the earlier run into this one
 // (a killed second run left the first's checkpoint live: the restart continued run 1 after run 2's
-// rows, exit 0) and ParaView does not open a stale series. Rank 0 removes; collective.
-void clearPreviousRun(const std::string &dir, const std::string &snapshot_name);
+// rows, exit 0) and ParaView does not open a stale series. Rank 0 removes; collective. `run_logs` false:
+// the series only (a lab without a checkpoint, as `modes`, must leave another lab's run in the directory).
+void clearPreviousRun(const std::string &dir, const std::string &snapshot_name, bool run_logs = true);
 
 // -save_final must not name one of the run's own files in its output directory (energy.csv, the
 // checkpoint, the snapshots, or `extra` names such as the exported system's): the final state replaced

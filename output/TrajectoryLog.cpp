@@ -1,4 +1,5 @@
 #include "output/TrajectoryLog.hpp"
+#include "output/EndFrame.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -54,10 +55,8 @@ void TrajectoryLog::checkResume(const StepState &s) const {
 
 void TrajectoryLog::resume(const StepState &s) {
   // Keep the rows up to the checkpoint's time; later ones are written again. A row at the checkpoint
-  // that the interrupted run wrote only because it ended there goes too when this run goes on: an
-  // uninterrupted run has none there (a restart to a larger -T kept an extra row at the first run's end).
-  // Whether it was such a row is read off the rows before it, that run's spacing in steps (the spacing
-  // may change between runs: judged by this run's, a row on the earlier grid went).
+  // that the interrupted run wrote only because it ended there goes too when this run goes on
+  // (dropEndEntry; a restart to a larger -T kept an extra row at the first run's end).
   bool drop_end_row = false;
   if (log_.writer() && s.step > 0 && s.step < s.steps) {
     const double dt = s.time / double(s.step);
@@ -70,11 +69,7 @@ void TrajectoryLog::resume(const StepState &s) {
       if (t > s.time * (1 + 1e-12)) break;
       steps.push_back(std::llround(t / dt));
     }
-    const size_t n = steps.size();
-    if (n >= 3 && steps[n - 1] == (long long)s.step) {
-      const long long spacing = steps[n - 2] - steps[n - 3];
-      drop_end_row = spacing > 0 && s.step % spacing != 0;
-    }
+    drop_end_row = dropEndEntry(steps, s.step, s.steps);
   }
   const double keep = drop_end_row ? s.time * (1 - 1e-12) : s.time * (1 + 1e-12);
   log_.resume([&](const std::string &row) {

@@ -1,4 +1,5 @@
 #include "output/VtkSnapshots.hpp"
+#include "output/EndFrame.hpp"
 #include "common/Exact.hpp"
 #include "common/Options.hpp" // isIndexText
 
@@ -494,19 +495,15 @@ void VtkSnapshots::checkResume(const StepState &state) const {
 void VtkSnapshots::resume(const StepState &state) {
   if (rank_ != 0) return;
   series_ = readPvd(state.step);
-  // The interrupted run's last frame, written because it ended there (its T, a signal), off its own
-  // -snapshot_every grid (read off the two entries before it, else this run's): an uninterrupted run has
-  // no such frame, so the continued series drops it (it stayed, one frame more, until 2026-11-27).
+  // The interrupted run's last frame, written because it ended there (its T, a signal): dropped when this
+  // run goes on (dropEndEntry, as the trajectory's end row; it stayed, one frame more, until 2026-11-27).
   PetscInt end_frame = -1;
-  if (!series_.empty()) {
-    auto stepOf = [&](std::size_t k) { return PetscInt(parseSnapshotFileName(series_[k].second, name_).step); };
-    const std::size_t n = series_.size();
-    const PetscInt spacing = n >= 3 ? stepOf(n - 2) - stepOf(n - 3) : PetscInt(every_);
-    if (stepOf(n - 1) == state.step && spacing > 0 && state.step % spacing != 0) {
-      end_frame = state.step;
-      series_.pop_back();
-      writePvd(); // before its files go: a restart that writes nothing more leaves a valid series
-    }
+  std::vector<long long> entry_steps;
+  for (const auto &entry : series_) entry_steps.push_back(parseSnapshotFileName(entry.second, name_).step);
+  if (dropEndEntry(entry_steps, state.step, state.steps)) {
+    end_frame = state.step;
+    series_.pop_back();
+    writePvd(); // before its files go
   }
   std::error_code ec;
   std::vector<std::filesystem::path> later;

@@ -125,9 +125,19 @@ void refuseRetargeting(EPS eps, EPSWhich which, PetscInt count, const std::strin
   BEAM_PETSC(EPSGetST(eps, &st));
   BEAM_PETSC(STGetType(st, &st_type));
   const std::string transform = which == EPS_LARGEST_MAGNITUDE ? STSHIFT : STSINVERT;
-  if (!st_type || transform != st_type) // sinvert for the largest failed inside SLEPc, exit 3
+  if (!st_type || transform != st_type) { // sinvert for the largest failed inside SLEPc, exit 3
+    EPSType eps_type = nullptr;
+    BEAM_PETSC(EPSGetType(eps, &eps_type));
+    PetscBool spectral = PETSC_FALSE; // a solver that takes the transformation it is given
+    BEAM_PETSC(PetscObjectTypeCompareAny(PetscObject(eps), &spectral, EPSKRYLOVSCHUR, EPSARNOLDI, EPSLANCZOS,
+                                         EPSSUBSPACE, EPSPOWER, ""));
+    if (!spectral) // lobpcg, gd, jd set their own (precond): SLEPc failed later, blaming the st_type
+      throw inputError(p + "eps_type " + (eps_type ? eps_type : "none") + " sets its own spectral transformation ('" +
+                       (st_type ? st_type : "none") + "'): this eigensolver finds " + wanted + " frequencies with '" +
+                       transform + "'; accepted: " + p + "eps_type krylovschur, arnoldi, lanczos or subspace");
     throw inputError(p + "st_type " + (st_type ? st_type : "none") + ": this eigensolver finds " + wanted +
                      " frequencies with the spectral transformation '" + transform + "'; accepted: " + p + "st_type " + transform);
+  }
   PetscInt nev = 0, ncv = 0, mpd = 0;
   BEAM_PETSC(EPSGetDimensions(eps, &nev, &ncv, &mpd));
   if (nev != count)
@@ -203,11 +213,19 @@ ModalSolver::~ModalSolver() = default;
 
 void ModalSolver::solve() {
   const EPS eps = impl_->eps;
+  // Whether the user gave this solver options: a failure is then theirs (exit 2), else the run's (3).
+  auto ownOptions = [&](const std::string &part) {
+    for (const auto &[name, value] : databaseOptions())
+      if (name.rfind("-" + settings_.prefix + part, 0) == 0) return true;
+    return false;
+  };
   try {
     BEAM_PETSC(EPSSolve(eps));
-  } catch (const Error &e) { // an inner solve's failure named no solver ("KSPSolve has not converged")
-    throw Error(e.exitCode(), "eigensolver '" + settings_.prefix + "': " + e.what() + "; its inner solves take -" +
-                                  settings_.prefix + "st_ksp_* and -" + settings_.prefix + "st_pc_* options");
+  } catch (const Error &e) { // named no solver ("KSPSolve has not converged"), or options without prefix
+    const std::string what = "eigensolver '" + settings_.prefix + "' failed: " + std::string(e.what()) +
+                             "; accepted: its default options, or -" + settings_.prefix + "eps_* and -" + settings_.prefix +
+                             "st_* options that solve (see -" + settings_.prefix + "eps_view)";
+    throw ownOptions("eps_") || ownOptions("st_") ? inputError(what) : runError(what);
   }
   PetscInt converged = 0, its = 0;
   EPSConvergedReason reason;
@@ -231,9 +249,7 @@ void ModalSolver::solve() {
     BEAM_PETSC(EPSComputeError(eps, i, EPS_ERROR_BACKWARD, &error));
     if (error <= allowed) continue;
     // The default solves are exact: a bad pair comes from the inner solver's options when some were given.
-    bool inner_options = false;
-    for (const auto &[name, value] : databaseOptions())
-      inner_options = inner_options || name.rfind("-" + settings_.prefix + "st_", 0) == 0;
+    const bool inner_options = ownOptions("st_");
     const std::string what = "eigensolver '" + settings_.prefix + "': eigenpair " + std::to_string(i + 1) +
                              " has a backward error of " + gText(error) + ", above 10 x its tolerance (" + gText(allowed) +
                              "): the inner solves are not exact enough; accepted: -" + settings_.prefix +

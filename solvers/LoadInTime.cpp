@@ -23,8 +23,7 @@ std::string trim(const std::string &s) {
 // Strict: the whole field is a number (finite or not; the caller decides).
 bool parseNumber(const std::string &text, double &v) {
   const std::string s = trim(text);
-  // Decimal only, as the options and the other files read numbers: strtod takes 0x1p-1 (read as 0.5).
-  if (s.empty() || s.find_first_of("xX") != std::string::npos) return false;
+  if (s.empty() || hexadecimalNumber(s)) return false; // 0x1p-1 was read as 0.5
   char *end = nullptr;
   errno = 0;
   v = std::strtod(s.c_str(), &end);
@@ -75,7 +74,7 @@ LoadCurve LoadCurve::read(const std::string &path) {
       if (realProblem(trim(field)).rfind("underflows", 0) == 0)
         throw inputError(where + "'" + trim(field) + "' " + realProblem(trim(field)));
     if (!parseNumber(fields[0], tv) || !parseNumber(fields[1], gv))
-      throw inputError(where + "'" + s + "' is not two numbers t,g");
+      throw inputError(where + "'" + s + "' is not two numbers t,g; accepted: two decimal reals");
     if (!std::isfinite(tv) || !std::isfinite(gv))
       throw inputError(where + "'" + s + "' holds a non-finite value; accepted: finite reals");
     if (!t.empty() && !(tv > t.back()))

@@ -31,7 +31,7 @@ struct RunResult {
   double max_abs_drift = 0, final_drift = 0;
   double max_drift = 0, min_drift = 0; // the drift's signed extremes: both signs reached, it oscillates
   double max_drawdown = 0;             // the largest fall of |drift| below its largest so far: it came back
-  int interrupted_by = 0;      // the signal that stopped the run early, or came in its last step (a checkpoint was written), or 0
+  int interrupted_by = 0;      // the signal that stopped the run early (a checkpoint was written), or 0
   PetscInt restarted_from = -1; // the checkpoint step the run continued from, or -1
 };
 

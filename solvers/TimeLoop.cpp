@@ -274,9 +274,6 @@ RunResult TimeLoop::run(Vec x, Vec y, const std::vector<Monitor *> &monitors) {
     }
     if (p.state.stopping) break;
   }
-  // A signal during the last step, its snapshot or checkpoint: the run is complete, but the lab still says
-  // it was stopped and exits 128 + the signal (it was swallowed: exit 0, no word).
-  if (checkpoints && !p.result.interrupted_by && !p.result.diverged) p.result.interrupted_by = stopRequested(model_.comm());
   for (Monitor *m : monitors) m->finish(p.result);
   return p.result;
 }

@@ -290,7 +290,7 @@ expect 2 "-export_system: no path given" "$m" -export_system -output_dir $out
 expect 2 "-output_dir: empty" "$d" -output_dir ""
 expect 2 "-system and matrix files" "$d" -system two_dof -M M.mtx -K K.mtx -output_dir $out
 expect 2 "-M and -K: both needed" "$d" -M M.mtx -output_dir $out
-expect 2 "/nonexistent.mtx:0: cannot open the file" "$d" -M /nonexistent.mtx -K K.mtx -output_dir $out
+expect 2 "/nonexistent.mtx: cannot open the file" "$d" -M /nonexistent.mtx -K K.mtx -output_dir $out
 expect 2 "M_zero_diag.mtx:2: M is not positive definite" "$d" -M M_zero_diag.mtx -K K.mtx -output_dir $out
 # omega_max dt past 1e7 puts M below the round-off of dt^2 K: said (Newmark "lost" all its energy, silently).
 { mm 'coordinate real symmetric'; printf '2 2 2\n1 1 1e-30\n2 2 1e-30\n'; } > M_tiny.mtx
@@ -950,7 +950,7 @@ printf '%s\n' '{"gravity":[0,0,-9.81],"bodies":[' \
   '{"name":"B","mass":1,"inertia":[1,1,1],"position":[1e308,0,0]}]}' > far_bodies.json
 expect 2 "the energy scale (the model's reference energy, (sum of m |g|) x the mechanism's extent + the initial kinetic energy) is not finite" \
   "$mb" -model far_bodies.json -T 0.01 -output_dir $out
-# A load curve whose energy scale overflows: refused like an overflowing energy (exit 3, "diverged at step 1").
+# A load curve whose energy scale overflows: refused like an overflowing energy (it was exit 3, "diverged at step 1").
 printf '0,1e308\n' > curve_huge.csv
 expect 2 "the energy scale (the model's reference energy, 1/2 f'S^-1 f, f = f0 max|g|) is not finite" \
   "$labs/midpoint" -load_curve curve_huge.csv -T 0.1 -output_dir $out
