@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace beam {
 namespace {
@@ -79,17 +80,23 @@ struct ModalSolver::Impl {
 
 namespace {
 
-// The factorization SLEPc uses for its inner solves: direct Cholesky, as LinearSolver does. A
-// -<prefix>st_pc_type that is not a factorization, given without -<prefix>st_ksp_type, runs inside CG to
-// 1e-12, as the schemes' solvers do (LinearSolver): applied once (preonly), -modes_st_pc_type jacobi gave
-// omega_1 = 14.07 for 0.1229 and the stability lab an unsafe critical step, exit 0.
-void useDirectSolves(EPS eps, MPI_Comm comm, const std::string &prefix) {
+// The KSP and PC of SLEPc's inner solves (its spectral transformation's).
+std::pair<KSP, PC> innerSolver(EPS eps) {
   ST st;
   KSP ksp;
   PC pc;
   BEAM_PETSC(EPSGetST(eps, &st));
   BEAM_PETSC(STGetKSP(st, &ksp));
   BEAM_PETSC(KSPGetPC(ksp, &pc));
+  return {ksp, pc};
+}
+
+// The factorization SLEPc uses for its inner solves: direct Cholesky, as LinearSolver does. A
+// -<prefix>st_pc_type that is not a factorization, given without -<prefix>st_ksp_type, runs inside CG to
+// 1e-12, as the schemes' solvers do (LinearSolver): applied once (preonly), -modes_st_pc_type jacobi gave
+// omega_1 = 14.07 for 0.1229 and the stability lab an unsafe critical step, exit 0.
+void useDirectSolves(EPS eps, MPI_Comm comm, const std::string &prefix) {
+  const auto [ksp, pc] = innerSolver(eps);
   if (LinearSolver::optionsChooseInexactPreconditioner(prefix + "st_")) {
     BEAM_PETSC(KSPSetType(ksp, KSPCG));
     BEAM_PETSC(KSPSetTolerances(ksp, 1e-12, 1e-300, PETSC_DEFAULT, 10000));
@@ -153,12 +160,7 @@ void refuseRetargeting(EPS eps, EPSWhich which, PetscInt count, const std::strin
 // The inner solves of ModalSolver (Cholesky by default): one preconditioner application is refused.
 void refuseInexactInnerSolve(EPS eps, const std::string &prefix) {
   const std::string p = "-" + prefix;
-  ST st;
-  KSP ksp;
-  PC pc;
-  BEAM_PETSC(EPSGetST(eps, &st));
-  BEAM_PETSC(STGetKSP(st, &ksp));
-  BEAM_PETSC(KSPGetPC(ksp, &pc));
+  const auto [ksp, pc] = innerSolver(eps);
   PetscBool preonly = PETSC_FALSE, factor = PETSC_FALSE;
   BEAM_PETSC(PetscObjectTypeCompare(PetscObject(ksp), KSPPREONLY, &preonly));
   BEAM_PETSC(PetscObjectTypeCompareAny(PetscObject(pc), &factor, PCLU, PCCHOLESKY, PCQR, PCSVD, PCREDUNDANT, ""));
