@@ -234,7 +234,11 @@ DiscreteSystemModel::DiscreteSystemModel(const DiscreteModel &model, MPI_Comm co
                            : model.load_factor ? model.load_identity
                                                : "constant";
   invertible_ = model.stiffness_invertible;
-  identity_ = {{"model", name()}, {"system", model.name}, {"size", std::to_string(model.size())},
+  // The system by its data, not by its file's path (the same file by another path, or from another
+  // working directory, was refused on restart: "system was M1.mtx, now ./M1.mtx"; a path with a newline
+  // made the checkpoint unreadable).
+  const bool builtin = model.name == "two_dof" || model.name == "fifteen_dof";
+  identity_ = {{"model", name()}, {"system", builtin ? model.name : "Matrix Market files"}, {"size", std::to_string(model.size())},
                {"data_hash", std::to_string(h)}, {"load", load}};
 }
 

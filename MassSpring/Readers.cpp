@@ -75,12 +75,17 @@ Table readTable(const std::string &option, const std::string &path, const std::v
     std::vector<double> row(fields.size());
     for (size_t c = 0; c < fields.size(); ++c) {
       const bool index = std::find(indices.begin(), indices.end(), t.columns[c]) != indices.end();
-      if (index && !isIndexText(fields[c]))
+      if (index && !isIndexText(fields[c])) {
+        const bool digits = !fields[c].empty() && fields[c].find_first_not_of("0123456789") == std::string::npos;
         throw inputError(where + std::to_string(lineno) + ": " + t.columns[c] + " '" + fields[c].substr(0, 40) +
-                         "' is not a particle index; accepted: an integer written with digits only");
+                         (digits ? "' is too large for a particle index; accepted: an integer of at most 18 digits, below the "
+                                   "particle count"
+                                 : "' is not a particle index; accepted: an integer written with digits only"));
+      }
       const std::string problem = realProblem(fields[c], &row[c]);
       if (!problem.empty())
-        throw inputError(where + std::to_string(lineno) + ": " + t.columns[c] + " '" + fields[c].substr(0, 40) + "' " + problem);
+        throw inputError(where + std::to_string(lineno) + ": " + t.columns[c] + " '" + fields[c].substr(0, 40) + "' " + problem +
+                         (t.columns[c] == "fixed" ? "; accepted: 0 (free) or 1 (fixed)" : "; accepted: a decimal real"));
     }
     t.rows.push_back(std::move(row));
     t.lines.push_back(lineno);

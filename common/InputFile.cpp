@@ -2,6 +2,9 @@
 
 #include <sys/stat.h>
 
+#include <cerrno>
+#include <cstring>
+
 #include <filesystem>
 #include <utility>
 #include <vector>
@@ -29,7 +32,7 @@ std::string inputFileOption(const std::string &path) {
 std::string inputFileProblem(const std::string &path, std::uintmax_t max_bytes) {
   struct stat st {};
   if (path.empty()) return "empty file name";
-  if (::stat(path.c_str(), &st) != 0) return "cannot open the file";
+  if (::stat(path.c_str(), &st) != 0) return std::string("cannot open the file: ") + std::strerror(errno);
   if (!S_ISREG(st.st_mode)) return "not a regular file";
   if (st.st_size == 0) return "empty file";
   if (std::uintmax_t(st.st_size) > max_bytes)

@@ -172,13 +172,14 @@ bool OptionReader::flag(const char *name, const char *help, bool value) {
 }
 
 int OptionReader::choice(const char *name, const char *help, const std::vector<std::string> &choices, int value,
-                         const char *kind) {
+                         const char *kind, const std::string &accepted) {
+  const std::string listed = accepted.empty() ? joined(choices) : accepted;
   PetscOptionItems *PetscOptionsObject = items_;
   std::vector<const char *> list;
   for (const auto &c : choices) list.push_back(c.c_str());
   PetscInt v = value;
   PetscBool set = PETSC_FALSE;
-  const std::string unknown = fullName(prefix_, name) + ": unknown " + kind + " '" + this->value(name) + "'; accepted: " + joined(choices);
+  const std::string unknown = fullName(prefix_, name) + ": unknown " + kind + " '" + this->value(name) + "'; accepted: " + listed;
   if (!ok()) return value;
   if (given(name) && this->value(name).empty()) { // a bare "-scheme": PETSc would pick a choice
     fail(unknown);
@@ -194,7 +195,7 @@ int OptionReader::choice(const char *name, const char *help, const std::vector<s
     checkEveryOccurrence(fullName(prefix_, name), [&](const std::string &text) {
       for (const auto &c : choices)
         if (!text.empty() && strcasecmp(text.c_str(), c.c_str()) == 0) return std::string(); // PETSc's EList ignores case
-      return fullName(prefix_, name) + ": unknown " + kind + " '" + text + "'; accepted: " + joined(choices);
+      return fullName(prefix_, name) + ": unknown " + kind + " '" + text + "'; accepted: " + listed;
     });
   return ok() && set ? int(v) : value;
 }
@@ -401,12 +402,15 @@ std::string realProblem(const std::string &text, double *value) {
   // The number must end where the text does: a NUL byte inside (a binary or UTF-16 file) is not a number.
   // Nor may it start with a blank, which strtod skips (' 0.02' was taken where '0.02 ' was refused), or
   // be hexadecimal, which strtod reads (-mass 0x10 ran with 16; decimal numbers only, as the files have).
+  const bool range = errno == ERANGE;
   if (text.empty() || std::isspace(static_cast<unsigned char>(text[0])) || hexadecimalNumber(text) ||
-      end == s || end != s + text.size() || !std::isfinite(v))
+      end == s || end != s + text.size())
     return "is not a finite real number";
-  if (errno == ERANGE)
-    return std::abs(v) <= std::numeric_limits<double>::min() ? "underflows a double: its magnitude is below 2.2e-308"
-                                                              : "is not a finite real number";
+  // A number too large for a double (1e400) is said so, not "not a number": the user wrote a number.
+  if (range && std::isinf(v)) return "overflows a double: its magnitude is above 1.8e308";
+  if (!std::isfinite(v)) return "is not a finite real number";
+  if (range && std::abs(v) <= std::numeric_limits<double>::min())
+    return "underflows a double: its magnitude is below 2.2e-308";
   return "";
 }
 

@@ -51,9 +51,10 @@ public:
   PetscInt integer(const char *name, const char *help, PetscInt value, PetscInt min, PetscInt max = 1000000000);
   // true/false/yes/no/1/0/on/off, or no value (a bare flag: true).
   bool flag(const char *name, const char *help, bool value);
-  // One of `choices`; returns its index. `kind` names a choice in errors ("unknown scheme 'x'").
+  // One of `choices`; returns its index. `kind` names a choice in errors ("unknown scheme 'x'"), and
+  // `accepted`, when not empty, what they list as accepted (the choices by default).
   int choice(const char *name, const char *help, const std::vector<std::string> &choices, int value,
-             const char *kind = "value");
+             const char *kind = "value", const std::string &accepted = "");
   // Text (a path, a list); `set` tells whether it was given. Refused when longer than the database keeps.
   std::string text(const char *name, const char *help, const std::string &value, bool *set = nullptr);
   // A file or directory name, "" when not given; given without a value it is an error.

@@ -82,8 +82,8 @@ RunResult runBeamLab(TimeLoop &loop, const BeamModel &model, const BeamLabOption
   PVec x = model.createVector(), y = model.createVector();
   BEAM_PETSC(VecSet(x, 0.0));
   BEAM_PETSC(VecSet(y, 0.0));
-  const RunResult result = runModel(loop, model, x, y, output);
-  if (!options.save_final.empty() && !result.diverged) writeMatrixMarketArray({x.get(), y.get()}, options.save_final);
+  RunResult result = runModel(loop, model, x, y, output);
+  saveFinalState(model.comm(), options.save_final, result, [&] { writeMatrixMarketArray({x.get(), y.get()}, options.save_final); });
   return result;
 }
 

@@ -14,7 +14,9 @@ DiscreteSource readDiscreteSourceOptions(MPI_Comm comm, const std::string &defau
   DiscreteSource s;
   readOptions(comm, "Discrete system", "", [&](OptionReader &r) {
     bool named = false;
-    const int which = r.choice("-system", "Built-in system (reference 002); default two_dof without -M/-K",
+    const std::string help = default_system.empty() ? "Built-in system (reference 002); without it and -M/-K the beam"
+                                                    : "Built-in system (reference 002); default " + default_system + " without -M/-K";
+    const int which = r.choice("-system", help.c_str(),
                                {"two_dof", "fifteen_dof"}, 0, "system");
     named = r.given("-system");
     DiscreteFiles &f = s.files;
@@ -58,6 +60,11 @@ DiscreteLabOptions readDiscreteLabOptions(MPI_Comm comm) {
   agreeOn(comm, [&] {
     o.source = readDiscreteSourceOptions(comm, "two_dof");
     o.load_factor = readLoadInTimeOptions(comm, o.load_identity, !o.source.files.load_history.empty(), "-load_history");
+    // f = f0 g(t): from files without -F, f0 = 0 and the load asked for never acted (exit 0, work 0).
+    if (o.load_factor && o.source.system.empty() && o.source.files.F.empty())
+      throw inputError(std::string(o.load_identity.curve_file.empty() ? "-load_harmonic" : "-load_curve") +
+                       ": given without -F (the load is f0 g(t), and f0 is 0 without it); accepted: -F with -load_curve or "
+                       "-load_harmonic, or -load_history for a load given in full");
     o.scheme = readSchemeOption(comm, o.scheme);
     readRunOptions(comm, o.run);
     readLinearSolverOption(comm, o.run);

@@ -7,6 +7,7 @@
 #include "MassSpring/BuiltinModels.hpp"
 #include "MassSpring/Readers.hpp"
 #include "common/Options.hpp"
+#include "solvers/TimeScheme.hpp"
 
 namespace beam {
 
@@ -105,7 +106,7 @@ MassSpringLabOptions readMassSpringLabOptions(MPI_Comm comm) {
   o.output.dir = "out/mass_spring";
   agreeOn(comm, [&] {
     o.network = readNetworkOptions(comm, "disk");
-    o.scheme = readModelRunOptions(comm, o.run, o.output, o.scheme, true);
+    o.scheme = readModelRunOptions(comm, o.run, o.output, o.scheme, true, schemesServing(false, true));
     readOptions(comm, "Trajectories", "", [&](OptionReader &r) {
       // Indices written as integers, as every integer option (1e0 and 1.0 passed here; '' tracked nothing);
       // like every list, each occurrence on the command line is checked (only the last one is used).

@@ -1,7 +1,10 @@
 #include "labs/ModelLab.hpp"
 #include "common/StopSignal.hpp"
 
+#include <sys/stat.h>
+
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <utility>
 
@@ -27,21 +30,12 @@ LabOutput labOutput(const OutputOptions &options, std::string snapshot_name, std
   return output;
 }
 
-namespace {
-// Prints its line when the run starts (the first observe, or resume): after every refusal of a restart
-// (the checkpoint's identity, the logs, the series), which the time loop makes before either.
-struct HeaderLine final : Monitor {
-  HeaderLine(MPI_Comm comm, std::string line) : comm(comm), line(std::move(line)) {}
-  void observe(const StepState &) override { print(); }
-  void resume(const StepState &) override { print(); }
-  void print() {
-    if (!line.empty()) BEAM_PETSC(PetscPrintf(comm, "%s\n", line.c_str()));
-    line.clear();
-  }
-  MPI_Comm comm;
-  std::string line;
-};
-} // namespace
+// When the run starts (the first observe, or resume): after every refusal of a restart (the checkpoint's
+// identity, the logs, the series), which the time loop makes before either.
+void HeaderLine::print() {
+  if (!line.empty()) BEAM_PETSC(PetscPrintf(comm, "%s\n", line.c_str()));
+  line.clear();
+}
 
 RunResult runModel(TimeLoop &loop, const Model &model, Vec x, Vec y, const LabOutput &output,
                    const std::vector<Monitor *> &extra) {
@@ -59,6 +53,24 @@ RunResult runModel(TimeLoop &loop, const Model &model, Vec x, Vec y, const LabOu
   for (auto &m : owned) monitors.push_back(m.get());
   monitors.insert(monitors.end(), extra.begin(), extra.end());
   return loop.run(x, y, monitors);
+}
+
+void saveFinalState(MPI_Comm comm, const std::string &path, RunResult &result, const std::function<void()> &write) {
+  if (path.empty()) return;
+  if (!result.diverged) return write();
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  int removed = 0;
+  agreeOn(comm, [&] { // a device or FIFO given as the path is left alone; a link goes (not its target), as a
+                      // complete run's file replaces the link
+    struct stat st {};
+    if (rank == 0 && ::lstat(path.c_str(), &st) == 0 && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) &&
+        std::remove(path.c_str()) == 0)
+      removed = 1;
+  });
+  MPI_Bcast(&removed, 1, MPI_INT, 0, comm);
+  result.divergence += removed ? "; -save_final: no final state written, the earlier '" + path + "' removed"
+                               : "; -save_final: no final state written";
 }
 
 void printSummary(MPI_Comm comm, const std::vector<RunResult> &results) {

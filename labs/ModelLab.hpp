@@ -3,10 +3,13 @@
 // the run, the summary table and the exit code (0, 3 when the run diverged or a step failed, 128 +
 // signal when a signal stopped it after a checkpoint).
 #pragma once
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "solvers/Model.hpp"
+#include "solvers/Monitor.hpp"
 #include "solvers/RunOptions.hpp"
 #include "solvers/TimeLoop.hpp"
 
@@ -24,12 +27,28 @@ struct LabOutput {
   std::string header;                      // a line printed once the output is ready (no refusal after it)
 };
 
+// A line printed once, when the run starts or resumes: a header printed before a refused restart or
+// output directory read as a run that went on. Put it first among the monitors.
+struct HeaderLine final : Monitor {
+  HeaderLine(MPI_Comm comm, std::string line) : comm(comm), line(std::move(line)) {}
+  void observe(const StepState &) override { print(); }
+  void resume(const StepState &) override { print(); }
+  void print();
+  MPI_Comm comm;
+  std::string line;
+};
+
 // The standard outputs as the output option set gives them (solvers/RunOptions.hpp).
 LabOutput labOutput(const OutputOptions &options, std::string snapshot_name, std::vector<std::string> energy_leading);
 
 // Runs `loop` from (x, y) (or its checkpoint) with the standard monitors and `extra` ones.
 RunResult runModel(TimeLoop &loop, const Model &model, Vec x, Vec y, const LabOutput &output,
                    const std::vector<Monitor *> &extra = {});
+
+// -save_final after a run: `write` the final state (a complete or interrupted run), or for a diverged
+// run none, an earlier run's file at `path` removed (it was left, read as this run's) and the divergence
+// message saying so. Collective; nothing when `path` is empty.
+void saveFinalState(MPI_Comm comm, const std::string &path, RunResult &result, const std::function<void()> &write);
 
 // Table of results on rank 0: scheme, steps, time, max |drift|, final drift, verdict.
 void printSummary(MPI_Comm comm, const std::vector<RunResult> &results);

@@ -3,6 +3,7 @@
 #include <strings.h>
 
 #include "common/Options.hpp"
+#include "solvers/TimeScheme.hpp"
 
 namespace beam {
 
@@ -39,7 +40,7 @@ MultibodyLabOptions readMultibodyLabOptions(MPI_Comm comm) {
   o.output.dir = "out/multibody";
   agreeOn(comm, [&] {
     o.mechanism = readMechanismOptions(comm);
-    o.scheme = readModelRunOptions(comm, o.run, o.output, o.scheme, false);
+    o.scheme = readModelRunOptions(comm, o.run, o.output, o.scheme, false, schemesServing(false, false));
   });
   o.run.identity = {{"lab", "multibody"}};
   return o;

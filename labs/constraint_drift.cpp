@@ -12,7 +12,6 @@
 // status ok or diverged) and
 // constraint_drift.png.
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 
 #include "common/Exact.hpp"
@@ -81,17 +80,9 @@ int main(int argc, char **argv) {
     // An earlier sweep's energy.csv in the variants' directories goes first (the variants write nothing
     // else): a rerun stopped by a signal after three variants left the other two's of the earlier run
     // beside the new ones (another dt).
+    for (const auto &v : variants) beam::removeEarlierResults(o.output.dir + "/" + v.name, {"energy.csv"});
     int rank = 0;
     MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-    for (const auto &v : variants) {
-      const std::string dir = o.output.dir + "/" + v.name;
-      beam::agreeOn(PETSC_COMM_WORLD, [&] {
-        std::error_code ec;
-        if (rank == 0 && !std::filesystem::remove(dir + "/energy.csv", ec) && ec)
-          throw beam::inputError("output directory '" + dir + "': cannot remove the earlier run's 'energy.csv': " + ec.message() +
-                                 "; accepted: a directory the run can write");
-      });
-    }
 
     std::string table = "variant,xi,omega,projection,max_position_violation,final_position_violation,max_abs_drift,status\n";
     BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "constraint_drift: %s, %s, dt = %s, T = %s\n\n%-18s %14s %14s %14s\n",

@@ -69,7 +69,9 @@ struct Bounce final : beam::Monitor {
 };
 
 // The dropped body: one particle of mass m, or the disk of total mass m, its lowest point at height h
-// (without gravity: at the plane, falling at the impact speed v0).
+// (without gravity: just above the plane, h = 1e-3 of the largest penetration v0/w, falling at the
+// impact speed v0; a fixed 1e-9 m kept a body with k/m above 4e20 from reaching the plane within the
+// run, "no rebound" at zeta = 0).
 beam::Network droppedBody(const std::string &shape, double m, double h, double v0, double disk_stiffness, bool gravity) {
   beam::Network net;
   if (shape == "particle") {
@@ -87,7 +89,7 @@ beam::Network droppedBody(const std::string &shape, double m, double h, double v
   double lowest = HUGE_VAL;
   for (const auto &p : net.particles) lowest = std::min(lowest, p.x[2]);
   for (auto &p : net.particles) {
-    p.x[2] += (gravity ? h : 1e-9) - lowest;
+    p.x[2] += h - lowest;
     p.v = {0, 0, gravity ? 0.0 : -v0};
   }
   return net;
@@ -176,7 +178,7 @@ int main(int argc, char **argv) {
     std::vector<Case> cases;
     for (const auto &shape : shapes)
       for (double zeta : zetas) {
-        beam::Network net = droppedBody(shape, m, h, v0, disk_stiffness, g > 0);
+        beam::Network net = droppedBody(shape, m, g > 0 ? h : 1e-3 * v0 / w, v0, disk_stiffness, g > 0);
         net.gravity = {0, 0, -g};
         net.planes = {beam::Plane{}};
         net.contact.stiffness = k;
@@ -197,7 +199,7 @@ int main(int argc, char **argv) {
                            "contact_study: m = %s, k_c = %s, %s (impact speed %.4g), %s, dt = %.3g (contact / %s)%s\n\n"
                            "%8s %*s %12s %12s %12s %12s\n",
                            beam::gText(m).c_str(), beam::gText(k).c_str(),
-                           (g > 0 ? "drop " + beam::gText(h) : std::string("no gravity, starting at the plane")).c_str(), v0,
+                           (g > 0 ? "drop " + beam::gText(h) : std::string("no gravity, starting just above the plane")).c_str(), v0,
                            scheme_name.c_str(),
                            run.dt, beam::gText(points_per_contact).c_str(),
                            depth > 0 ? (", damping depth " + beam::exactDecimal(depth) + " (the ramp adds to the bias)").c_str() : "",

@@ -10,13 +10,17 @@
 // the static solution K^{-1} f, with half the work of f dissipated (W = 1.348, D = 0.674).
 // Writes <output_dir>/energy.csv and trajectory.csv (time,q1..qn every -snapshot_every steps); -quiet
 // turns the progress display off.
+#include <algorithm>
 #include <cmath>
 #include <memory>
+#include <vector>
 
 #include "labs/BeamLab.hpp"
 #include "labs/DiscreteLabOptions.hpp"
 #include "common/Exact.hpp"
 #include "common/Options.hpp"
+#include "common/Slepc.hpp"
+#include "solvers/FreeVibration.hpp"
 #include "output/EnergyLog.hpp"
 #include "output/FileUtil.hpp"
 #include "output/MatrixMarket.hpp"
@@ -51,6 +55,26 @@ void printState(MPI_Comm comm, const beam::RunResult &r, Vec q, const beam::Ener
                          e.kinetic, e.potential, e.work, e.dissipated, e.balance_error));
 }
 
+// omega_max for the header: exact (Eigen's dense solver) on small systems, SLEPc's Lanczos on the
+// system's sparse matrices above 1000 DOFs, where the dense solve's O(n^3) took over (n = 6000: 110 s
+// and 1 GB before anything was checked). Lanczos's largest Ritz value approaches omega_max^2 from below;
+// at a residual of 1e-4 it is within about 1e-5 of it even where the top of the spectrum is a cluster
+// (a 6000-DOF chain: 1.99999 for 1.9999999), which a tighter tolerance does not reach in 750 iterations.
+double omegaMax(const beam::DiscreteModel &model, const beam::SecondOrderSystem &system) {
+  // K's largest entry over M's smallest diagonal one, about omega_max^2 in size: where it overflows
+  // (M = 1e-300 I, K = 1e300) the solvers failed with exit 3 ("did not converge", a NaN inner product).
+  double k_max = 0, m_min = HUGE_VAL;
+  for (int k = 0; k < model.K.outerSize(); ++k)
+    for (Eigen::SparseMatrix<double>::InnerIterator it(model.K, k); it; ++it) k_max = std::max(k_max, std::abs(it.value()));
+  for (Eigen::Index i = 0; i < model.M.rows(); ++i) m_min = std::min(m_min, model.M.coeff(i, i));
+  if (!std::isfinite(k_max / m_min))
+    throw beam::inputError("omega_max of K phi = omega^2 M phi overflows a double (K's entries over M's beyond 1e308); "
+                           "accepted: M and K whose largest ratio is finite");
+  if (model.size() <= 1000) return std::sqrt(beam::largestEigenvalue(model));
+  const beam::SlepcScope slepc;
+  return beam::largestOmegaMasked(system, {}, "discrete_omega_max_", 1e-4);
+}
+
 } // namespace
 
 static const char help[] = "Integrates a linear discrete system (Matrix Market files or a built-in example).\n";
@@ -66,11 +90,13 @@ int main(int argc, char **argv) {
     beam::TimeLoop loop(*scheme, linear, options.run);
     if (beam::finishOptions(PETSC_COMM_WORLD)) return 0; // -help: the scheme's solvers have listed their options
 
-    const double omega_max = std::sqrt(beam::largestEigenvalue(model));
-    BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD,
-                           "%s: %lld DOFs, %s, omega_max = %.6g (explicit central difference needs dt < %.6g)\n",
-                           model.name.c_str(), (long long)model.size(), model.damped() ? "damped" : "undamped",
-                           omega_max, 2 / omega_max));
+    const double omega_max = omegaMax(model, system);
+    // Printed when the run starts: before a refused output directory, -save_final or restart it read as
+    // a run that went on.
+    std::vector<char> header(model.name.size() + 256); // the name is a file's path
+    std::snprintf(header.data(), header.size(), "%s: %lld DOFs, %s, omega_max = %.6g (explicit central difference needs dt < %.6g)",
+                  model.name.c_str(), (long long)model.size(), model.damped() ? "damped" : "undamped", omega_max, 2 / omega_max);
+    beam::HeaderLine header_line(PETSC_COMM_WORLD, header.data());
     // Where omega_max dt passes 1e7, M is below 1e-14 of dt^2 K in every scheme's step matrix (45 units of
     // round-off): the inertia is lost, and a scheme that keeps energy exactly (Newmark's average
     // acceleration, M = 1e-30 I, dt = 0.01) "lost" all of it, exit 0. Said, not refused: it is the lab's
@@ -86,11 +112,12 @@ int main(int argc, char **argv) {
     beam::EnergyLog energy(linear, options.output_dir + "/energy.csv");
     beam::TrajectoryLog trajectory(q, options.output_dir + "/trajectory.csv", options.snapshot_every);
     LastEnergy energy_at_end;
-    std::vector<beam::Monitor *> monitors = {&energy, &trajectory, &energy_at_end};
+    std::vector<beam::Monitor *> monitors = {&header_line, &energy, &trajectory, &energy_at_end};
     beam::Progress progress(PETSC_COMM_WORLD); // -quiet: no progress display, as in the beam labs
     if (!options.quiet) monitors.push_back(&progress);
-    const beam::RunResult result = loop.run(q, v, monitors);
-    if (!options.save_final.empty() && !result.diverged) beam::writeMatrixMarketArray({q.get(), v.get()}, options.save_final);
+    beam::RunResult result = loop.run(q, v, monitors);
+    beam::saveFinalState(PETSC_COMM_WORLD, options.save_final, result,
+                         [&] { beam::writeMatrixMarketArray({q.get(), v.get()}, options.save_final); });
 
     beam::printSummary(PETSC_COMM_WORLD, {result});
     // A diverged run's q is the failed step's, not the state at its last time (it printed q(0) = (0, 4.3e9)).

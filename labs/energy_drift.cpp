@@ -54,16 +54,30 @@ int main(int argc, char **argv) {
     if (!options.export_dir.empty()) beam::exportSystem(beam, system, options.export_dir);
     // Every scheme's directory before any runs: a file in the place of the last one was refused (exit 2)
     // after the others had run and written theirs.
+    // The scheme's own files too (-save_final o/midpoint/energy.csv was refused only when its run began,
+    // after the earlier table had been removed and "running midpoint" printed).
     beam::refuseRunFileAsFinalState(options.save_final, options.output_dir, "", {"energy_drift.csv", "energy_drift.png"});
+    for (const auto &name : options.schemes)
+      beam::refuseRunFileAsFinalState(options.save_final, options.output_dir + "/" + name, "beam");
     beam::prepareOutputDirectory(options.output_dir); // its table and chart, then each scheme's directory
     for (const auto &name : options.schemes) beam::prepareOutputDirectory(options.output_dir + "/" + name);
-    BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%s\n", options.solver_path_line.c_str()));
-    // An earlier run's table and chart would stand beside this run's scheme directories if it is stopped
-    // (it writes them only at its end): removed first.
+    // And writable, before anything is removed (a -save_final in a missing directory was refused when the
+    // scheme's run began, after the earlier run's files had gone).
     int rank = 0;
     MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-    if (rank == 0)
-      for (const char *file : {"energy_drift.csv", "energy_drift.png"}) std::remove((options.output_dir + "/" + file).c_str());
+    if (!options.save_final.empty())
+      beam::agreeOn(PETSC_COMM_WORLD, [&] {
+        if (rank == 0) beam::checkWritableFile("-save_final", options.save_final);
+      });
+    BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%s\n", options.solver_path_line.c_str()));
+    // An earlier run's table and chart, and its schemes' logs and series, would stand beside this run's if
+    // it is stopped (a rerun stopped after two schemes left the others' earlier energy.csv and snapshots):
+    // removed first. energy_drift has no -restart.
+    beam::removeEarlierResults(options.output_dir, {"energy_drift.csv", "energy_drift.png"});
+    for (const auto &name : options.schemes) {
+      beam::clearPreviousRun(options.output_dir + "/" + name, "beam");
+      beam::removeEarlierResults(options.output_dir + "/" + name, {"energy.csv"});
+    }
 
     // SIGINT/SIGTERM stop the sweep: inside a run, the run stops after its step (and checkpoints); between
     // runs or during a run's last step, the sweep stops before the next scheme (a signal then was lost, or,

@@ -96,8 +96,8 @@ int main(int argc, char **argv) {
                                  "-restart with that run's -track list");
       });
     }
-    const beam::RunResult result = beam::runModel(loop, model, x, v, output, extra);
-    if (!o.output.save_final.empty() && !result.diverged) model.saveFinal(x, v, o.output.save_final);
+    beam::RunResult result = beam::runModel(loop, model, x, v, output, extra);
+    beam::saveFinalState(PETSC_COMM_WORLD, o.output.save_final, result, [&] { model.saveFinal(x, v, o.output.save_final); });
     return beam::reportRun(PETSC_COMM_WORLD, result, o.output.dir);
   });
 }

@@ -8,8 +8,9 @@
 //    symplectic Euler and Verlet, 2.83 for RK4, 0 for forward Euler, inf for implicit Euler and
 //    midpoint) and the largest stable dt measured by bisection on the nonlinear network itself: trial
 //    runs of -measure_steps steps from the initial state plus a small random displacement (elastic
-//    energy -perturbation x the energy scale, so it excites the highest modes and stays in the linear
-//    range), unstable when |E - E0| exceeds -measure_growth (100) times E0. The trials switch gravity
+//    energy -perturbation x sum 1/2 k l^2, strains about its square root, so it excites the highest
+//    modes and stays in the linear range), unstable when |E - E0| exceeds -measure_growth (100) times
+//    that displacement's energy. The trials switch gravity
 //    and planes off: a chain released horizontally swings, stretches and measures 3-5 % below 2 /
 //    omega_max, a disk hits its plane; 100, not 1e6 as on the linear beam, because an unstable mode of
 //    a nonlinear network can saturate (RK4 above its limit levels off at 1e2-1e5 x E0, which 1e6 would
@@ -52,7 +53,7 @@ struct Settings {
   std::vector<std::string> schemes;
   beam::RunSettings sweep_run;  // -dt, -T of the stiffness sweep
   std::vector<double> factors = {1, 100, 10000};
-  double perturbation = 1e-3;   // elastic energy of the trial displacement / the energy scale
+  double perturbation = 1e-6;   // elastic energy of the trial displacement / sum 1/2 k l^2 (strains ~ its root)
   beam::CriticalStepSearch search = [] {
     beam::CriticalStepSearch s;
     s.steps = 1000;
@@ -86,6 +87,8 @@ Settings readSettings(MPI_Comm comm) {
       const std::vector<double> f =
           r.reals("-stiffness_factors", "Sweep: factors on every spring's stiffness (default 1,100,10000)", factorsProblem);
       if (r.given("-stiffness_factors")) s.factors = f;
+      if (const double *twice = beam::firstRepeated(s.factors)) // 1,1.0 ran the factor twice, two rows each
+        r.fail("-stiffness_factors: " + beam::exactDecimal(*twice) + " is listed twice; accepted: each factor at most once");
       else r.fail(factorsProblem(s.factors)); // the defaults too: 1e4 times a stiffness of 1e305 overflows
       // A sweep of runs that take no step has nothing to judge (-T 0 called every scheme "stable at every
       // stiffness tried", forward Euler included).
@@ -107,15 +110,19 @@ Settings readSettings(MPI_Comm comm) {
       if (s.search.steps > 0 && s.search.steps < 100)
         r.fail("-measure_steps: " + std::to_string(s.search.steps) + " is out of range; accepted: 0 (no measurement) or an "
                "integer in [100, 100000000]");
-      s.search.growth = r.real("-measure_growth", "A trial run is unstable when |E - E0| exceeds this many times its initial energy",
+      s.search.growth = r.real("-measure_growth",
+                               "A trial run is unstable when |E - E0| exceeds this many times its displacement's energy",
                                s.search.growth, beam::Bounds::above(1));
-      s.perturbation = r.real("-perturbation", "Elastic energy of the trials' random displacement, in energy scales",
+      if (s.search.steps == 0 && r.given("-measure_growth")) // read and ignored until 2026-11-27
+        r.fail("-measure_growth: no trial runs to judge with -measure_steps 0; accepted: -measure_growth with -measure_steps >= 100");
+      s.perturbation = r.real("-perturbation",
+                              "Elastic energy of the trials' random displacement over sum 1/2 k l^2 (strains about its square root)",
                               s.perturbation,
-                              // A trial is a small displacement in the linear range, which the sweep's verdicts assume:
-                              // 1e308 "measured" RK4 unstable at 0.3 of its limit, exit 0.
-                              // And above round-off: at 1e-300 (or 1e-30) the displacement vanished in the positions'
-                              // round-off and the trials measured noise (2.85 or 0.31 times the limit).
-                              beam::Bounds::between(1e-10, 0.1, "a real in [1e-10, 0.1]"));
+                              // A trial is a small displacement in the linear range, which the sweep's verdicts assume
+                              // (strains up to about 1 %: 1e308 "measured" RK4 unstable at 0.3 of its limit, exit 0),
+                              // and above round-off (strains of 1e-8: at 1e-300 the displacement vanished in the
+                              // positions' round-off and the trials measured noise, 2.85 or 0.31 times the limit).
+                              beam::Bounds::between(1e-16, 1e-4, "a real in [1e-16, 1e-4]"));
     });
   });
   s.dir = out.dir;
@@ -138,18 +145,47 @@ struct Case {
     // stiffness into omega_max, and the trials, without it, "measured" 2.9 times the printed limit.
     system = beam::linearization(free, 0, x0, rest);
     problem = std::make_unique<beam::FreeVibration>(system, model.fixedDofs());
-    // The displacement: a rough field scaled to `perturbation` energy scales of elastic energy 1/2 d'S d.
-    std::vector<double> parts;
-    model.storedEnergy(0, x0, v0, parts);
-    double e0 = 0;
-    for (double p : parts) e0 += p;
-    const double scale = beam::driftScale(e0 - model.offsetEnergy(0, x0, v0), model.referenceEnergy());
+    // The displacement: a rough field of elastic energy 1/2 d'S d = `perturbation` x W, W = sum 1/2 k l^2
+    // over the springs that move (their energy at 100 % strain), so the strains are about
+    // sqrt(perturbation) whatever the units, the gravity or the prestress. It was sized in the model's
+    // energy scale, m |g| x extent: gravity 1e4 pushed the trials out of the linear range (explicit Euler
+    // "stable" to 0.80 of 2/omega_max).
+    double W = 0;
+    for (const auto &sp : network.springs) {
+      const auto &a = network.particles[size_t(sp.i)], &b = network.particles[size_t(sp.j)];
+      if (a.fixed && b.fixed) continue;
+      const double l = std::hypot(a.x[0] - b.x[0], a.x[1] - b.x[1], a.x[2] - b.x[2]);
+      W += 0.5 * sp.stiffness * l * l;
+    }
+    if (!std::isfinite(W))
+      throw beam::inputError("the springs' energy at 100 % strain, sum 1/2 k l^2, overflows a double; accepted: "
+                             "stiffnesses and lengths whose energies are finite");
+    // At rest in an equilibrium of the free network (no force beyond 1e-9 of the largest k l, no velocity)
+    // the trials' motion is the displacement alone, and their growth is judged against its energy: against
+    // E0, a prestressed network's stored energy hid an unstable mode, which saturates first (RK4 "stable"
+    // to 1.12 times its limit). Otherwise (a chain hanging under gravity, released without it; initial
+    // velocities; point loads) the release moves the network too, and E0 stays the measure: against the
+    // displacement's energy that motion's own energy errors read as growth (0.31 of the limit).
+    double k_l = 0;
+    for (const auto &sp : network.springs) {
+      const auto &a = network.particles[size_t(sp.i)], &b = network.particles[size_t(sp.j)];
+      k_l = std::max(k_l, sp.stiffness * std::hypot(a.x[0] - b.x[0], a.x[1] - b.x[1], a.x[2] - b.x[2]));
+    }
+    beam::PVec F = model.createVector();
+    free.force(0, x0, v0, F);
+    PetscReal f_max = 0, v_max = 0;
+    BEAM_PETSC(VecNorm(F, NORM_INFINITY, &f_max));
+    BEAM_PETSC(VecNorm(v0, NORM_INFINITY, &v_max));
+    equilibrium = v_max == 0 && f_max <= 1e-9 * k_l;
     beam::PVec d = model.createVector(), Sd = model.createVector();
     beam::roughField(d, model.fixedDofs());
     PetscScalar strain;
     BEAM_PETSC(MatMult(system.stiffness, d, Sd));
     BEAM_PETSC(VecDot(d, Sd, &strain));
-    if (PetscRealPart(strain) > 0) BEAM_PETSC(VecAXPY(x0, std::sqrt(perturbation * scale / (0.5 * PetscRealPart(strain))), d));
+    if (PetscRealPart(strain) > 0 && W > 0) {
+      trial_energy = perturbation * W;
+      BEAM_PETSC(VecAXPY(x0, std::sqrt(trial_energy / (0.5 * PetscRealPart(strain))), d));
+    }
   }
   static beam::Network scaled(beam::Network net, double factor) {
     for (auto &s : net.springs) s.stiffness *= factor;
@@ -161,14 +197,17 @@ struct Case {
     return net;
   }
   // Runs `scheme` at dt for `steps` steps from the trial state on `on` (model or free); the result says
-  // whether it stayed bounded.
+  // whether it stayed bounded: |E - E0| within `growth` times the trial displacement's energy
+  // (`own_scale`, the bisection's measure, where the network starts in equilibrium) or the model's
+  // energy scale (the sweep's, and the bisection's otherwise).
   beam::RunResult trial(const beam::MassSpringModel &on, const std::string &scheme, double dt, PetscInt steps,
-                        double growth) const {
+                        double growth, bool own_scale) const {
     const auto stepper = beam::makeScheme(scheme);
     beam::RunSettings run;
     run.dt = dt;
     run.T = double(steps) * dt;
     run.divergence_factor = growth;
+    if (own_scale && equilibrium) run.energy_scale = trial_energy;
     run.newton_prefix = "ms_";
     beam::TimeLoop loop(*stepper, on, run);
     beam::PVec x = on.createVector(), v = on.createVector();
@@ -180,6 +219,8 @@ struct Case {
   beam::Network network, free_network;
   beam::MassSpringModel model, free;
   beam::PVec x0, v0;
+  double trial_energy = 0;  // the displacement's elastic energy (0: none)
+  bool equilibrium = false; // the free network starts at rest in equilibrium
   beam::SecondOrderSystem system;
   std::unique_ptr<beam::FreeVibration> problem;
 };
@@ -196,7 +237,7 @@ std::string measuredLimits(const Settings &s, const Case &base, double omega_max
     beam::MeasuredStep m;
     if (s.search.steps > 0 && dt_theory > 0 && std::isfinite(dt_theory))
       m = beam::bisectStableStep(
-          [&](double dt) { return !base.trial(base.free, name, dt, s.search.steps, s.search.growth).diverged; }, dt_theory,
+          [&](double dt) { return !base.trial(base.free, name, dt, s.search.steps, s.search.growth, true).diverged; }, dt_theory,
           s.search);
     char measured[64] = "-", ratio[32] = "-";
     if (m.found) {
@@ -211,6 +252,15 @@ std::string measuredLimits(const Settings &s, const Case &base, double omega_max
     csv += name + "," + cell(omega_crit) + "," + cell(dt_theory) + "," + (m.found ? cell(m.dt) : "") + "," +
            (m.found ? cell(m.unstable_dt) : "") + "," + std::to_string(m.runs) + "," + (m.found ? "" : m.why) + "\n";
   }
+  // The theory is the undamped limit: dashpots move the explicit schemes' (a chain at c = 20 measured
+  // 0.33 of 2/omega_max, which is the damped amplification matrix's value), said so it is not read as
+  // a failed measurement.
+  double c_max = 0;
+  for (const auto &sp : s.network.springs) c_max = std::max(c_max, sp.damping);
+  if (c_max > 0)
+    BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD,
+                           "note: dt theory is the undamped limit Omega_crit / omega_max; the springs' dashpots (damping up "
+                           "to %s) move the measured limits (strong ones lower them: a ratio below 1 is theirs)\n", beam::gText(c_max).c_str()));
 
   return csv;
 }
@@ -231,7 +281,7 @@ std::string stiffnessSweep(const Settings &s) {
     const double w = beam::largestOmega(*c.problem, "omega_max_", 1e-10);
     BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%10g %12.5g %12.5g", factor, w, w * s.sweep_run.dt));
     for (const auto &name : s.schemes) {
-      const beam::RunResult r = c.trial(c.model, name, s.sweep_run.dt, steps, s.sweep_run.divergence_factor);
+      const beam::RunResult r = c.trial(c.model, name, s.sweep_run.dt, steps, s.sweep_run.divergence_factor, false);
       char text[64];
       if (r.diverged) std::snprintf(text, sizeof text, "fails at %lld", (long long)r.steps_done + 1);
       else std::snprintf(text, sizeof text, "%.3g", r.max_abs_drift);
@@ -272,6 +322,7 @@ int main(int argc, char **argv) {
     highest.solve();
     const double omega_max = highest.omegas().front();
     beam::prepareOutputDirectory(s.dir);
+    beam::removeEarlierResults(s.dir, {"critical_steps.csv", "stiffness_sweep.csv", "mass_spring_stability.png"});
 
     BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD,
                            "mass_spring_stability: %s, %lld particles, %lld springs\nomega_max at rest = %.10g "

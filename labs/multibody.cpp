@@ -33,8 +33,8 @@ int main(int argc, char **argv) {
                     std::to_string(model.jointRowCount()) + " joint rows, " + o.scheme + ", dt = " + beam::gText(o.run.dt) +
                     ", " + std::to_string(loop.steps()) + " steps, Baumgarte xi = " + beam::gText(o.mechanism.baumgarte.xi) +
                     ", omega = " + beam::gText(o.mechanism.baumgarte.omega) + (o.mechanism.projection ? ", projection" : "");
-    const beam::RunResult result = beam::runModel(loop, model, x, v, output);
-    if (!o.output.save_final.empty() && !result.diverged) model.saveFinal(x, v, o.output.save_final);
+    beam::RunResult result = beam::runModel(loop, model, x, v, output);
+    beam::saveFinalState(PETSC_COMM_WORLD, o.output.save_final, result, [&] { model.saveFinal(x, v, o.output.save_final); });
     return beam::reportRun(PETSC_COMM_WORLD, result, o.output.dir);
   });
 }

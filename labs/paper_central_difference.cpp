@@ -131,7 +131,7 @@ int main(int argc, char **argv) {
     // stopped at a non-finite state (a column `diverged` until 2026-11-27, 0 beside |q| = 1e93: the runs
     // are let grow to show how fast, and none overflows in its T).
     std::string summary =
-        "system,h,omega_rule_h,omega_max_h,rho_B16,scheme,max_abs_q,q_final_max_abs,stable_in_theory,overflowed\n";
+        "system,h,omega_rule_h,omega_max_h,rho_B16,scheme,max_abs_q,q_final_max_abs,stable_in_theory,overflowed,force\n";
     std::vector<std::string> plots; // the cases' names, one chart each
     for (const Case &c : cases) {
       const beam::DiscreteModel model = beam::builtinModel(c.system);
@@ -158,6 +158,10 @@ int main(int argc, char **argv) {
           }
         const beam::DiscreteSystemModel &run_model = forced_linear ? *forced_linear : linear;
         const beam::SecondOrderSystem &run_system = run_model.system();
+        // The force of this step's runs, also in summary.csv's last column (";" between the components).
+        const Eigen::VectorXd &run_force = forced ? forced->F : model.F;
+        std::string force_column;
+        for (Eigen::Index i = 0; i < run_force.size(); ++i) force_column += (i ? ";" : "") + fixed(run_force(i));
         if (forced) {
           std::string f;
           for (Eigen::Index i = 0; i < forced->F.size(); ++i) f += (i ? ", " : "") + fixed(forced->F(i));
@@ -187,7 +191,7 @@ int main(int argc, char **argv) {
           row << c.system << "," << h << "," << omega_rule * h << "," << omega_max * h << "," << rho << ","
               << scheme_name << "," << peak.max << "," << double(qT) << ","
               << ((std::string(scheme_name) == "rk4" ? h <= rk4_limit : rho <= 1 + 1e-12) ? 1 : 0) << ","
-              << (r.diverged ? 1 : 0) << "\n";
+              << (r.diverged ? 1 : 0) << "," << force_column << "\n";
           summary += row.str();
         }
         plots.push_back(name);

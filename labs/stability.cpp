@@ -16,6 +16,7 @@
 // implicit and midpoint inf (rho = 1/sqrt(1 + Omega^2) and 1).
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "common/Options.hpp"
 #include "common/Slepc.hpp"
@@ -44,7 +45,20 @@ struct AnalysedSystem {
 std::unique_ptr<AnalysedSystem> analysedSystem(MPI_Comm comm) {
   auto a = std::make_unique<AnalysedSystem>();
   beam::DiscreteSource source;
-  beam::agreeOn(comm, [&] { source = beam::readDiscreteSourceOptions(comm, ""); });
+  beam::agreeOn(comm, [&] {
+    source = beam::readDiscreteSourceOptions(comm, "");
+    // The analysis takes M, K, C (and F for the trials' energy scale): an initial state or a load history
+    // was read and ignored (a missing -load_history file went unnoticed, exit 0).
+    for (const auto &[option, path] : {std::pair<const char *, const std::string &>{"-q0", source.files.q0},
+                                       {"-v0", source.files.v0},
+                                       {"-load_history", source.files.load_history}})
+      if (!path.empty())
+        throw beam::inputError(std::string(option) + ": not used by the stability analysis, which takes the system's "
+                               "matrices; accepted: -system or -M, -K, -C, -F (or the beam's options)");
+    if (source.files.load_dt > 0)
+      throw beam::inputError("-load_dt: not used by the stability analysis; accepted: -system or -M, -K, -C, -F (or the "
+                             "beam's options)");
+  });
   if (!source.given()) {
     const auto options = beam::readBeamLabOptions(comm, "stability", beam::BeamLabKind::Stability);
     a->beam.emplace(options.beam, comm);
@@ -104,6 +118,9 @@ int main(int argc, char **argv) {
 
     highest.solve();
     lowest.solve();
+    // After the solves, which refuse eigensolver options that retarget them (exit 2): the earlier run's
+    // chart goes only once this run goes on (a stopped run left it, read as its own).
+    beam::removeEarlierResults(analysed->output_dir, {"spectral_radius.csv", "spectral_radius.png"});
     const double omega_max = highest.omegas().front();
     PetscInt dofs = 0;
     BEAM_PETSC(MatGetSize(system.mass, &dofs, nullptr));

@@ -196,6 +196,21 @@ void clearPreviousRun(const std::string &dir, const std::string &snapshot_name, 
   });
 }
 
+void removeEarlierResults(const std::string &dir, const std::vector<std::string> &names) {
+  int rank = 0;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  agreeOn(PETSC_COMM_WORLD, [&] {
+    if (rank != 0) return;
+    for (const auto &name : names) {
+      const std::filesystem::path path = std::filesystem::path(dir) / name;
+      std::error_code ec;
+      if (std::filesystem::is_regular_file(std::filesystem::symlink_status(path, ec)) && !std::filesystem::remove(path, ec) && ec)
+        throw inputError("output directory '" + dir + "': cannot remove the earlier run's '" + name + "': " + ec.message() +
+                         "; accepted: a directory the run can write");
+    }
+  });
+}
+
 namespace {
 // Absolute, canonical as far as the path exists, normal, and without a trailing separator ("ts1/" of a
 // directory yet to be made kept it, and was not "ts1"). Empty when the path cannot be made absolute.

@@ -36,6 +36,11 @@ void prepareOptionDirectory(const std::string &option, const std::string &dir);
 // the series only (a lab without a checkpoint, as `modes`, must leave another lab's run in the directory).
 void clearPreviousRun(const std::string &dir, const std::string &snapshot_name, bool run_logs = true);
 
+// An analysis lab that writes its tables and charts at its end removes an earlier run's `names` in `dir`
+// first: stopped (a signal, a failure), it left them beside its own start as if they were its results.
+// Regular files only; rank 0 removes; collective.
+void removeEarlierResults(const std::string &dir, const std::vector<std::string> &names);
+
 // -save_final must not name one of the run's own files in its output directory (energy.csv, the
 // checkpoint, the snapshots, or `extra` names such as the exported system's): the final state replaced
 // energy.csv, exit 0. Throws an input error naming both.

@@ -74,6 +74,9 @@ void PointTrajectory::checkResume(const StepState &s) const {
   // list (-track 0 continued as -track 0,3 is: both were once taken for the other).
   const std::string file_list = previous.empty() ? before : previous;
   const bool cut_short = !previous.empty() && previous == now && now.compare(0, before.size() + 1, before + ",") == 0;
+  if (!before.empty() && before != now && !cut_short && file_list == now) // a row repeated or lost, same list
+    throw inputError("-restart: cannot continue '" + log_.path() + "': its rows of step " + std::to_string((long long)s.step) +
+                     " are for particles " + before + ", not the -track list " + now + " once each; accepted: the file as the run wrote it");
   if (!before.empty() && before != now && !cut_short)
     throw inputError("-restart: cannot continue '" + log_.path() + "': it tracks particles " + file_list + ", the run -track " + now +
                      "; accepted: the -track list of the run it continues");

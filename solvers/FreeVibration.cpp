@@ -147,9 +147,13 @@ void refuseRetargeting(EPS eps, EPSWhich which, PetscInt count, const std::strin
   }
   PetscInt nev = 0, ncv = 0, mpd = 0;
   BEAM_PETSC(EPSGetDimensions(eps, &nev, &ncv, &mpd));
-  if (nev != count)
-    throw inputError(p + "eps_nev " + std::to_string(nev) + ": the number of eigenpairs is " + count_name + " (" +
-                     std::to_string(count) + "); accepted: " + count_name + " in place of " + p + "eps_nev");
+  if (nev != count) {
+    if (count_name.rfind('-', 0) == 0) // the lab's own option sets the count
+      throw inputError(p + "eps_nev " + std::to_string(nev) + ": the number of eigenpairs is " + count_name + " (" +
+                       std::to_string(count) + "); accepted: " + count_name + " in place of " + p + "eps_nev");
+    throw inputError(p + "eps_nev " + std::to_string(nev) + ": the lab sets the number of eigenpairs (" +
+                     std::to_string(count) + ") itself; accepted: no " + p + "eps_nev");
+  }
   PetscReal tol = 0;
   PetscInt max_it = 0;
   BEAM_PETSC(EPSGetTolerances(eps, &tol, &max_it));

@@ -70,9 +70,11 @@ LoadCurve LoadCurve::read(const std::string &path) {
     if (fields.size() != 2)
       throw inputError(where + "expected two comma-separated numbers t,g; got " + std::to_string(fields.size()) +
                        " fields in '" + s + "'");
-    for (const auto &field : fields) // an underflow (1e-320) was called "not two numbers"
-      if (realProblem(trim(field)).rfind("underflows", 0) == 0)
-        throw inputError(where + "'" + trim(field) + "' " + realProblem(trim(field)));
+    for (const auto &field : fields) { // an underflow (1e-320) or overflow (1e400) was called "not two numbers"
+      const std::string problem = realProblem(trim(field));
+      if (problem.rfind("underflows", 0) == 0 || problem.rfind("overflows", 0) == 0)
+        throw inputError(where + "'" + trim(field) + "' " + problem + "; accepted: two decimal reals");
+    }
     if (!parseNumber(fields[0], tv) || !parseNumber(fields[1], gv))
       throw inputError(where + "'" + s + "' is not two numbers t,g; accepted: two decimal reals");
     if (!std::isfinite(tv) || !std::isfinite(gv))

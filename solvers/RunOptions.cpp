@@ -30,13 +30,13 @@ void readLinearSolverOption(MPI_Comm comm, RunSettings &run) {
   });
 }
 
-std::string readSchemeOption(MPI_Comm comm, const std::string &default_scheme) {
+std::string readSchemeOption(MPI_Comm comm, const std::string &default_scheme, const std::string &accepted) {
   const auto &names = schemeNames();
   int index = 0;
   for (size_t i = 0; i < names.size(); ++i)
     if (names[i] == default_scheme) index = int(i);
   readOptions(comm, "Time scheme", "", [&](OptionReader &r) {
-    index = r.choice("-scheme", "Time scheme", names, index, "scheme");
+    index = r.choice("-scheme", "Time scheme", names, index, "scheme", accepted);
   });
   return names[size_t(index)];
 }
@@ -118,10 +118,10 @@ void readCheckpointOptions(MPI_Comm comm, RunSettings &run, OutputOptions &outpu
 }
 
 std::string readModelRunOptions(MPI_Comm comm, RunSettings &run, OutputOptions &output, const std::string &default_scheme,
-                                bool linear_solver) {
+                                bool linear_solver, const std::string &accepted) {
   readRunOptions(comm, run);
   if (linear_solver) readLinearSolverOption(comm, run);
-  const std::string scheme = readSchemeOption(comm, default_scheme);
+  const std::string scheme = readSchemeOption(comm, default_scheme, accepted);
   readOutputOptions(comm, output, {"Write a snapshot every N steps (0 = none)", 0, true});
   readCheckpointOptions(comm, run, output, true);
   return scheme;

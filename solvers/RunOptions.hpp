@@ -34,8 +34,9 @@ void readRunOptions(MPI_Comm comm, RunSettings &run);
 // -linear_solver direct|cg (default: run.solver).
 void readLinearSolverOption(MPI_Comm comm, RunSettings &run);
 
-// -scheme NAME (one of schemeNames()).
-std::string readSchemeOption(MPI_Comm comm, const std::string &default_scheme);
+// -scheme NAME (one of schemeNames()); an unknown name's message lists `accepted` when not empty (the
+// schemes a lab's model takes), all the schemes otherwise.
+std::string readSchemeOption(MPI_Comm comm, const std::string &default_scheme, const std::string &accepted = "");
 // -schemes a,b,... (default: `defaults`); unknown names and empty items are refused.
 std::vector<std::string> readSchemeListOption(MPI_Comm comm, const std::vector<std::string> &defaults = schemeNames());
 
@@ -62,7 +63,8 @@ void readCheckpointOptions(MPI_Comm comm, RunSettings &run, OutputOptions &outpu
 
 // The sets of a one-scheme lab on any model, in order: run, [linear solver], scheme, output (snapshots of
 // the model's drawing, 0 = none), checkpoints with -restart. Returns the scheme's name.
+// `accepted`: the schemes the lab's model takes, for an unknown name's message (schemesServing).
 std::string readModelRunOptions(MPI_Comm comm, RunSettings &run, OutputOptions &output, const std::string &default_scheme,
-                                bool linear_solver);
+                                bool linear_solver, const std::string &accepted = "");
 
 } // namespace beam

@@ -88,13 +88,14 @@ const std::vector<std::string> &generalSchemeNames() {
   return names;
 }
 
-std::string schemesAccepting(const Model &model) {
+std::string schemesServing(bool linear, bool jacobian) {
   std::vector<std::string> n;
   for (const auto &e : registry())
-    if (model.linear() || e.serves == Serves::AnyModel || (e.serves == Serves::ModelsWithJacobian && model.hasJacobian()))
-      n.push_back(e.name);
+    if (linear || e.serves == Serves::AnyModel || (e.serves == Serves::ModelsWithJacobian && jacobian)) n.push_back(e.name);
   return joined(n);
 }
+
+std::string schemesAccepting(const Model &model) { return schemesServing(model.linear() != nullptr, model.hasJacobian()); }
 
 std::unique_ptr<TimeScheme> makeScheme(const std::string &name, const std::string &option) {
   for (const auto &e : registry())

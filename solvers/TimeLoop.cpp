@@ -53,8 +53,11 @@ void refuseNonFinite(const Model &model, const EnergyTerms &initial) {
   if (std::isfinite(initial.total())) return;
   std::ostringstream parts;
   const auto names = model.energyNames();
-  for (size_t i = 0; i < names.size() && i < initial.parts.size(); ++i)
-    parts << (i ? ", " : "") << names[i] << " " << initial.parts[i];
+  for (size_t i = 0; i < names.size() && i < initial.parts.size(); ++i) {
+    parts << (i ? ", " : "") << names[i] << " ";
+    if (std::isnan(initial.parts[i])) parts << "NaN (an overflow inside)"; // "-nan" read as a sign
+    else parts << initial.parts[i];
+  }
   throw inputError("the initial state's energy is not finite (" + parts.str() +
                    "): an input value overflows; accepted: masses, stiffnesses, positions and velocities whose energies are finite");
 }
@@ -122,7 +125,8 @@ void TimeLoop::start(Progress &p, const std::vector<Monitor *> &monitors) {
   const double origin_part = model_.offsetEnergy(0.0, p.state.x, p.state.y);
   refuseNonFinite(model_, p.state.energy);
   refuseInfiniteScale(model_, reference_energy_);
-  const double fixed = modelDriftScale(p.state.energy.total() - origin_part, reference_energy_);
+  const double fixed = settings_.energy_scale > 0 ? settings_.energy_scale
+                                                 : modelDriftScale(p.state.energy.total() - origin_part, reference_energy_);
   p.scale_follows = !(fixed > 0);
   p.result.energy_scale = p.scale_follows ? magnitude(p.state.energy) : fixed;
   for (Monitor *m : monitors) m->observe(p.state);

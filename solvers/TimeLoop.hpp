@@ -37,6 +37,10 @@ struct RunSettings {
   std::string checkpoint_path;   // where checkpoints go; empty = none, not even on a signal
   std::string restart_path;      // continue from this checkpoint instead of starting at t = 0
   Identity identity;             // the lab's part of the run's identity (lab name, its own options)
+  // > 0: the drift's scale, in place of the model's (a stability trial measures growth against its own
+  // perturbation's energy, not against a prestressed network's stored energy). Not in the identity:
+  // for runs without checkpoints.
+  double energy_scale = 0;
 };
 
 PetscInt stepCount(double T, double dt);

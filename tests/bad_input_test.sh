@@ -204,7 +204,7 @@ m="$labs/midpoint"
 expect 2 "-dt: '' is not a finite real number" "$m" -dt -output_dir $out
 expect 2 "-dt: '0.0l' is not a finite real number" "$m" -dt 0.0l -output_dir $out
 expect 2 "-dt: '-inf' is not a finite real number" "$m" -dt -inf -output_dir $out
-expect 2 "-T: '1e999' is not a finite real number" "$m" -T 1e999 -output_dir $out
+expect 2 "-T: '1e999' overflows a double: its magnitude is above 1.8e308" "$m" -T 1e999 -output_dir $out
 expect 2 "-mx: 99999999999999999999 is out of range" "$m" -mx 99999999999999999999 -output_dir $out
 expect 2 "-mx: 2000000000 is out of range" "$m" -mx 2000000000 -output_dir $out
 expect 2 "-T/-dt: more than 1e9 steps" "$m" -T 1e10 -dt 1 -output_dir $out
@@ -307,6 +307,9 @@ expect 2 "M_inf.mtx:4: value '1e999' is not finite" "$d" -M M_inf.mtx -K K.mtx -
 expect 2 "M_sub.mtx:4: value '1e-320' underflows a double" "$d" -M M_sub.mtx -K K.mtx -output_dir $out
 printf 't,g\n0,1\n1,1e-320\n' > curve_sub.csv
 expect 2 "curve_sub.csv:3: '1e-320' underflows a double" "$m" -load_curve curve_sub.csv -output_dir $out
+# A number too large for a double is said to overflow (it "is not two numbers t,g" until 2026-11-27).
+printf 't,g\n0,1\n1,1e400\n' > curve_over.csv
+expect 2 "curve_over.csv:3: '1e400' overflows a double" "$m" -load_curve curve_over.csv -output_dir $out
 expect 2 "K_missing_entry.mtx:4: the file ends after 2 of the 3 entries" "$d" -M M.mtx -K K_missing_entry.mtx -output_dir $out
 expect 2 "K_cut_in_entry.mtx:5: expected 'row col value'" "$d" -M M.mtx -K K_cut_in_entry.mtx -output_dir $out
 expect 2 "K_cut_in_size.mtx:2: bad size line" "$d" -M M.mtx -K K_cut_in_size.mtx -output_dir $out
@@ -528,6 +531,18 @@ expect 2 "written for linear systems" "$ms" -scheme midpoint -output_dir $out
 expect 3 "forward_euler diverged at step" "$ms" -scheme forward_euler -T 1 -quiet -output_dir ms_div
 expect 3 "Newton did not converge" "$ms" -scheme implicit_euler -model chain -stiffness 1e9 -dt 1 -T 2 -ms_snes_max_it 2 -quiet -output_dir ms_newton
 [ -f ms_newton/energy.csv ] && [ -f ms_newton/mass_spring.pvd ] || fail "a failed Newton solve lost the files written so far"
+# A diverged run writes no final state: an earlier run's -save_final file stayed, read as this run's
+# (until 2026-11-27); it is removed and the message says so. A device given as the file is left alone.
+printf 'particle,x,y,z,vx,vy,vz\n0,1,2,3,0,0,0\n' > ms_stale_final.csv
+expect 3 "-save_final: no final state written, the earlier 'ms_stale_final.csv' removed" "$ms" -scheme forward_euler -T 1 -quiet \
+  -output_dir ms_div2 -save_final ms_stale_final.csv
+[ ! -e ms_stale_final.csv ] || fail "mass_spring: a diverged run left the earlier -save_final file"
+expect 3 "-save_final: no final state written" "$ms" -scheme forward_euler -T 1 -quiet -output_dir ms_div3 -save_final /dev/null
+[ -c /dev/null ] || fail "a diverged run removed the device given to -save_final"
+printf '%%%%MatrixMarket matrix array real general\n1 2\n7\n7\n' > beam_stale_final.mtx
+expect 3 "-save_final: no final state written, the earlier 'beam_stale_final.mtx' removed" "$labs/almost_explicit" -dt 1 -T 20 \
+  -quiet -output_dir ae_div -save_final beam_stale_final.mtx
+[ ! -e beam_stale_final.mtx ] || fail "almost_explicit: a diverged run left the earlier -save_final file"
 # Options PETSc reads only while solving are accepted for the prefixes of the lab's solvers (Newton's,
 # the beam's shifted_ solver); the same name under a mistyped prefix is an unknown option.
 expect 0 "" "$ms" -scheme implicit_euler -model chain -T 0.01 -quiet -ms_ksp_converged_reason -ms_snes_view -output_dir ms_lazy
@@ -565,7 +580,7 @@ expect 2 "the stiffness at the initial state has a negative eigenvalue (omega^2 
 printf 'i,j,stiffness\n0,1,1e305\n' > springs_stiff.csv
 expect 2 "-stiffness_factors: 10000 is out of range" "$mss" -particles particles_pair.csv -springs springs_stiff.csv -output_dir $out
 expect 2 "-measure_steps: 1 is out of range; accepted: 0 (no measurement) or an integer in [100, 100000000]" "$mss" -measure_steps 1 -output_dir $out
-expect 2 "-perturbation: 1e-30 is out of range; accepted: a real in [1e-10, 0.1]" "$mss" -perturbation 1e-30 -output_dir $out
+expect 2 "-perturbation: 1e-30 is out of range; accepted: a real in [1e-16, 1e-4]" "$mss" -perturbation 1e-30 -output_dir $out
 printf 'x,y,z,mass,fixed\n0,0,1,1,1\n0,0,0,1,0\n' > particles_inplane.csv
 expect 0 "" "$mss" -particles particles_inplane.csv -springs springs.csv -plane 0,0,0.001,0,0,1 -schemes verlet \
   -stiffness_factors 1 -T 0.2 -output_dir mss_inplane
@@ -589,6 +604,51 @@ awk -F, '$1 == "explicit_euler" || $1 == "verlet" { r = $4 / $3; if (r < 0.995 |
   END { exit bad || n != 2 }' mss/critical_steps.csv || fail "mass_spring_stability: measured limit off 2 / omega_max"
 awk -F, '$4 == "implicit_euler" && $5 != 1 { bad = 1 } $4 == "explicit_euler" && $5 != 0 { bad = 1 } END { exit bad }' \
   mss/stiffness_sweep.csv || fail "mass_spring_stability: implicit Euler failed, or explicit Euler survived, in the sweep"
+
+# Found by an audit (2026-11-27), each exit 0 before. The trials' displacement was sized in the model's
+# energy scale, m |g| x extent: gravity 1e4 pushed it out of the linear range (explicit Euler "measured"
+# 0.80 of 2 / omega_max); it is sized in sum 1/2 k l^2 now, and the growth is judged against its own
+# energy, not a prestressed network's stored energy (RK4 "stable" at 1.12 times its limit on a network in
+# equilibrium with springs shorter at rest).
+expect 0 "" "$mss" -model chain -chain_n 5 -gravity 0,0,-10000 -stiffness_factors 1 -schemes explicit_euler,verlet -output_dir mss_g
+awk -F, '$1 == "explicit_euler" || $1 == "verlet" { r = $4 / $3; if (r < 0.99 || r > 1.01) bad = 1; n++ }
+  END { exit bad || n != 2 }' mss_g/critical_steps.csv || fail "mass_spring_stability under gravity 1e4: $(cat mss_g/critical_steps.csv)"
+printf 'x,y,z,mass,fixed\n0,0,0,1,1\n1,0,0,1,0\n2,0,0,1,0\n3,0,0,1,1\n' > particles_pre.csv
+printf 'i,j,stiffness,rest_length\n0,1,100,0.9\n1,2,100,0.9\n2,3,100,0.9\n' > springs_pre.csv
+expect 0 "" "$mss" -particles particles_pre.csv -springs springs_pre.csv -gravity 0,0,0 -stiffness_factors 1 -schemes rk4,verlet \
+  -output_dir mss_pre
+awk -F, '$1 == "rk4" || $1 == "verlet" { r = $4 / $3; if (r < 0.99 || r > 1.01) bad = 1; n++ }
+  END { exit bad || n != 2 }' mss_pre/critical_steps.csv || fail "mass_spring_stability, prestressed: $(cat mss_pre/critical_steps.csv)"
+# A chain hanging under gravity, which the trials release without it: its motion's own energy errors are
+# judged against E0, not the displacement's energy (they read as growth: 0.31 of the limit; review).
+printf 'x,y,z,mass,fixed\n0,0,0,1,1\n0,0,-1.06,1,0\n0,0,-2.11,1,0\n0,0,-3.15,1,0\n0,0,-4.18,1,0\n0,0,-5.20,1,0\n0,0,-6.21,1,0\n' > particles_sag.csv
+printf 'i,j,stiffness,rest_length\n0,1,1000,1\n1,2,1000,1\n2,3,1000,1\n3,4,1000,1\n4,5,1000,1\n5,6,1000,1\n' > springs_sag.csv
+expect 0 "" "$mss" -particles particles_sag.csv -springs springs_sag.csv -gravity 0,0,-10 -stiffness_factors 1 \
+  -schemes explicit_euler,verlet -output_dir mss_sag
+awk -F, '$1 == "explicit_euler" || $1 == "verlet" { r = $4 / $3; if (r < 0.99 || r > 1.02) bad = 1; n++ }
+  END { exit bad || n != 2 }' mss_sag/critical_steps.csv || fail "mass_spring_stability, hanging chain: $(cat mss_sag/critical_steps.csv)"
+# Dashpots: the theory column is the undamped limit, said so (a ratio of 0.33 read as a failed measurement).
+expect 0 "" "$mss" -model chain -chain_n 5 -damping 20 -stiffness_factors 1 -schemes verlet -measure_steps 100 -output_dir mss_c
+grep -q "^note: dt theory is the undamped limit" out.txt || fail "mass_spring_stability with dashpots: no note on the theory"
+expect 2 "-measure_growth: no trial runs to judge with -measure_steps 0" "$mss" -measure_steps 0 -measure_growth 5 -output_dir $out
+expect 2 "-stiffness_factors: 1 is listed twice" "$mss" -stiffness_factors 1,1.0 -output_dir $out
+expect 2 "-omega_max_eps_nev 1000: the lab sets the number of eigenpairs (1) itself; accepted: no -omega_max_eps_nev" \
+  "$mss" -omega_max_eps_nev 1000 -output_dir $out
+# A refused run leaves an earlier run's results (a stopped one removes them: restart_test.sh, section 12).
+mkdir -p mss_stale && printf 'stale\n' > mss_stale/critical_steps.csv && printf 'stale\n' > mss_stale/stiffness_sweep.csv
+expect 2 "-stiffness_factors: 1 is listed twice" "$mss" -stiffness_factors 1,1 -output_dir mss_stale
+[ -f mss_stale/critical_steps.csv ] || fail "a refused mass_spring_stability removed the earlier run's results"
+# Particle CSVs: a too long index said so (it was "not ... digits only"), a bad number says what is accepted.
+printf 'i,j,stiffness\n0,99999999999999999999999,100\n' > springs_hugeidx.csv
+expect 2 "j '99999999999999999999999' is too large for a particle index" "$labs/mass_spring" -particles particles.csv -springs springs_hugeidx.csv -output_dir $out
+printf 'x,y,z,mass,fixed\n0,0,1,nan,1\n0,0,0,0.1,0\n' > particles_nan.csv
+expect 2 "mass 'nan' is not a finite real number; accepted: a decimal real" "$labs/mass_spring" -particles particles_nan.csv -springs springs.csv -output_dir $out
+expect 2 "-particles: '/nonexistent/p.csv': cannot open the file: No such file or directory" "$labs/mass_spring" -particles /nonexistent/p.csv -springs springs.csv -output_dir $out
+# contact_study without gravity starts just above the plane at 1e-3 of the penetration (a fixed 1e-9 m
+# kept a stiff contact's particle from reaching it: "no rebound" at zeta = 0).
+expect 0 "" "$labs/contact_study" -shapes particle -gravity_z 0 -zetas 0 -contact_stiffness 1e22 -output_dir cs_stiff
+awk -F, '$1 == "particle" && $2 == 0 { found = 1; if ($7 != "ok" || $5 < 0.999) bad = 1 } END { exit bad || !found }' \
+  cs_stiff/contact_study.csv || fail "contact_study, k_c = 1e22 without gravity: $(cat cs_stiff/contact_study.csv)"
 
 # multibody: model files (reference 001).
 mb="$labs/multibody"
@@ -623,6 +683,14 @@ expect 2 "mass underflows a double" "$mb" -model subnormal.json -output_dir $out
 # An inertia that overflows the rotational mass: refused, without a "redundant constraints" warning first.
 printf '{"bodies": [{"name": "a", "mass": 1, "inertia": [1e308,1e308,1e308], "position": [1,0,0]}], "joints": [{"type": "spherical", "body1": "ground", "body2": "a", "point": [0,0,0]}]}' > huge_inertia.json
 expect 2 "energy is not finite" "$mb" -model huge_inertia.json -output_dir $out
+# At rest, the rotated inertia's inf times a zero angular velocity: "kinetic -nan" read as a sign.
+sed 's/"inertia": \[0.001, 0.001, 0.001\]/"inertia": [1e308, 1e308, 1e308]/' "$tests/../Multibody/models/pendulum.json" > rest_inertia.json
+expect 2 "the initial state's energy is not finite (kinetic NaN (an overflow inside)" "$mb" -model rest_inertia.json -output_dir $out
+# An unknown scheme's message lists the schemes the model accepts (it listed newmark and the lab schemes).
+expect 2 "-scheme: unknown scheme 'nope'; accepted: rk4, explicit_euler, semi_implicit_euler, forward_euler, verlet" \
+  "$mb" -scheme nope -output_dir $out
+expect 2 "-scheme: unknown scheme 'nope'; accepted: rk4, explicit_euler, semi_implicit_euler, forward_euler, verlet, implicit_euler, implicit_midpoint" \
+  "$labs/mass_spring" -scheme nope -output_dir $out
 ! grep -q "redundant" err.txt || fail "multibody: an overflowing inertia should not be reported as redundant constraints"
 expect 2 "malformed.json" "$mb" -model malformed.json -output_dir $out
 expect 2 "torques[0]: body must be a body name" "$mb" -model ground_torque.json -output_dir $out
@@ -921,7 +989,7 @@ mkdir -p wdir0 wdir1
 expect 2 "output directory 'o' is not the same directory on every rank: rank 1 does not see rank 0's files" \
   "${one[@]}" -wdir "$PWD/wdir0" "$m" -T 0.02 -output_dir o : -n 1 -wdir "$PWD/wdir1" "$m" -T 0.02 -output_dir o
 
-expect 2 "-perturbation: 1e308 is out of range; accepted: a real in [1e-10, 0.1]" "$labs/mass_spring_stability" -perturbation 1e308 -output_dir $out
+expect 2 "-perturbation: 1e308 is out of range; accepted: a real in [1e-16, 1e-4]" "$labs/mass_spring_stability" -perturbation 1e308 -output_dir $out
 expect 2 "no spring has a stiffness > 0" "$labs/mass_spring_stability" -particles particles_drop.csv -springs springs_drop.csv -output_dir $out
 expect 2 "-steps_per_contact, -drop_height, -gravity_z, -mass, -contact_stiffness: the drop and six contact durations take" \
   "$labs/contact_study" -steps_per_contact 1e9 -output_dir $out
@@ -970,6 +1038,31 @@ expect 2 "-omega_max_eps_tol 0.01: accepted: a real in (0, 1e-6]" "$labs/stabili
 # Hexadecimal numbers in a load curve (0x1p-1 was read as 0.5, exit 0).
 printf '0,0x1p-1\n' > curve_hex.csv
 expect 2 "curve_hex.csv:1: '0,0x1p-1' is not two numbers t,g" "$labs/midpoint" -load_curve curve_hex.csv -output_dir $out
+
+# Found by an audit (2026-11-27): discrete_system with a load in time but no -F ran with f = 0, exit 0; an
+# omega_max that overflows ran to "diverged at step 1", exit 3; its header came before a refusal on
+# stdout; a restart from the same files by another path was refused. stability read -q0, -v0 and
+# -load_history and ignored them (a missing file unnoticed), and took -omega_points 1e6 (35 minutes).
+expect 2 "-load_harmonic: given without -F" "$d" -M M.mtx -K K.mtx -load_harmonic 5,2 -output_dir $out
+printf 't,g\n0,1\n1,2\n' > curve_fine.csv
+expect 2 "-load_curve: given without -F" "$d" -M M.mtx -K K.mtx -load_curve curve_fine.csv -output_dir $out
+{ mm 'coordinate real symmetric'; printf '1 1 1\n1 1 1e-300\n'; } > M_tiny.mtx
+{ mm 'coordinate real symmetric'; printf '1 1 1\n1 1 1e300\n'; } > K_huge.mtx
+expect 2 "omega_max of K phi = omega^2 M phi overflows a double" "$d" -M M_tiny.mtx -K K_huge.mtx -output_dir $out
+printf 'x' > a_file
+expect 2 "cannot be created" "$d" -output_dir a_file/run
+[ -s out.txt ] && fail "discrete_system printed its header before a refusal: $(head -c 200 out.txt)"
+expect 0 "" "$d" -M M.mtx -K K.mtx -T 0.1 -quiet -output_dir ds_path
+expect 0 "" "$d" -M ./M.mtx -K "$PWD/K.mtx" -T 0.2 -quiet -restart ds_path
+expect 2 "-load_history: not used by the stability analysis" "$labs/stability" -load_history /nonexistent.mtx -measure_steps 0 -output_dir $out
+expect 2 "-q0: not used by the stability analysis" "$labs/stability" -M M.mtx -K K.mtx -q0 M.mtx -output_dir $out
+expect 2 "-omega_points: 20001 is out of range; accepted: an integer in [2, 20000]" "$labs/stability" -omega_points 20001 -output_dir $out
+# energy_drift: -save_final onto a scheme's own file was refused only when that scheme's run began,
+# after the earlier table was removed; a rerun stopped early left the earlier run's later schemes.
+expect 0 "" "$labs/energy_drift" -T 0.1 -quiet -schemes midpoint -output_dir ed_keep
+expect 2 "-save_final: 'ed_keep/midpoint/energy.csv' is one of the run's own files" "$labs/energy_drift" -T 0.1 -quiet \
+  -schemes midpoint -save_final ed_keep/midpoint/energy.csv -output_dir ed_keep
+[ -f ed_keep/energy_drift.csv ] && [ ! -s out.txt ] || fail "a refused energy_drift removed the earlier table or printed"
 
 echo "$passed passed, $failures failed"
 [ "$failures" = 0 ]

@@ -134,6 +134,15 @@ else
   echo "FAIL: paper_central_difference's 2-DOF runs do not settle at K^-1 f with the paper's forces"
   failures=$((failures + 1))
 fi
+# summary.csv records each run's force (the h = 0.1423 runs' was only on the console until 2026-11-27).
+if [ "$(grep -c '^two_dof,0.1423,.*,0.5;-2.9$' paper/summary.csv)" = 2 ] &&
+  [ "$(grep -c '^two_dof,0.285,.*,0.5;2.9$' paper/summary.csv)" = 2 ] &&
+  head -n 1 paper/summary.csv | grep -q ',overflowed,force$'; then
+  passed=$((passed + 1))
+else
+  echo "FAIL: paper_central_difference's summary.csv does not record the runs' forces: $(head -n 3 paper/summary.csv | tr '\n' '|')"
+  failures=$((failures + 1))
+fi
 
 echo "$passed passed, $failures failed"
 [ "$failures" = 0 ]

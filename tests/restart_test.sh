@@ -344,13 +344,20 @@ check "contact_study killed mid-sweep kept its complete rows" 'rows=$(($(wc -l <
 #     PETSc's session starts still ends it without a word), in an analysis that takes a minute.
 # Waits until <path> exists (at most 60 s).
 wait_path() { for _ in $(seq 1200); do [ -e "$1" ] && return 0; sleep 0.05; done; return 1; }
+# Waits until <path> is gone (at most 60 s).
+wait_gone() { for _ in $(seq 1200); do [ -e "$1" ] || return 0; sleep 0.05; done; return 1; }
+# An earlier run's chart in the directory: removed once the run goes on (after its eigensolves), so a
+# stopped run does not leave it beside its own start, read as its results (until 2026-11-27). Signalled
+# once it is gone, in the minute-long measurement.
+mkdir -p st_sig && printf 'stale\n' > st_sig/spectral_radius.csv
 "$labs/stability" -mx 200 -my 20 -output_dir st_sig > /dev/null 2> st_sig.txt &
 pid=$!
-wait_path st_sig
+wait_gone st_sig/spectral_radius.csv
 kill -TERM $pid
 wait $pid
 rc=$?
 check "stability stopped by SIGTERM says so (exit $rc)" '[ $rc = 143 ] && [ "$(wc -l < st_sig.txt)" = 1 ] && grep -q "^stability: stopped by signal 15 at a stage that cannot stop cleanly" st_sig.txt'
+check "stability removed the earlier run's chart when it went on" '[ ! -e st_sig/spectral_radius.csv ]'
 rm -rf st_sig
 "$labs/stability" -mx 200 -my 20 -output_dir st_sig > /dev/null 2> st_sig.txt &
 pid=$!

@@ -193,7 +193,7 @@ TEST(FreeVibration, SolverSentElsewhereIsRefused) {
       {SpectrumEnd::Smallest, "test_wrong_min_", "eps_<which> option"},
       {SpectrumEnd::Smallest, "test_target_min_", "finds the smallest frequencies"},
       {SpectrumEnd::Smallest, "test_interval_min_", "finds the smallest frequencies"},
-      {SpectrumEnd::Smallest, "test_nev_min_", "-test_nev_min_eps_nev 2: the number of eigenpairs"},
+      {SpectrumEnd::Smallest, "test_nev_min_", "-test_nev_min_eps_nev 2: the lab sets the number of eigenpairs (1) itself"},
       {SpectrumEnd::Smallest, "test_tol_min_", "-test_tol_min_eps_tol 0.5: accepted: a real in (0, 1e-6]"},
       {SpectrumEnd::Smallest, "test_inner_min_", "applies the preconditioner once, not a solve"},
       {SpectrumEnd::Largest, "test_sinvert_max_", "-test_sinvert_max_st_type sinvert: this eigensolver finds the largest"}};

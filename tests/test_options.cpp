@@ -44,11 +44,15 @@ std::string integerError(const std::string &value) {
 } // namespace
 
 TEST(Options, RealsMustBeWholeFiniteNumbersInRange) {
-  for (const char *bad : {"0.0l", "abc", "nan", "inf", "-inf", "1e999", "DEFAULT", "PETSC_DECIDE", "0x"})
+  for (const char *bad : {"0.0l", "abc", "nan", "inf", "-inf", "DEFAULT", "PETSC_DECIDE", "0x"})
     EXPECT_NE(realError(bad).find(std::string("-x: '") + bad + "' is not a finite real number; accepted: a real > 0"),
               std::string::npos)
         << bad << ": " << realError(bad);
   EXPECT_EQ(realError("0"), "-x: 0 is out of range; accepted: a real > 0");
+  // A number too large for a double is a number: it is said to overflow (1e400 was "not a number").
+  EXPECT_EQ(realError("1e999"), "-x: '1e999' overflows a double: its magnitude is above 1.8e308; accepted: a real > 0");
+  EXPECT_EQ(realProblem("-1e309"), "overflows a double: its magnitude is above 1.8e308");
+  EXPECT_EQ(realProblem("1.7e308"), "");
   // A subnormal is finite, but out of a double's normal range: it is not called "not finite".
   EXPECT_EQ(realError("1e-320"), "-x: '1e-320' underflows a double: its magnitude is below 2.2e-308; accepted: a real > 0");
   EXPECT_EQ(realProblem("-4e-310"), "underflows a double: its magnitude is below 2.2e-308");
