@@ -10,7 +10,7 @@ bool DiscreteSource::given() const {
          !files.q0.empty() || !files.v0.empty();
 }
 
-DiscreteSource readDiscreteSourceOptions(MPI_Comm comm, const std::string &default_system) {
+DiscreteSource readDiscreteSourceOptions(MPI_Comm comm, const std::string &default_system, bool motion) {
   DiscreteSource s;
   readOptions(comm, "Discrete system", "", [&](OptionReader &r) {
     bool named = false;
@@ -24,12 +24,14 @@ DiscreteSource readDiscreteSourceOptions(MPI_Comm comm, const std::string &defau
     f.K = r.path("-K", "Stiffness matrix, Matrix Market (symmetric)");
     f.C = r.path("-C", "Damping matrix, Matrix Market (symmetric; default none)");
     f.F = r.path("-F", "Load vector f0, Matrix Market N x 1 (default 0)");
-    f.q0 = r.path("-q0", "Initial displacement, Matrix Market N x 1 (default 0)");
-    f.v0 = r.path("-v0", "Initial velocity, Matrix Market N x 1 (default 0)");
-    f.load_history = r.path("-load_history", "Matrix Market N x S array of load samples (replaces f0 g(t))");
-    f.load_dt = r.real("-load_dt", "Sample spacing of -load_history", 0, Bounds::above(0));
+    if (motion) {
+      f.q0 = r.path("-q0", "Initial displacement, Matrix Market N x 1 (default 0)");
+      f.v0 = r.path("-v0", "Initial velocity, Matrix Market N x 1 (default 0)");
+      f.load_history = r.path("-load_history", "Matrix Market N x S array of load samples (replaces f0 g(t))");
+      f.load_dt = r.real("-load_dt", "Sample spacing of -load_history", 0, Bounds::above(0));
+    }
     if (!r.error().empty()) return;
-    if (r.given("-load_dt") && f.load_history.empty()) // it was read and ignored, exit 0
+    if (motion && r.given("-load_dt") && f.load_history.empty()) // it was read and ignored, exit 0
       return r.fail("-load_dt: given without -load_history; accepted: -load_dt with -load_history only");
     const bool from_files = s.given();
     if (named && from_files)

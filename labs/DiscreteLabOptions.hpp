@@ -17,7 +17,10 @@ struct DiscreteSource {
   bool given() const;  // -system or any file: a discrete system was asked for
 };
 // `default_system`: the built-in system used when neither -system nor files are given ("" = none).
-DiscreteSource readDiscreteSourceOptions(MPI_Comm comm, const std::string &default_system);
+// `motion` false: the system's matrices and load only (-system -M -K -C -F), for an analysis: the
+// initial state and the load history (-q0 -v0 -load_history -load_dt) are then not read, so the
+// unknown-option check refuses them (the stability lab read and ignored them, a missing file unnoticed).
+DiscreteSource readDiscreteSourceOptions(MPI_Comm comm, const std::string &default_system, bool motion = true);
 // The model the source describes (files read and checked), with load in time `g` when not empty.
 DiscreteModel discreteModel(const DiscreteSource &source, const std::function<double(double)> &g);
 

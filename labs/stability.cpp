@@ -16,7 +16,6 @@
 // implicit and midpoint inf (rho = 1/sqrt(1 + Omega^2) and 1).
 #include <memory>
 #include <optional>
-#include <utility>
 
 #include "common/Options.hpp"
 #include "common/Slepc.hpp"
@@ -45,20 +44,8 @@ struct AnalysedSystem {
 std::unique_ptr<AnalysedSystem> analysedSystem(MPI_Comm comm) {
   auto a = std::make_unique<AnalysedSystem>();
   beam::DiscreteSource source;
-  beam::agreeOn(comm, [&] {
-    source = beam::readDiscreteSourceOptions(comm, "");
-    // The analysis takes M, K, C (and F for the trials' energy scale): an initial state or a load history
-    // was read and ignored (a missing -load_history file went unnoticed, exit 0).
-    for (const auto &[option, path] : {std::pair<const char *, const std::string &>{"-q0", source.files.q0},
-                                       {"-v0", source.files.v0},
-                                       {"-load_history", source.files.load_history}})
-      if (!path.empty())
-        throw beam::inputError(std::string(option) + ": not used by the stability analysis, which takes the system's "
-                               "matrices; accepted: -system or -M, -K, -C, -F (or the beam's options)");
-    if (source.files.load_dt > 0)
-      throw beam::inputError("-load_dt: not used by the stability analysis; accepted: -system or -M, -K, -C, -F (or the "
-                             "beam's options)");
-  });
+  // The analysis takes M, K, C (and F for the trials' energy scale): -q0, -v0, -load_history are unknown.
+  beam::agreeOn(comm, [&] { source = beam::readDiscreteSourceOptions(comm, "", false); });
   if (!source.given()) {
     const auto options = beam::readBeamLabOptions(comm, "stability", beam::BeamLabKind::Stability);
     a->beam.emplace(options.beam, comm);
