@@ -15,6 +15,18 @@
 
 namespace beam {
 namespace {
+// K positive definite to working precision: its Cholesky factorization succeeds and its smallest pivot
+// is not below 1e-15 of its largest. The pivots lie between K's extreme eigenvalues, so a smaller ratio
+// means a condition number above 1e15: diag(1e-200, 1e200) passed a bare factorization, then failed the
+// stability lab's CHOLMOD solve at 0 (exit 3), and a free-free K may factor with a round-off pivot.
+bool invertibleToWorkingPrecision(const Eigen::SparseMatrix<double> &K) {
+  Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt(K);
+  if (llt.info() != Eigen::Success || K.rows() == 0) return llt.info() == Eigen::Success;
+  const Eigen::SparseMatrix<double> L = llt.matrixL();
+  const Eigen::VectorXd pivots = L.diagonal().cwiseAbs2();
+  return pivots.minCoeff() >= 1e-15 * pivots.maxCoeff();
+}
+
 
 using Sparse = Eigen::SparseMatrix<double>;
 
@@ -98,7 +110,7 @@ DiscreteModel readModel(const DiscreteFiles &files) {
   requirePositiveSemidefinite(K, "K");
   model.M = M.sparse();
   model.K = K.sparse();
-  model.stiffness_invertible = Eigen::SimplicialLLT<Sparse>(model.K).info() == Eigen::Success;
+  model.stiffness_invertible = invertibleToWorkingPrecision(model.K);
   model.C = Sparse(n, n);
   if (!files.C.empty()) {
     const MatrixMarketFile C = readMatrixMarket(files.C);

@@ -35,7 +35,8 @@ struct DiscreteModel {
   std::shared_ptr<const LoadHistory> history; // replaces F g(t) when set
   std::string load_identity = "no";           // of load_factor (LoadIdentity::text)
   double load_factor_bound = 1;               // max |g| (LoadIdentity::bound)
-  // K is positive definite (false for a semidefinite K, e.g. free-free: no static solution f = K x).
+  // K is positive definite to working precision (false for a semidefinite K, e.g. free-free: no static
+  // solution f = K x, and for a condition number above about 1e15).
   bool stiffness_invertible = true;
 
   Eigen::Index size() const { return M.rows(); }

@@ -75,7 +75,7 @@ void readMaterialOptions(MPI_Comm comm, BeamSpec &b) {
 void readBeamLoadOptions(MPI_Comm comm, BeamSpec &b) {
   readOptions(comm, "Beam loads", "", [&](OptionReader &r) {
     const std::vector<double> v =
-        r.reals("-point_load", "x,y,fx,fy[,x,y,fx,fy...]: forces at nodes (replaces the default -0.1 at P(MX,0,1))",
+        r.reals("-point_load", "x,y,fx,fy[,x,y,fx,fy...]: forces at nodes (replaces the default -0.1 at P(MX,0,1), at P(MX/2,0,1) on clamped_both and simply_supported)",
                 [](const std::vector<double> &values) { // on every occurrence
                   return values.size() % 4 == 0 ? std::string()
                                                 : "-point_load: '" + joinedDecimals(values) + "' has " +

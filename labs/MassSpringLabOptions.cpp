@@ -106,7 +106,7 @@ MassSpringLabOptions readMassSpringLabOptions(MPI_Comm comm) {
   o.output.dir = "out/mass_spring";
   agreeOn(comm, [&] {
     o.network = readNetworkOptions(comm, "disk");
-    o.scheme = readModelRunOptions(comm, o.run, o.output, o.scheme, true, schemesServing(false, true));
+    o.scheme = readModelRunOptions(comm, o.run, o.output, o.scheme, false, schemesServing(false, true)); // Newton solves with -ms_*
     readOptions(comm, "Trajectories", "", [&](OptionReader &r) {
       // Indices written as integers, as every integer option (1e0 and 1.0 passed here; '' tracked nothing);
       // like every list, each occurrence on the command line is checked (only the last one is used).
@@ -134,7 +134,7 @@ MassSpringLabOptions readMassSpringLabOptions(MPI_Comm comm) {
       // -save_final f ran nothing, exit 0), and the environment is not in the files (see the note it prints).
       if (!o.write_network.empty())
         for (const char *name : {"-gravity", "-plane", "-contact_stiffness", "-contact_damping", "-contact_damping_depth",
-                                 "-contact_no_pull", "-dt", "-T", "-divergence_factor", "-linear_solver", "-scheme",
+                                 "-contact_no_pull", "-dt", "-T", "-divergence_factor", "-scheme",
                                  "-output_dir", "-save_final", "-snapshot_every", "-console_every",
                                  "-checkpoint_every", "-restart", "-track"})
           if (r.given(name)) {

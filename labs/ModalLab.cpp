@@ -59,8 +59,15 @@ StabilityOptions readStabilityOptions(MPI_Comm comm) {
       o.measure.steps = r.integer("-measure_steps",
                                   "Steps of each trial run of the measured critical step (0 = do not measure)",
                                   o.measure.steps, 0, 100000000);
+      // As in mass_spring_stability: a trial of a few steps cannot tell growth from the start (-measure_steps 5
+      // "measured" semi_implicit stable at 1.36 times its limit, exit 0).
+      if (o.measure.steps > 0 && o.measure.steps < 100)
+        r.fail("-measure_steps: " + std::to_string(o.measure.steps) + " is out of range; accepted: 0 (no measurement) or an "
+               "integer in [100, 100000000]");
       o.measure.growth = r.real("-measure_growth", "A trial run is unstable when |E - E0| exceeds this many energy scales",
                                 o.measure.growth, Bounds::above(1));
+      if (o.measure.steps == 0 && r.given("-measure_growth"))
+        r.fail("-measure_growth: no trial runs to judge with -measure_steps 0; accepted: -measure_growth with -measure_steps >= 100");
     });
   });
   return o;

@@ -66,7 +66,8 @@ std::unique_ptr<AnalysedSystem> analysedSystem(MPI_Comm comm) {
     model = beam::discreteModel(source, {});
     // The lowest frequency's shift-and-invert solve at 0 needs K invertible (CHOLMOD failed, exit 3).
     if (!model.stiffness_invertible)
-      throw beam::inputError("-K: '" + source.files.K + "' is singular (rigid-body motions: its lowest frequency is 0); "
+      throw beam::inputError("-K: '" + source.files.K + "' is singular to working precision (rigid-body motions, "
+                             "or a condition number above 1e15: its lowest frequency is 0 or lost in round-off); "
                              "accepted here: a positive definite K");
   });
   a->system = beam::toSecondOrderSystem(model, comm);

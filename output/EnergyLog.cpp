@@ -1,6 +1,7 @@
 #include "output/EnergyLog.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 
@@ -47,6 +48,17 @@ std::string csvLogCovers(const std::string &path, const std::string &header, lon
     const long long row = std::atoll(line.c_str());
     if (row > step) break; // rows after the checkpoint are written again
     if (std::count(line.begin(), line.end(), ',') != fields) return "a row has other columns than its header" + edited;
+    // Every value this code writes is a finite number up to the checkpoint (a run stops at the first
+    // non-finite one); a NaN edited into an earlier row was continued, exit 0.
+    for (size_t begin = 0; begin <= line.size();) {
+      const size_t end = std::min(line.find(',', begin), line.size());
+      const std::string field = line.substr(begin, end - begin);
+      char *stop = nullptr;
+      const double v = std::strtod(field.c_str(), &stop);
+      if (field.empty() || stop != field.c_str() + field.size() || !std::isfinite(v))
+        return "a row holds '" + field.substr(0, 40) + "', not a finite number," + edited;
+      begin = end + 1;
+    }
     if (row == current && rows < rows_per_step)
       ++rows;
     else if (row == current + 1 && rows == rows_per_step) {

@@ -339,7 +339,8 @@ CheckpointHeader readCheckpointHeader(MPI_Comm comm, const std::string &path) {
   return h;
 }
 
-void checkIdentity(const std::string &path, const Identity &saved, const Identity &expected) {
+void checkIdentity(const std::string &path, const Identity &saved, const Identity &expected,
+                   const IdentityExplainer &explain) {
   // Another kind of run (a discrete system's checkpoint in a beam lab) has other fields from the first:
   // say what it was ("lab was (none), now semi_implicit" said nothing).
   if (!saved.empty() && !expected.empty() && saved[0].first != expected[0].first)
@@ -351,9 +352,15 @@ void checkIdentity(const std::string &path, const Identity &saved, const Identit
     const std::string field = i < expected.size() ? expected[i].first : saved[i].first;
     const std::string now = i < expected.size() ? expected[i].second : "(none)";
     const std::string then = i < saved.size() && saved[i].first == field ? saved[i].second : "(none)";
-    if (now != then)
-      throw inputError("-restart: '" + path + "' belongs to another run: " + field + " was " + then + ", now " + now +
-                       "; accepted: the options of the run that wrote it");
+    if (now == then) continue;
+    std::string what = explain ? explain(field, then, now) : "";
+    // A hash alone ("data_hash was 3f.., now 9c..") does not say that an input file changed.
+    if (what.empty() && field == "data_hash")
+      what = "the model's data differ (an input file's contents changed since the checkpoint; data_hash was " + then +
+             ", now " + now + ")";
+    if (what.empty()) what = field + " was " + then + ", now " + now;
+    throw inputError("-restart: '" + path + "' belongs to another run: " + what +
+                     "; accepted: the options and input files of the run that wrote it");
   }
 }
 

@@ -17,6 +17,7 @@
 #include <petscvec.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,7 +49,12 @@ void writeCheckpoint(const std::string &path, const CheckpointHeader &header, Ve
 // naming the file when it is missing, not a regular file, or not a checkpoint.
 CheckpointHeader readCheckpointHeader(MPI_Comm comm, const std::string &path);
 // Refuses (input error) a checkpoint whose identity differs from `expected`, naming the first field.
-void checkIdentity(const std::string &path, const Identity &saved, const Identity &expected);
+// `explain(field, then, now)` may word a difference in the user's terms (an option and its value
+// rather than an internal parameter); "" keeps "field was then, now now".
+using IdentityExplainer = std::function<std::string(const std::string &field, const std::string &then,
+                                                    const std::string &now)>;
+void checkIdentity(const std::string &path, const Identity &saved, const Identity &expected,
+                   const IdentityExplainer &explain = {});
 // Loads the vectors into x, y and history (sizes must match the header) and verifies the checksum;
 // throws an input error when the file is corrupted.
 void readCheckpointState(const std::string &path, Vec x, Vec y, const std::vector<Vec> &history);

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "solvers/SchemeOptions.hpp"
 
@@ -67,6 +68,26 @@ GeneralizedAlphaParameters ChungHulbertAlpha::readParameters(const std::string &
 
 std::vector<std::pair<std::string, std::string>> GeneralizedAlpha::identity() const {
   return {{"alpha_m", exactDecimal(p_.alpha_m)}, {"alpha_f", exactDecimal(p_.alpha_f)}, {"beta", exactDecimal(p_.beta)}, {"gamma", exactDecimal(p_.gamma)}};
+}
+
+std::string GeneralizedAlpha::explainIdentity(const std::string &field, const std::string &then,
+                                              const std::string &now) const {
+  // The identity holds the four parameters; the user set one option. Map back to it: HHT's alpha_f is
+  // -alpha, Chung-Hulbert's alpha_f is rho/(rho + 1).
+  char *end = nullptr;
+  const double a = std::strtod(then.c_str(), &end), b = std::strtod(now.c_str(), nullptr);
+  if (end == then.c_str()) return "";
+  auto pair = [](const char *option, double x, double y) {
+    char text[160];
+    std::snprintf(text, sizeof text, "%s was %.10g, now %.10g", option, x, y);
+    return std::string(text);
+  };
+  if (name_ == "hht" && field == "alpha_f") return pair("-hht_alpha", -a, -b);
+  if (name_ == "generalized_alpha" && field == "alpha_m")
+    return pair("-rho_inf", (1 + a) / (2 - a), (1 + b) / (2 - b)); // am = (2 rho - 1)/(rho + 1)
+  if (name_ == "newmark" && field == "beta") return pair("-newmark_beta", a, b);
+  if (name_ == "newmark" && field == "gamma") return pair("-newmark_gamma", a, b);
+  return "";
 }
 
 void GeneralizedAlpha::setup(const Model &model, const SchemeSettings &settings) {

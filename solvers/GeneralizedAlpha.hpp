@@ -56,6 +56,7 @@ public:
   std::string name() const override { return name_; }
   Footprint footprint() const override { return {1, 2}; } // lhs_; lhs_ and M (the initial acceleration) solved
   std::vector<std::pair<std::string, std::string>> identity() const override;
+  std::string explainIdentity(const std::string &field, const std::string &then, const std::string &now) const override;
   const GeneralizedAlphaParameters &parameters() const { return p_; }
 
   // Options prefix of this instance: its parameters (-<prefix>newmark_beta) and its solvers

@@ -144,7 +144,9 @@ void TimeLoop::restore(Progress &p, const std::vector<Monitor *> &monitors) {
   const CheckpointHeader h = readCheckpointHeader(model_.comm(), path);
   PetscInt size;
   BEAM_PETSC(VecGetSize(p.state.x, &size));
-  checkIdentity(path, h.identity, identity());
+  checkIdentity(path, h.identity, identity(), [this](const std::string &field, const std::string &then, const std::string &now) {
+    return field.rfind("scheme.", 0) == 0 ? scheme_.explainIdentity(field.substr(7), then, now) : std::string();
+  });
   if (h.scheme != scheme_.name() || h.size != size || h.dt != settings_.dt)
     throw inputError("-restart: '" + path + "' was written by " + h.scheme + " with " + std::to_string(h.size) +
                      " DOFs and dt = " + exactDecimal(h.dt) + "; accepted: the same scheme, system and dt");

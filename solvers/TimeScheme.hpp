@@ -46,6 +46,12 @@ public:
   // The parameters that change results (for checkpoints), as (field, value) pairs; the name is added
   // by the caller.
   virtual std::vector<std::pair<std::string, std::string>> identity() const { return {}; }
+  // A change of one identity field in the user's terms (the option that sets it), for a refused
+  // restart; "" to show the field as it is.
+  virtual std::string explainIdentity(const std::string & /*field*/, const std::string & /*then*/,
+                                      const std::string & /*now*/) const {
+    return "";
+  }
 
   // Newton iterations of the last step, or -1 for schemes that solve no nonlinear system.
   virtual PetscInt newtonIterations() const { return -1; }

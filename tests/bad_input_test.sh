@@ -180,6 +180,10 @@ expect 0 "" "$labs/midpoint" -T 0.02 -quiet -output_dir own_dirs
 { mm 'array real general'; printf '2 1\n1\n0\n'; } > F_rigid.mtx
 expect 0 "" "$labs/discrete_system" -M M_eye.mtx -K K_singular.mtx -F F_rigid.mtx -T 1 -quiet -output_dir dsing
 expect 2 "K_singular.mtx' is singular" "$labs/stability" -M M_eye.mtx -K K_singular.mtx -output_dir $out
+# ... and a K positive definite only in exact arithmetic (condition 1e400): it passed the reader, then
+# the eigensolver's factorization failed (exit 3, blaming the eigensolver's options).
+{ mm 'coordinate real symmetric'; printf '2 2 2\n1 1 1e-200\n2 2 1e200\n'; } > K_illcond.mtx
+expect 2 "K_illcond.mtx' is singular to working precision" "$labs/stability" -M M_eye.mtx -K K_illcond.mtx -output_dir $out
 # A NUL byte quoted from a file ended the message there ("K_nul_value.mtx:3: '-5"): it is a blank.
 { mm 'coordinate real symmetric'; printf '2 2 2\n1 1 -5\0x\n2 2 1\n'; } > K_nul_value.mtx
 expect 2 "K_nul_value.mtx:3: '-5 x' is not a number; accepted: a decimal real" "$labs/discrete_system" -M M_eye.mtx -K K_nul_value.mtx -output_dir $out
@@ -879,6 +883,11 @@ expect 2 "-restart: cannot continue 'w_zero/energy.csv': it is not a regular fil
 sed -i '5p' w_dup/energy.csv
 expect 2 "-restart: cannot continue 'w_dup/energy.csv': its rows skip or repeat a step before step 20" "$m" -T 0.4 \
   -snapshot_every 0 -restart w_dup -output_dir w_dup
+# A value edited to NaN (or to text) in an earlier row: continued with it, exit 0.
+"$m" -T 0.2 -checkpoint_every 5 -snapshot_every 0 -quiet -output_dir w_nan > /dev/null 2>&1
+sed -i '5s/^\([^,]*\),[^,]*/\1,nan/' w_nan/energy.csv
+expect 2 "-restart: cannot continue 'w_nan/energy.csv': a row holds 'nan', not a finite number, before step 20" "$m" -T 0.4 \
+  -snapshot_every 0 -restart w_nan -output_dir w_nan
 "$labs/mass_spring" -T 0.05 -checkpoint_every 5 -track 0,3 -snapshot_every 0 -quiet -output_dir w_track > /dev/null 2>&1
 head -c -10 w_track/trajectory.csv > w_track/cut && mv w_track/cut w_track/trajectory.csv
 expect 2 "-restart: cannot continue 'w_track/trajectory.csv': its rows stop before step 50" "$labs/mass_spring" -T 0.1 \
@@ -1035,6 +1044,19 @@ expect 2 "has a backward error of" "$labs/modes" -modes_st_ksp_type cg -modes_st
 expect 2 "-omega_max_st_type sinvert: this eigensolver finds the largest frequencies with the spectral transformation 'shift'" \
   "$labs/stability" -measure_steps 0 -omega_max_st_type sinvert -output_dir $out
 expect 2 "-omega_max_eps_tol 0.01: accepted: a real in (0, 1e-6]" "$labs/stability" -measure_steps 0 -omega_max_eps_tol 0.01 -output_dir $out
+# Eigensolvers that want their own spectral transformation, refused by name for the lowest frequencies
+# too (modes failed inside SLEPc: "This solver requires ST=PRECOND").
+expect 2 "-modes_eps_type gd sets its own spectral transformation ('precond')" "$labs/modes" -modes_eps_type gd -output_dir $out
+expect 2 "-omega_max_eps_type lobpcg sets its own spectral transformation" "$labs/stability" -measure_steps 0 \
+  -omega_max_eps_type lobpcg -output_dir $out
+# The stability lab's trials: a few steps cannot tell growth (-measure_steps 5 "measured" semi_implicit
+# at 1.36 times its limit, exit 0), and a growth bound without trials was read and ignored.
+expect 2 "-measure_steps: 5 is out of range; accepted: 0 (no measurement) or an integer in [100, 100000000]" \
+  "$labs/stability" -measure_steps 5 -output_dir $out
+expect 2 "-measure_growth: no trial runs to judge with -measure_steps 0" "$labs/stability" -measure_steps 0 -measure_growth 5 \
+  -output_dir $out
+# mass_spring's Newton solves take -ms_* options: -linear_solver was read and did nothing.
+expect 2 "unknown option -linear_solver" "$labs/mass_spring" -linear_solver cg -output_dir $out
 # Hexadecimal numbers in a load curve (0x1p-1 was read as 0.5, exit 0).
 printf '0,0x1p-1\n' > curve_hex.csv
 expect 2 "curve_hex.csv:1: '0,0x1p-1' is not two numbers t,g" "$labs/midpoint" -load_curve curve_hex.csv -output_dir $out

@@ -89,7 +89,7 @@ fi
 
 # An unconverged energy-scale solve (CG capped at 2 iterations) is said once per run, however many
 # schemes (energy_drift: one model) or trial runs (stability: the scale handed to every trial) use it.
-for run in "energy_drift -T 0.05" "stability -measure_steps 20"; do
+for run in "energy_drift -T 0.05" "stability -measure_steps 100"; do
   lab=${run%% *}
   "$labs/$lab" ${run#* } -linear_solver cg -static_ksp_max_it 2 -output_dir scale_$lab > scale.txt 2>&1
   said=$(grep -c "^energy scale: .*unconverged: a lower bound" scale.txt)

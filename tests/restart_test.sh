@@ -86,6 +86,16 @@ check "discrete_system restart from an end off the row grid" 'cmp -s dgrid_full/
 "$d" -system fifteen_dof -dt 0.01 -T 0.5 -snapshot_every 5 -quiet -output_dir dgrid5 > /dev/null
 "$d" -system fifteen_dof -dt 0.01 -T 1 -snapshot_every 3 -quiet -restart dgrid5 > /dev/null
 check "discrete_system restart keeps the first run's row on its own grid" 'grep -q "^0.5," dgrid5/trajectory.csv && grep -q "^0.51000000000000001," dgrid5/trajectory.csv'
+# Another scheme parameter is named by the option the user gave (was "scheme.alpha_f was 0.05, now 0.1"
+# for -hht_alpha -0.05 -> -0.1: an internal name with the opposite sign).
+"$d" -scheme hht -T 0.5 -dt 0.01 -quiet -output_dir dhht > /dev/null
+"$d" -scheme hht -hht_alpha -0.1 -T 1 -dt 0.01 -quiet -restart dhht > /dev/null 2> err.txt
+rc=$? # before the title's $(...), which resets $?
+check "discrete_system restart with another -hht_alpha names it ($(head -c 300 err.txt))" '[ $rc = 2 ] && grep -q -- "-hht_alpha was -0.05, now -0.1;" err.txt'
+"$d" -scheme generalized_alpha -T 0.5 -dt 0.01 -quiet -output_dir dga > /dev/null
+"$d" -scheme generalized_alpha -rho_inf 0.5 -T 1 -dt 0.01 -quiet -restart dga > /dev/null 2> err.txt
+rc=$? # before the title's $(...), which resets $?
+check "discrete_system restart with another -rho_inf names it ($(head -c 300 err.txt))" '[ $rc = 2 ] && grep -q -- "-rho_inf was 0.8, now 0.5;" err.txt'
 
 # 4b. fully_implicit on the default path of a beam above 10000 DOFs (mf_kron: CG started from the
 #     extrapolated y_n + (y_n - y_{n-1})): y_{n-1} is in the checkpoint, so the continued run is identical.
@@ -170,7 +180,8 @@ mv pvd.orig full/beam.pvd
 cp leftover/beam_000040.vtu leftover/beam_000050.vtu
 "$m" -dt 0.01 -T 0.52 -snapshot_every 15 -quiet -restart leftover > /dev/null
 "$m" -dt 0.01 -T 0.7 -snapshot_every 15 -quiet -restart leftover > /dev/null 2> err.txt
-check "restarts after a snapshot left beyond the checkpoint ($(head -c 200 err.txt))" '[ $? = 0 ] && [ ! -e leftover/beam_000050.vtu ]'
+rc=$? # before the title's $(...), which resets $?
+check "restarts after a snapshot left beyond the checkpoint ($(head -c 200 err.txt))" '[ $rc = 0 ] && [ ! -e leftover/beam_000050.vtu ]'
 "$m" -dt 0.02 -T 0.8 -quiet -restart leftover > out_refused.txt 2> err.txt
 check "a refused restart prints nothing on stdout" '[ $? = 2 ] && [ ! -s out_refused.txt ]'
 mkdir -p empty_run
@@ -207,7 +218,13 @@ check "mass_spring restart with ./ in the file names continues" '[ $? = 0 ]'
 # The files copied elsewhere: the same data, the same run (identified by their data since 2026-11-27).
 mkdir -p moved && cp lone.csv nosprings.csv moved/
 "$ms" -particles moved/lone.csv -springs moved/nosprings.csv -scheme verlet -dt 0.001 -quiet -snapshot_every 0 -T 0.7 -restart lonepart > /dev/null 2> err.txt
-check "mass_spring restart with the files copied elsewhere continues ($(head -c 200 err.txt))" '[ $? = 0 ]'
+rc=$? # before the title's $(...), which resets $?
+check "mass_spring restart with the files copied elsewhere continues ($(head -c 200 err.txt))" '[ $rc = 0 ]'
+# A file's contents changed: said so (the refusal showed only "data_hash was .., now ..").
+printf 'x,y,z,mass,fixed\n0,0,0,2e26,0\n' > moved/lone.csv
+"$ms" -particles moved/lone.csv -springs moved/nosprings.csv -scheme verlet -dt 0.001 -quiet -snapshot_every 0 -T 0.8 -restart lonepart > /dev/null 2> err.txt
+rc=$? # before the title's $(...), which resets $?
+check "mass_spring restart with a changed file names the data ($(head -c 300 err.txt))" '[ $rc = 2 ] && grep -q "the model.s data differ (an input file.s contents changed" err.txt'
 mb="$labs/multibody"
 mbargs=(-model double_pendulum -scheme verlet -dt 0.001 -quiet -snapshot_every 50)
 "$mb" "${mbargs[@]}" -T 0.4 -output_dir mbfull -save_final mbfull.csv > /dev/null
@@ -219,7 +236,8 @@ mkdir -p mbmodel && cp "$tests/../Multibody/models/double_pendulum.json" mbmodel
 "$mb" -model mbmodel/dp.json -baumgarte_omega -0 -scheme verlet -dt 0.001 -quiet -snapshot_every 0 -T 0.1 -output_dir mbmoved > /dev/null
 cp mbmodel/dp.json mbmodel/copy.json
 "$mb" -model ./mbmodel/copy.json -baumgarte_omega 0 -scheme verlet -dt 0.001 -quiet -snapshot_every 0 -T 0.2 -restart mbmoved > /dev/null 2> err.txt
-check "multibody restart with the model copied and -0 given as 0 continues ($(head -c 200 err.txt))" '[ $? = 0 ]'
+rc=$? # before the title's $(...), which resets $?
+check "multibody restart with the model copied and -0 given as 0 continues ($(head -c 200 err.txt))" '[ $rc = 0 ]'
 # With -projection every step's state is moved after Verlet's step, so the straight run recomputes the
 # acceleration at the projected state; the restart used the checkpoint's stale one (differed from the
 # first step after it). The checkpoint now says whether the history continues the state.
