@@ -32,6 +32,7 @@ namespace {
 // Keeps the energy terms of the last completed step.
 struct LastEnergy final : beam::Monitor {
   void observe(const beam::StepState &s) override { last = s.energy; }
+  void resume(const beam::StepState &s) override { last = s.energy; } // a restart at T printed zeros
   beam::EnergyTerms last;
 };
 

@@ -72,16 +72,24 @@ void CsvLog::resumeHere(const std::function<bool(const std::string &row)> &keep)
   // A device or a FIFO in its place would be read forever (/dev/zero) or waited on.
   if (const std::string why = regularFileProblem(path_); !why.empty())
     throw runError("cannot continue '" + path_ + "': " + why);
-  std::ifstream in(path_);
+  std::ifstream in(path_, std::ios::binary);
   if (!in) throw runError("cannot continue '" + path_ + "': it cannot be read");
-  std::string kept = header_, line;
-  std::getline(in, line);                       // header
+  std::string line;
+  const bool same_header = std::getline(in, line) && !in.eof() && line + "\n" == header_;
+  // With this run's header the file is cut after the rows kept, in place: rewritten whole, it was held
+  // in memory (2.9 times its size: a 1e8-step log would need 50 GB), left a full-size .tmp when killed
+  // during the rewrite, and replaced a link by a file. Otherwise (monitors check headers before, so
+  // only programmatic use) the rows are rewritten under the header.
+  long long offset = same_header ? (long long)line.size() + 1 : 0;
+  std::string kept = header_;
   while (std::getline(in, line) && !in.eof()) { // the last line counts only if it ended with a newline
     if (!keep(line)) break;
-    kept += line + "\n";
+    if (same_header) offset += (long long)line.size() + 1;
+    else kept += line + "\n";
   }
   in.close();
-  writeFileAtomically(path_, kept);
+  if (!same_header) writeFileAtomically(path_, kept);
+  else if (::truncate(path_.c_str(), off_t(offset)) != 0) fail(errno);
   open(O_APPEND);
 }
 

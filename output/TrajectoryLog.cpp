@@ -72,10 +72,18 @@ void TrajectoryLog::resume(const StepState &s) {
     drop_end_row = dropEndEntry(steps, s.step, s.steps);
   }
   const double keep = drop_end_row ? s.time * (1 - 1e-12) : s.time * (1 + 1e-12);
+  double last_kept = -1;
   log_.resume([&](const std::string &row) {
     const double t = std::strtod(row.c_str(), nullptr);
-    return drop_end_row ? t < keep : t <= keep;
+    const bool kept = drop_end_row ? t < keep : t <= keep;
+    if (kept) last_kept = t;
+    return kept;
   });
+  // A restart with no step left (T at the checkpoint's) writes the row an uninterrupted run ends with,
+  // if the log lacks it (it was lost, exit 0).
+  int end_missing = log_.writer() && s.last() && last_kept < s.time * (1 - 1e-12);
+  MPI_Bcast(&end_missing, 1, MPI_INT, 0, PetscObjectComm(PetscObject(s.x)));
+  if (end_missing) observe(s);
 }
 
 void TrajectoryLog::observe(const StepState &s) {

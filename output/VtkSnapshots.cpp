@@ -493,6 +493,15 @@ void VtkSnapshots::checkResume(const StepState &state) const {
 // -snapshot_every changed on restart left one unlisted, which a later restart then refused as a
 // deleted entry). Rank 0 reads the series and removes the files.
 void VtkSnapshots::resume(const StepState &state) {
+  resumeSeries(state);
+  // A restart with no step left (T at the checkpoint's, after a divergence or a kill) writes the last
+  // frame an uninterrupted run writes there, if the series lacks it (it was lost, exit 0).
+  int end_missing = rank_ == 0 && state.last() && (series_.empty() || series_.back().first < state.time * (1 - 1e-12));
+  MPI_Bcast(&end_missing, 1, MPI_INT, 0, model_.comm());
+  if (end_missing) write(state);
+}
+
+void VtkSnapshots::resumeSeries(const StepState &state) {
   if (rank_ != 0) return;
   series_ = readPvd(state.step);
   // The interrupted run's last frame, written because it ended there (its T, a signal): dropped when this

@@ -61,6 +61,7 @@ public:
   const std::vector<std::pair<double, std::string>> &series() const { return series_; }
 
 private:
+  void resumeSeries(const StepState &state); // rank 0: the series up to the checkpoint, later files removed
   struct Pending; // a snapshot the background thread is writing
 
   void write(const StepState &state);

@@ -20,6 +20,8 @@ public:
   void setup(const Model &model, const SchemeSettings &settings) override;
   void step(double t, Vec x, Vec v) override;
   std::string name() const override { return name_; }
+  // a_n is only the initial guess of an iterative mass solve, but a restart without it was not bitwise.
+  std::vector<Vec> history() override { return {a_.get()}; }
 
 private:
   std::string name_;

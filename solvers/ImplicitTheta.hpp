@@ -49,7 +49,13 @@ public:
   PetscInt linearIterations() const override { return linear_iterations_; }
   // Residual norms of the last step's Newton iterations (nonlinear models), for convergence studies.
   std::vector<double> residualHistory() const;
-  std::vector<Vec> history() override { return {dv_.get()}; }
+  // dv (the next Newton solve's initial guess) and, with a preconditioner that keeps its first setup,
+  // the state it was made at (primePreconditioner).
+  std::vector<Vec> history() override {
+    if (prime_) return {dv_.get(), prime_x_.get(), prime_v_.get()};
+    return {dv_.get()};
+  }
+  void resume(double /*t*/, Vec /*x*/, Vec /*v*/) override { prime_point_set_ = prime_; } // loaded with the history
 
   // Newton's linear solves are a direct LU up to this many unknowns (options override it).
   static constexpr PetscInt kDirectNewtonLimit = 20000;
@@ -65,6 +71,7 @@ public:
   static constexpr double kFloorFactor = 10;
 
 private:
+  void primePreconditioner(Vec x, Vec v); // the first setup of Newton's preconditioner, at a known state
   // R(dv) and its Jacobian at the current step's (t, x_n, v_n).
   void residual(Vec dv, Vec R);
   void jacobian(Vec dv, Mat J);
@@ -85,6 +92,8 @@ private:
   double t_ = 0;
   Vec xn_ = nullptr, vn_ = nullptr;
   PVec dv_, xt_, vt_, work_, rhs_, zero_, work_floor_;
+  PVec prime_x_, prime_v_; // the state of the preconditioner's first setup (prime_ only)
+  bool prime_ = false, primed_ = false, prime_point_set_ = false;
   NewtonStop stop_;
   PetscReal history_[64] = {};  // SNES's residual history of the last solve
   PMat J_;

@@ -9,14 +9,14 @@ void Rk4::setup(const Model &model, const SchemeSettings &settings) {
   for (int i = 0; i < 4; ++i) {
     kx_[i] = model.createVector();
     ky_[i] = model.createVector();
-    BEAM_PETSC(VecSet(ky_[i], 0.0)); // initial guess of an iterative mass solve
   }
-  for (PVec *v : {&xs_, &ys_}) *v = model.createVector();
+  for (PVec *v : {&xs_, &ys_, &a_}) *v = model.createVector();
+  BEAM_PETSC(VecSet(a_, 0.0));
 }
 
 void Rk4::slope(double t, Vec x, Vec y, Vec dx, Vec dy) {
-  model_->acceleration(t, x, y, dy); // M^{-1} F(t, x, y)
-  BEAM_PETSC(VecScale(dy, h_));
+  model_->acceleration(t, x, y, a_); // M^{-1} F(t, x, y), from the last stage's as the guess
+  BEAM_PETSC(VecAXPBY(dy, h_, 0.0, a_));
   BEAM_PETSC(VecCopy(y, dx));
   BEAM_PETSC(VecScale(dx, h_));
 }

@@ -19,6 +19,9 @@ public:
   void setup(const Model &model, const SchemeSettings &settings) override;
   void step(double t, Vec x, Vec y) override;
   std::string name() const override { return "rk4"; }
+  // The last stage's acceleration: only the initial guess of an iterative mass solve, but a restart
+  // without it was not bitwise (discrete_system -linear_solver cg).
+  std::vector<Vec> history() override { return {a_.get()}; }
 
 private:
   // (dx, dy) = h F(t, (x, y))
@@ -26,7 +29,7 @@ private:
 
   const Model *model_ = nullptr;
   double h_ = 0;
-  PVec kx_[4], ky_[4], xs_, ys_;
+  PVec kx_[4], ky_[4], xs_, ys_, a_; // a_: the last stage's acceleration (the next solve's guess)
 };
 
 } // namespace beam

@@ -86,6 +86,29 @@ check "discrete_system restart from an end off the row grid" 'cmp -s dgrid_full/
 "$d" -system fifteen_dof -dt 0.01 -T 0.5 -snapshot_every 5 -quiet -output_dir dgrid5 > /dev/null
 "$d" -system fifteen_dof -dt 0.01 -T 1 -snapshot_every 3 -quiet -restart dgrid5 > /dev/null
 check "discrete_system restart keeps the first run's row on its own grid" 'grep -q "^0.5," dgrid5/trajectory.csv && grep -q "^0.51000000000000001," dgrid5/trajectory.csv'
+# A restart with no step left (T at the checkpoint's, here after a divergence at step 12 with the last
+# checkpoint at 10): the last frame and trajectory row an uninterrupted run ends with were not written,
+# and discrete_system printed zero energies (exit 0).
+ae=(-mx 6 -my 2 -dt 0.05 -quiet -snapshot_every 7 -checkpoint_every 10)
+"$labs/almost_explicit" "${ae[@]}" -T 50 -output_dir nostep > /dev/null 2>&1
+"$labs/almost_explicit" "${ae[@]}" -T 0.5 -restart nostep > /dev/null
+"$labs/almost_explicit" "${ae[@]}" -T 0.5 -output_dir nostep_ref > /dev/null
+check "a restart with no step left writes the last frame" 'cmp -s nostep/beam.pvd nostep_ref/beam.pvd && cmp -s nostep/beam_000010.vtu nostep_ref/beam_000010.vtu'
+cd2=(-system two_dof -scheme central_difference -dt 0.4 -snapshot_every 7 -checkpoint_every 10 -quiet)
+"$d" "${cd2[@]}" -T 500 -output_dir dnostep > /dev/null 2>&1
+"$d" "${cd2[@]}" -T 16 -restart dnostep > dnostep.txt
+"$d" "${cd2[@]}" -T 16 -output_dir dnostep_ref > dnostep_ref.txt
+check "discrete_system restart with no step left: last row and energies" 'cmp -s dnostep/trajectory.csv dnostep_ref/trajectory.csv && [ "$(grep ^kinetic dnostep.txt)" = "$(grep ^kinetic dnostep_ref.txt)" ]'
+# Explicit schemes on an iterative mass solve: the previous acceleration, the solve's initial guess,
+# was not in the checkpoint (rk4, explicit_euler, semi_implicit_euler restarts 1e-17 apart, exit 0).
+for scheme in rk4 explicit_euler semi_implicit_euler forward_euler; do
+  cgargs=(-system fifteen_dof -scheme $scheme -dt 0.05 -quiet -linear_solver cg -load_harmonic 1,2)
+  "$d" "${cgargs[@]}" -T 2 -output_dir cg_full_$scheme -save_final cg_full_$scheme.mtx > /dev/null
+  "$d" "${cgargs[@]}" -T 0.86 -output_dir cg_part_$scheme > /dev/null
+  "$d" "${cgargs[@]}" -T 2 -restart cg_part_$scheme -save_final cg_part_$scheme.mtx > /dev/null
+  check "discrete_system $scheme restart with -linear_solver cg identical" \
+    'cmp -s cg_full_$scheme/energy.csv cg_part_$scheme/energy.csv && cmp -s cg_full_$scheme.mtx cg_part_$scheme.mtx'
+done
 # Another scheme parameter is named by the option the user gave (was "scheme.alpha_f was 0.05, now 0.1"
 # for -hht_alpha -0.05 -> -0.1: an internal name with the opposite sign).
 "$d" -scheme hht -T 0.5 -dt 0.01 -quiet -output_dir dhht > /dev/null
@@ -220,6 +243,13 @@ mkdir -p moved && cp lone.csv nosprings.csv moved/
 "$ms" -particles moved/lone.csv -springs moved/nosprings.csv -scheme verlet -dt 0.001 -quiet -snapshot_every 0 -T 0.7 -restart lonepart > /dev/null 2> err.txt
 rc=$? # before the title's $(...), which resets $?
 check "mass_spring restart with the files copied elsewhere continues ($(head -c 200 err.txt))" '[ $rc = 0 ]'
+# Above 20000 unknowns Newton's default preconditioner is GAMG, which keeps the interpolation of its
+# first setup: a restart built it at its own first step and went on 1e-13 apart (exit 0).
+clotharg=(-model cloth -cloth_nx 84 -cloth_ny 84 -scheme implicit_euler -dt 0.01 -quiet -snapshot_every 2)
+"$ms" "${clotharg[@]}" -T 0.06 -output_dir gfull -save_final gfull.csv > /dev/null
+"$ms" "${clotharg[@]}" -T 0.03 -output_dir gpart > /dev/null
+"$ms" "${clotharg[@]}" -T 0.06 -restart gpart -save_final gpart.csv > /dev/null
+check "mass_spring restart on the GAMG path identical" 'cmp -s gfull/energy.csv gpart/energy.csv && cmp -s gfull.csv gpart.csv'
 # A file's contents changed: said so (the refusal showed only "data_hash was .., now ..").
 printf 'x,y,z,mass,fixed\n0,0,0,2e26,0\n' > moved/lone.csv
 "$ms" -particles moved/lone.csv -springs moved/nosprings.csv -scheme verlet -dt 0.001 -quiet -snapshot_every 0 -T 0.8 -restart lonepart > /dev/null 2> err.txt
