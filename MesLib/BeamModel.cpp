@@ -84,7 +84,17 @@ std::vector<std::pair<std::string, std::string>> BeamModel::identity() const {
     thickness = "per element, hash " + std::to_string(h);
   }
   std::string loads;
-  for (const auto &p : s.point_loads)
+  // The default load given explicitly (-point_load 6,0,0,-0.1 on the default cantilever) is the default:
+  // it was refused on restart as "point_loads was default".
+  BeamSpec unloaded = s;
+  unloaded.point_loads.clear();
+  const std::vector<PointLoad> defaults = unloaded.appliedPointLoads();
+  const bool is_default = s.top_load == 0 && s.point_loads.size() == defaults.size() &&
+                          std::equal(defaults.begin(), defaults.end(), s.point_loads.begin(), [](const PointLoad &a, const PointLoad &b) {
+                            return a.x == b.x && a.y == b.y && a.fx == b.fx && a.fy == b.fy;
+                          });
+  if (!is_default)
+    for (const auto &p : s.point_loads)
     loads += "(" + std::to_string(p.x) + "," + std::to_string(p.y) + "," + exactDecimal(p.fx) + "," + exactDecimal(p.fy) + ")";
   return {{"model", name()},
           {"mesh", std::to_string(s.mx) + "x" + std::to_string(s.my)},

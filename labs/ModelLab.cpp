@@ -49,6 +49,8 @@ RunResult runModel(TimeLoop &loop, const Model &model, Vec x, Vec y, const LabOu
   if (!output.quiet) owned.push_back(std::make_unique<Progress>(model.comm()));
   if (output.snapshot_every > 0)
     owned.push_back(std::make_unique<VtkSnapshots>(model, output.dir, output.snapshot_every, output.snapshot_name));
+  else if (loop.restarts())
+    owned.push_back(VtkSnapshots::seriesTrimmer(model, output.dir, output.snapshot_name));
   std::vector<Monitor *> monitors;
   for (auto &m : owned) monitors.push_back(m.get());
   monitors.insert(monitors.end(), extra.begin(), extra.end());

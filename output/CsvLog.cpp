@@ -4,7 +4,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -100,6 +103,21 @@ void CsvLog::close() {
     fd_ = -1;
     if (::close(fd) != 0) fail(errno);
   });
+}
+
+std::string notFiniteField(const std::string &row) {
+  // Every value the logs write is a finite number up to a checkpoint (a run stops at the first
+  // non-finite one): a NaN edited into an earlier row was continued, exit 0.
+  for (size_t begin = 0; begin <= row.size();) {
+    const size_t end = std::min(row.find(',', begin), row.size());
+    const std::string field = row.substr(begin, end - begin);
+    char *stop = nullptr;
+    const double v = std::strtod(field.c_str(), &stop);
+    if (field.empty() || stop != field.c_str() + field.size() || !std::isfinite(v))
+      return "a row holds '" + field.substr(0, 40) + "', not a finite number,";
+    begin = end + 1;
+  }
+  return "";
 }
 
 void appendCsvField(std::string &row, double v) {

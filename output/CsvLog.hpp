@@ -48,6 +48,10 @@ private:
   long long complete_ = 0; // bytes of the header and the complete rows
 };
 
+// "" when every comma-separated field of `row` is a finite number, else "a row holds '<field>', not a
+// finite number," (for a restart's check of a log before the checkpoint).
+std::string notFiniteField(const std::string &row);
+
 // "%.17g" of v appended to `row` after a comma (or first, when row is empty).
 void appendCsvField(std::string &row, double v);
 

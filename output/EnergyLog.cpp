@@ -1,7 +1,6 @@
 #include "output/EnergyLog.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdlib>
 #include <fstream>
 
@@ -48,17 +47,7 @@ std::string csvLogCovers(const std::string &path, const std::string &header, lon
     const long long row = std::atoll(line.c_str());
     if (row > step) break; // rows after the checkpoint are written again
     if (std::count(line.begin(), line.end(), ',') != fields) return "a row has other columns than its header" + edited;
-    // Every value this code writes is a finite number up to the checkpoint (a run stops at the first
-    // non-finite one); a NaN edited into an earlier row was continued, exit 0.
-    for (size_t begin = 0; begin <= line.size();) {
-      const size_t end = std::min(line.find(',', begin), line.size());
-      const std::string field = line.substr(begin, end - begin);
-      char *stop = nullptr;
-      const double v = std::strtod(field.c_str(), &stop);
-      if (field.empty() || stop != field.c_str() + field.size() || !std::isfinite(v))
-        return "a row holds '" + field.substr(0, 40) + "', not a finite number," + edited;
-      begin = end + 1;
-    }
+    if (const std::string bad = notFiniteField(line); !bad.empty()) return bad + edited;
     if (row == current && rows < rows_per_step)
       ++rows;
     else if (row == current + 1 && rows == rows_per_step) {
@@ -73,7 +62,7 @@ std::string csvLogCovers(const std::string &path, const std::string &header, lon
 void EnergyLog::checkResume(const StepState &s) const {
   if (!log_.writer()) return;
   const std::string why = csvLogCovers(log_.path(), joined(columns_), s.step, 1);
-  if (!why.empty()) throw inputError("-restart: cannot continue '" + log_.path() + "': " + why);
+  if (!why.empty()) throw inputError("-restart: cannot continue '" + log_.path() + "': " + why + "; accepted: the run's own log, as it wrote it up to the checkpoint");
 }
 
 void EnergyLog::resume(const StepState &s) {

@@ -81,7 +81,7 @@ void PointTrajectory::checkResume(const StepState &s) const {
     throw inputError("-restart: cannot continue '" + log_.path() + "': it tracks particles " + file_list + ", the run -track " + now +
                      "; accepted: the -track list of the run it continues");
   const std::string why = csvLogCovers(log_.path(), kHeader, s.step, (long long)points_.size());
-  if (!why.empty()) throw inputError("-restart: cannot continue '" + log_.path() + "': " + why);
+  if (!why.empty()) throw inputError("-restart: cannot continue '" + log_.path() + "': " + why + "; accepted: the run's own log, as it wrote it up to the checkpoint");
 }
 
 void PointTrajectory::resume(const StepState &s) {

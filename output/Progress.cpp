@@ -19,7 +19,7 @@ void Progress::observe(const StepState &s) {
   if (now - last_ < std::chrono::milliseconds(500) && !s.last()) return;
   last_ = now;
   const double elapsed = std::chrono::duration<double>(now - start_).count();
-  const double rate = elapsed > 0 ? double(s.step) / elapsed : 0;
+  const double rate = elapsed > 0 ? double(s.step - first_step_) / elapsed : 0;
   const double eta = rate > 0 ? double(s.steps - s.step) / rate : 0;
   const double end_time = s.step > 0 ? s.time * double(s.steps) / double(s.step) : 0;
   std::fprintf(stderr, "\r  step %lld/%lld  t = %.4g/%.4g  %.0f steps/s  ETA %.0f s  drift % .2e   ",

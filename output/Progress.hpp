@@ -12,6 +12,8 @@ class Progress final : public Monitor {
 public:
   explicit Progress(MPI_Comm comm);
   void observe(const StepState &state) override;
+  // A restart counts its rate from the checkpoint's step (it showed 6x the real rate, and a short ETA).
+  void resume(const StepState &state) override { first_step_ = state.step; }
   void finish(const RunResult &result) override;
   bool active() const { return active_; }
 
@@ -20,6 +22,7 @@ private:
   bool active_ = false;
   bool drawn_ = false;
   Clock::time_point start_, last_;
+  PetscInt first_step_ = 0; // the step this run started from
 };
 
 } // namespace beam

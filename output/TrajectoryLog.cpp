@@ -43,6 +43,7 @@ void TrajectoryLog::checkResume(const StepState &s) const {
       const double t = std::strtod(line.c_str(), nullptr);
       if (t > s.time * (1 + 1e-12) + 1e-300) break;
       if (std::count(line.begin(), line.end(), ',') != fields) why = "a row has other columns than its header" + edited;
+      else if (const std::string bad = notFiniteField(line); !bad.empty()) why = bad + edited;
       else if (previous < 0 ? t != 0 : !(t > previous)) why = "its times do not start at 0 or do not increase" + edited;
       else if (previous >= 0) widest = std::max(widest, t - previous);
       previous = t;
@@ -50,7 +51,7 @@ void TrajectoryLog::checkResume(const StepState &s) const {
     if (why.empty() && (previous < 0 || previous < s.time - widest * (1 + 1e-9)))
       why = "its rows stop" + edited;
   }
-  if (!why.empty()) throw inputError("-restart: cannot continue '" + log_.path() + "': " + why);
+  if (!why.empty()) throw inputError("-restart: cannot continue '" + log_.path() + "': " + why + "; accepted: the run's own log, as it wrote it up to the checkpoint");
 }
 
 void TrajectoryLog::resume(const StepState &s) {

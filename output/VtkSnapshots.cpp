@@ -126,6 +126,12 @@ VtkSnapshots::VtkSnapshots(const Model &model, std::string dir, int every, std::
   MPI_Comm_size(comm, &size_);
 }
 
+std::unique_ptr<VtkSnapshots> VtkSnapshots::seriesTrimmer(const Model &model, std::string dir, std::string name) {
+  auto trimmer = std::make_unique<VtkSnapshots>(model, std::move(dir), 1, std::move(name));
+  trimmer->every_ = 0;
+  return trimmer;
+}
+
 // A run that ends by an exception leaves a snapshot possibly being written: wait for it and, on one rank,
 // list it if it is complete; never throw.
 VtkSnapshots::~VtkSnapshots() {
@@ -172,6 +178,7 @@ std::string VtkSnapshots::fileName(PetscInt step, int rank, const std::string &e
 }
 
 void VtkSnapshots::observe(const StepState &state) {
+  if (every_ == 0) return; // a series trimmer
   if (state.step % every_ == 0 || state.last()) write(state);
 }
 
@@ -494,6 +501,11 @@ void VtkSnapshots::checkResume(const StepState &state) const {
 // deleted entry). Rank 0 reads the series and removes the files.
 void VtkSnapshots::resume(const StepState &state) {
   resumeSeries(state);
+  if (every_ == 0) { // a series trimmer: the .pvd lists what stays, if there is one
+    std::error_code ec;
+    if (rank_ == 0 && std::filesystem::exists(dir_ + "/" + name_ + ".pvd", ec)) writePvd();
+    return;
+  }
   // A restart with no step left (T at the checkpoint's, after a divergence or a kill) writes the last
   // frame an uninterrupted run writes there, if the series lacks it (it was lost, exit 0).
   int end_missing = rank_ == 0 && state.last() && (series_.empty() || series_.back().first < state.time * (1 - 1e-12));

@@ -49,6 +49,10 @@ public:
   // Writes into `dir` (which must exist): <dir>/<name>_<step>.<ext> (or the pieces and the parallel
   // summary) and <dir>/<name>.pvd. every >= 1.
   VtkSnapshots(const Model &model, std::string dir, int every, std::string name);
+  // A run without snapshots (-snapshot_every 0) restarted in a directory whose run wrote some: writes
+  // none, but on restart trims that series to the checkpoint as a writing run does (its .pvd listed
+  // the frames after the checkpoint, and their files stayed).
+  static std::unique_ptr<VtkSnapshots> seriesTrimmer(const Model &model, std::string dir, std::string name);
   ~VtkSnapshots() override;
   void observe(const StepState &state) override;
   void checkResume(const StepState &state) const override;

@@ -307,8 +307,8 @@ CheckpointHeader readCheckpointHeader(MPI_Comm comm, const std::string &path) {
   }
   MPI_Bcast(&kind, 1, MPI_INT, 0, comm);
   if (kind == 0)
-    throw inputError("-restart: no checkpoint '" + path + "'; accepted: the output directory of a run made with checkpoints");
-  if (kind == 2) throw inputError("-restart: '" + path + "' is not a regular file");
+    throw inputError("-restart: no checkpoint '" + path + "'; accepted: the output directory of a run (every run writes its checkpoint there)");
+  if (kind == 2) throw inputError("-restart: '" + path + "' is not a regular file; accepted: the checkpoint file a run wrote");
   RawHeader r;
   std::string why, sum;
   try {
@@ -317,7 +317,7 @@ CheckpointHeader readCheckpointHeader(MPI_Comm comm, const std::string &path) {
   } catch (const Error &) {
     why = "unreadable";
   }
-  if (!why.empty()) throw inputError("-restart: '" + path + "' is not a valid checkpoint: " + why);
+  if (!why.empty()) throw inputError("-restart: '" + path + "' is not a valid checkpoint: " + why + "; accepted: an intact checkpoint");
   CheckpointHeader h;
   h.size = r.ints[2];
   h.step = r.ints[3];
@@ -381,7 +381,7 @@ void readCheckpointState(const std::string &path, Vec x, Vec y, const std::vecto
   } catch (const Error &e) {
     why = e.what();
   }
-  if (!why.empty()) throw inputError("-restart: '" + path + "' cannot be read: " + why);
+  if (!why.empty()) throw inputError("-restart: '" + path + "' cannot be read: " + why + "; accepted: an intact checkpoint");
   if (hex(checksum(r, vectors)) != sum)
     throw inputError("-restart: '" + path + "' is corrupted (checksum mismatch); accepted: an intact checkpoint");
 }

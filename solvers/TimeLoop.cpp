@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <sstream>
 
@@ -110,7 +111,12 @@ Identity TimeLoop::identity() const {
                         has(name, "st_") || has(name, "mat_mumps_") || has(name, "mat_cholmod_");
     const bool shows = name.find("monitor") != std::string::npos || name.find("view") != std::string::npos ||
                        name.find("converged_reason") != std::string::npos || name.find("log") != std::string::npos;
-    if (solver && !shows) solver_options.push_back(name + (value.empty() ? "" : " " + value));
+    if (!solver || shows) continue;
+    // A number as its value, not its spelling (-shifted_ksp_rtol 1e-3 and 0.001 were two runs).
+    char *end = nullptr;
+    const double number = value.empty() ? 0 : std::strtod(value.c_str(), &end);
+    const bool numeric = !value.empty() && end == value.c_str() + value.size() && std::isfinite(number);
+    solver_options.push_back(name + (value.empty() ? "" : " " + (numeric ? exactDecimal(number) : value)));
   }
   std::sort(solver_options.begin(), solver_options.end());
   std::string text;
@@ -154,7 +160,7 @@ void TimeLoop::restore(Progress &p, const std::vector<Monitor *> &monitors) {
     throw inputError("-restart: the checkpoint is at step " + std::to_string(h.step) + ", beyond the " +
                      std::to_string(steps_) + " steps of T; accepted: a T at least " + exactDecimal(h.time));
   if (std::abs(h.time - double(h.step) * settings_.dt) > 1e-9 * std::max(1.0, h.time))
-    throw inputError("-restart: '" + path + "' is corrupted (its step and time disagree)");
+    throw inputError("-restart: '" + path + "' is corrupted (its step and time disagree); accepted: an intact checkpoint");
   readCheckpointState(path, p.state.x, p.state.y, scheme_.history());
   StepState &s = p.state;
   s.step = h.step;

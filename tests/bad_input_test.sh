@@ -888,6 +888,10 @@ expect 2 "-restart: cannot continue 'w_dup/energy.csv': its rows skip or repeat 
 sed -i '5s/^\([^,]*\),[^,]*/\1,nan/' w_nan/energy.csv
 expect 2 "-restart: cannot continue 'w_nan/energy.csv': a row holds 'nan', not a finite number, before step 20" "$m" -T 0.4 \
   -snapshot_every 0 -restart w_nan -output_dir w_nan
+"$labs/discrete_system" -system fifteen_dof -dt 0.05 -snapshot_every 3 -T 0.86 -quiet -output_dir w_tnan > /dev/null
+sed -i '3s/,[^,]*$/,nan/' w_tnan/trajectory.csv
+expect 2 "-restart: cannot continue 'w_tnan/trajectory.csv': a row holds 'nan', not a finite number, before t = 0.9" \
+  "$labs/discrete_system" -system fifteen_dof -dt 0.05 -snapshot_every 3 -T 2 -quiet -restart w_tnan
 "$labs/mass_spring" -T 0.05 -checkpoint_every 5 -track 0,3 -snapshot_every 0 -quiet -output_dir w_track > /dev/null 2>&1
 head -c -10 w_track/trajectory.csv > w_track/cut && mv w_track/cut w_track/trajectory.csv
 expect 2 "-restart: cannot continue 'w_track/trajectory.csv': its rows stop before step 50" "$labs/mass_spring" -T 0.1 \

@@ -99,6 +99,23 @@ cd2=(-system two_dof -scheme central_difference -dt 0.4 -snapshot_every 7 -check
 "$d" "${cd2[@]}" -T 16 -restart dnostep > dnostep.txt
 "$d" "${cd2[@]}" -T 16 -output_dir dnostep_ref > dnostep_ref.txt
 check "discrete_system restart with no step left: last row and energies" 'cmp -s dnostep/trajectory.csv dnostep_ref/trajectory.csv && [ "$(grep ^kinetic dnostep.txt)" = "$(grep ^kinetic dnostep_ref.txt)" ]'
+# A restart without snapshots (-snapshot_every 0) of a run that wrote some: its series is trimmed to the
+# checkpoint as a writing restart trims it (the .pvd listed frame 11, after the checkpoint at 10, and
+# its file stayed).
+"$labs/almost_explicit" -mx 6 -my 2 -dt 0.05 -quiet -checkpoint_every 5 -snapshot_every 11 -T 50 -output_dir trim0 > /dev/null 2>&1
+"$labs/almost_explicit" -mx 6 -my 2 -dt 0.05 -quiet -checkpoint_every 5 -snapshot_every 0 -T 0.5 -restart trim0 > /dev/null
+check "a restart with -snapshot_every 0 trims the series" '! grep -q beam_000011 trim0/beam.pvd && [ ! -e trim0/beam_000011.vtu ] && grep -q beam_000000 trim0/beam.pvd'
+# A solver option's number however spelled: one run (-shifted_ksp_rtol 1e-3 and 0.001 were refused
+# as two).
+"$m" -mx 6 -my 2 -T 1 -quiet -linear_solver cg -shifted_ksp_rtol 1e-3 -output_dir spelled > /dev/null
+"$m" -mx 6 -my 2 -T 2 -quiet -linear_solver cg -shifted_ksp_rtol 0.001 -restart spelled > /dev/null 2> err.txt
+rc=$? # before the title's $(...), which resets $?
+check "a solver option's number spelled another way continues ($(head -c 200 err.txt))" '[ $rc = 0 ]'
+# The default load given explicitly is the default (refused as "point_loads was default").
+"$m" -T 1 -quiet -output_dir deflt > /dev/null
+"$m" -T 2 -quiet -point_load 20,0,0,-0.1 -restart deflt > /dev/null 2> err.txt
+rc=$? # before the title's $(...), which resets $?
+check "the default load given explicitly continues ($(head -c 200 err.txt))" '[ $rc = 0 ]'
 # Explicit schemes on an iterative mass solve: the previous acceleration, the solve's initial guess,
 # was not in the checkpoint (rk4, explicit_euler, semi_implicit_euler restarts 1e-17 apart, exit 0).
 for scheme in rk4 explicit_euler semi_implicit_euler forward_euler; do
