@@ -48,6 +48,8 @@ std::string csvLogCovers(const std::string &path, const std::string &header, lon
     if (row > step) break; // rows after the checkpoint are written again
     if (std::count(line.begin(), line.end(), ',') != fields) return "a row has other columns than its header" + edited;
     if (const std::string bad = notFiniteField(line); !bad.empty()) return bad + edited;
+    // The step as the logs write it ("18.0" or "18x" passed as step 18).
+    if (line.compare(0, line.find(','), std::to_string(row)) != 0) return "a row's step is not an integer as written" + edited;
     if (row == current && rows < rows_per_step)
       ++rows;
     else if (row == current + 1 && rows == rows_per_step) {

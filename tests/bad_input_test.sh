@@ -888,6 +888,10 @@ expect 2 "-restart: cannot continue 'w_dup/energy.csv': its rows skip or repeat 
 sed -i '5s/^\([^,]*\),[^,]*/\1,nan/' w_nan/energy.csv
 expect 2 "-restart: cannot continue 'w_nan/energy.csv': a row holds 'nan', not a finite number, before step 20" "$m" -T 0.4 \
   -snapshot_every 0 -restart w_nan -output_dir w_nan
+"$m" -T 0.2 -checkpoint_every 5 -snapshot_every 0 -quiet -output_dir w_step > /dev/null 2>&1
+sed -i '5s/^3,/3.0,/' w_step/energy.csv
+expect 2 "-restart: cannot continue 'w_step/energy.csv': a row's step is not an integer as written before step 20" "$m" -T 0.4 \
+  -snapshot_every 0 -restart w_step -output_dir w_step
 "$labs/discrete_system" -system fifteen_dof -dt 0.05 -snapshot_every 3 -T 0.86 -quiet -output_dir w_tnan > /dev/null
 sed -i '3s/,[^,]*$/,nan/' w_tnan/trajectory.csv
 expect 2 "-restart: cannot continue 'w_tnan/trajectory.csv': a row holds 'nan', not a finite number, before t = 0.9" \
