@@ -18,21 +18,27 @@ volatile std::sig_atomic_t g_signal = 0;
 // cleared by the next run's handlers and energy_drift went on to its next scheme, exit 0.
 int g_depth = 0;
 
-void onSignal(int sig) {
-  g_signal = sig;
-  std::signal(sig, SIG_DFL); // a second one ends the process at once
-}
-
 // The farewell lines, made before any signal: a handler may only write() what is already there.
 char g_farewell_int[512] = "", g_farewell_term[512] = "";
+char g_second_int[512] = "", g_second_term[512] = "";
 
-void onSignalOutsideRun(int sig) {
-  const char *line = sig == SIGINT ? g_farewell_int : g_farewell_term;
+void sayAndEnd(int sig, const char *line) {
   const size_t length = std::strlen(line); // async-signal-safe (POSIX.1-2016)
   if (length > 0 && ::write(STDERR_FILENO, line, length) < 0) {
   }
   std::signal(sig, SIG_DFL);
   std::raise(sig); // the default action: the shell and mpiexec see a process ended by this signal
+}
+
+void onSignalOutsideRun(int sig) { sayAndEnd(sig, sig == SIGINT ? g_farewell_int : g_farewell_term); }
+
+// A second signal while the first is honoured ends the process at once (the escape when a step hangs),
+// saying so: it ended without a word (exit 130).
+void onSecondSignal(int sig) { sayAndEnd(sig, sig == SIGINT ? g_second_int : g_second_term); }
+
+void onSignal(int sig) {
+  g_signal = sig;
+  std::signal(sig, onSecondSignal);
 }
 
 } // namespace
@@ -52,6 +58,13 @@ void installFarewellHandlers(const char *program, int rank, int size) {
                     "%s: stopped by signal %d at a stage that cannot stop cleanly (setup, an analysis or its final "
                     "files): no checkpoint; a file being written at that moment may be incomplete\n",
                     program, sig);
+    char *second = sig == SIGINT ? g_second_int : g_second_term;
+    second[0] = '\0';
+    if (rank == 0 && (sig == SIGINT || size == 1))
+      std::snprintf(second, sizeof g_second_int,
+                    "%s: a second signal %d: stopped at once, without a checkpoint of this step (an earlier one "
+                    "stays); a file being written at that moment may be incomplete\n",
+                    program, sig);
     std::signal(sig, onSignalOutsideRun);
   }
   pthread_sigmask(SIG_SETMASK, &before, nullptr);
@@ -59,7 +72,7 @@ void installFarewellHandlers(const char *program, int rank, int size) {
 
 StopHandlers::StopHandlers() {
   if (g_depth++ == 0) g_signal = 0;
-  // After a signal, its own handler is already the default one (a second ends the process): kept.
+  // After a signal, its own handler is already the second signal's (which ends the process): kept.
   installed_ = g_signal == 0;
   if (!installed_) return;
   previous_int_ = std::signal(SIGINT, onSignal);
