@@ -15,18 +15,23 @@
 
 namespace beam {
 namespace {
-// K positive definite to working precision: its Cholesky factorization succeeds and its smallest pivot
-// is not below 1e-15 of its largest. The pivots lie between K's extreme eigenvalues, so a smaller ratio
-// means a condition number above 1e15: diag(1e-200, 1e200) passed a bare factorization, then failed the
-// stability lab's CHOLMOD solve at 0 (exit 3), and a free-free K may factor with a round-off pivot.
+// K positive definite to working precision: the Cholesky factorization of D^-1/2 K D^-1/2 (D = diag K,
+// so a badly scaled but well-conditioned K passes: 1e-3 and 1e13 on the diagonal, or a beam exported with
+// E = 1e15 beside its unit frozen rows) succeeds, with its smallest pivot not below 1e-15 of its largest.
+// The pivots lie between the scaled matrix's extreme eigenvalues, so a smaller ratio means a condition
+// number above 1e15: a free-free K factored with a round-off pivot and passed as invertible.
 bool invertibleToWorkingPrecision(const Eigen::SparseMatrix<double> &K) {
-  Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt(K);
-  if (llt.info() != Eigen::Success || K.rows() == 0) return llt.info() == Eigen::Success;
+  if (K.rows() == 0) return true;
+  const Eigen::VectorXd d = K.diagonal();
+  if (!(d.minCoeff() > 0)) return false; // positive semidefinite with a zero diagonal entry: singular
+  const Eigen::VectorXd scale = d.cwiseSqrt().cwiseInverse();
+  const Eigen::SparseMatrix<double> scaled = scale.asDiagonal() * K * scale.asDiagonal();
+  Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt(scaled);
+  if (llt.info() != Eigen::Success) return false;
   const Eigen::SparseMatrix<double> L = llt.matrixL();
   const Eigen::VectorXd pivots = L.diagonal().cwiseAbs2();
   return pivots.minCoeff() >= 1e-15 * pivots.maxCoeff();
 }
-
 
 using Sparse = Eigen::SparseMatrix<double>;
 

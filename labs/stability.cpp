@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 
+#include "common/Exact.hpp"
 #include "common/Options.hpp"
 #include "common/Slepc.hpp"
 #include "labs/BeamLab.hpp"
@@ -65,6 +66,13 @@ std::unique_ptr<AnalysedSystem> analysedSystem(MPI_Comm comm) {
     beam::readOutputOptions(comm, output, {nullptr, 0, false});
     model = beam::discreteModel(source, {});
     // The lowest frequency's shift-and-invert solve at 0 needs K invertible (CHOLMOD failed, exit 3).
+    // Beyond 1e100 between K's diagonal entries the eigensolvers' norms overflow (diag(1e-100, 1e100)
+    // solves; diag(1e-200, 1e200) gave a NaN backward error or a failed CHOLMOD factorization, exit 3).
+    const Eigen::VectorXd diagonal = model.K.diagonal();
+    if (diagonal.size() > 0 && diagonal.minCoeff() > 0 && diagonal.maxCoeff() > 1e100 * diagonal.minCoeff())
+      throw beam::inputError("-K: '" + source.files.K + "' has diagonal entries from " + beam::gText(diagonal.minCoeff()) +
+                             " to " + beam::gText(diagonal.maxCoeff()) + ", more than 1e100 apart (the eigensolvers' norms "
+                             "overflow); accepted here: a K whose diagonal entries lie within 1e100 of each other");
     if (!model.stiffness_invertible)
       throw beam::inputError("-K: '" + source.files.K + "' is singular to working precision (rigid-body motions, "
                              "or a condition number above 1e15: its lowest frequency is 0 or lost in round-off); "

@@ -492,7 +492,8 @@ std::vector<std::pair<double, std::string>> VtkSnapshots::readPvd(PetscInt step)
 }
 
 void VtkSnapshots::checkResume(const StepState &state) const {
-  if (rank_ == 0) (void)readPvd(state.step); // throws on a series it cannot continue
+  // A series trimmer continues no series: a .pvd it cannot read (its files deleted) is left as it is.
+  if (rank_ == 0 && every_ > 0) (void)readPvd(state.step); // throws on a series it cannot continue
 }
 
 // Continue the series of an interrupted run: keep the snapshots of its .pvd up to the checkpoint step;
@@ -500,12 +501,17 @@ void VtkSnapshots::checkResume(const StepState &state) const {
 // -snapshot_every changed on restart left one unlisted, which a later restart then refused as a
 // deleted entry). Rank 0 reads the series and removes the files.
 void VtkSnapshots::resume(const StepState &state) {
-  resumeSeries(state);
-  if (every_ == 0) { // a series trimmer: the .pvd lists what stays, if there is one
-    std::error_code ec;
-    if (rank_ == 0 && std::filesystem::exists(dir_ + "/" + name_ + ".pvd", ec)) writePvd();
+  if (every_ == 0) { // a series trimmer: the .pvd lists what stays, if there is one it can read
+    if (rank_ != 0) return;
+    try {
+      resumeSeries(state);
+      std::error_code ec;
+      if (std::filesystem::exists(dir_ + "/" + name_ + ".pvd", ec)) writePvd();
+    } catch (const Error &) { // a series it cannot continue is no concern of a run without snapshots
+    }
     return;
   }
+  resumeSeries(state);
   // A restart with no step left (T at the checkpoint's, after a divergence or a kill) writes the last
   // frame an uninterrupted run writes there, if the series lacks it (it was lost, exit 0).
   int end_missing = rank_ == 0 && state.last() && (series_.empty() || series_.back().first < state.time * (1 - 1e-12));

@@ -373,7 +373,10 @@ void readCheckpointState(const std::string &path, Vec x, Vec y, const std::vecto
   try {
     PViewer v = openBinary(comm, path, FILE_MODE_READ);
     why = readRaw(v, r, sum);
-    if (why.empty() && r.ints[4] != PetscInt(history.size())) why = "its scheme history does not match";
+    if (why.empty() && r.ints[4] != PetscInt(history.size()))
+      why = "its scheme history has " + std::to_string((long long)r.ints[4]) + " vectors where this scheme keeps " +
+            std::to_string(history.size()) + " (written before 2026-11-27, when the Euler schemes, RK4 and Newton's "
+            "GAMG path began to keep more; a checkpoint of this version is needed)";
     // A truncated or padded file is refused before loading: VecLoad fails on the reading rank only.
     if (why.empty() && !sizeMatches(comm, path, r, vectors)) why = "its size does not match its header (truncated?)";
     if (why.empty())

@@ -134,15 +134,14 @@ void refuseRetargeting(EPS eps, EPSWhich which, PetscInt count, const std::strin
   const std::string transform = which == EPS_LARGEST_MAGNITUDE ? STSHIFT : STSINVERT;
   EPSType eps_type = nullptr;
   BEAM_PETSC(EPSGetType(eps, &eps_type));
-  PetscBool spectral = PETSC_FALSE; // a solver that takes the transformation it is given
-  BEAM_PETSC(PetscObjectTypeCompareAny(PetscObject(eps), &spectral, EPSKRYLOVSCHUR, EPSARNOLDI, EPSLANCZOS,
-                                       EPSSUBSPACE, EPSPOWER, ""));
-  // lobpcg, gd, jd want their own (precond): SLEPc failed later, blaming the st_type, or (where the lab had
-  // set sinvert, as modes does) with its own "This solver requires ST=PRECOND".
-  if (!spectral)
+  PetscBool preconditioned = PETSC_FALSE; // solvers that want their own transformation, precond
+  BEAM_PETSC(PetscObjectTypeCompareAny(PetscObject(eps), &preconditioned, EPSLOBPCG, EPSGD, EPSJD, EPSRQCG, ""));
+  // SLEPc failed later, blaming the st_type, or (where the lab had set sinvert, as modes does) with its
+  // own "This solver requires ST=PRECOND". (lapack, arpack and the Krylov solvers take the lab's.)
+  if (preconditioned)
     throw inputError(p + "eps_type " + (eps_type ? eps_type : "none") + " sets its own spectral transformation ('precond'): " +
                      "this eigensolver finds " + wanted + " frequencies with '" + transform + "'; accepted: " + p +
-                     "eps_type krylovschur, arnoldi, lanczos or subspace");
+                     "eps_type krylovschur, arnoldi, lanczos, subspace, lapack or arpack");
   if (!st_type || transform != st_type) // sinvert for the largest failed inside SLEPc, exit 3
     throw inputError(p + "st_type " + (st_type ? st_type : "none") + ": this eigensolver finds " + wanted +
                      " frequencies with the spectral transformation '" + transform + "'; accepted: " + p + "st_type " + transform);

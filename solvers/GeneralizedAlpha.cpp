@@ -70,6 +70,15 @@ std::vector<std::pair<std::string, std::string>> GeneralizedAlpha::identity() co
   return {{"alpha_m", exactDecimal(p_.alpha_m)}, {"alpha_f", exactDecimal(p_.alpha_f)}, {"beta", exactDecimal(p_.beta)}, {"gamma", exactDecimal(p_.gamma)}};
 }
 
+namespace {
+// rho recomputed from alpha_m (0.8 came back as 0.80000000000000004): 15 digits, as given.
+double roundTo15(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.15g", v);
+  return std::strtod(text, nullptr);
+}
+} // namespace
+
 std::string GeneralizedAlpha::explainIdentity(const std::string &field, const std::string &then,
                                               const std::string &now) const {
   // The identity holds the four parameters; the user set one option. Map back to it: HHT's alpha_f is
@@ -77,14 +86,12 @@ std::string GeneralizedAlpha::explainIdentity(const std::string &field, const st
   char *end = nullptr;
   const double a = std::strtod(then.c_str(), &end), b = std::strtod(now.c_str(), nullptr);
   if (end == then.c_str()) return "";
-  auto pair = [](const char *option, double x, double y) {
-    char text[160];
-    std::snprintf(text, sizeof text, "%s was %.10g, now %.10g", option, x, y);
-    return std::string(text);
+  auto pair = [](const char *option, double x, double y) { // shortest exact decimals (-0 is 0)
+    return std::string(option) + " was " + exactDecimal(x) + ", now " + exactDecimal(y);
   };
   if (name_ == "hht" && field == "alpha_f") return pair("-hht_alpha", -a, -b);
   if (name_ == "generalized_alpha" && field == "alpha_m")
-    return pair("-rho_inf", (1 + a) / (2 - a), (1 + b) / (2 - b)); // am = (2 rho - 1)/(rho + 1)
+    return pair("-rho_inf", roundTo15((1 + a) / (2 - a)), roundTo15((1 + b) / (2 - b))); // am = (2 rho - 1)/(rho + 1)
   if (name_ == "newmark" && field == "beta") return pair("-newmark_beta", a, b);
   if (name_ == "newmark" && field == "gamma") return pair("-newmark_gamma", a, b);
   return "";

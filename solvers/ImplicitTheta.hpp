@@ -55,7 +55,9 @@ public:
     if (prime_) return {dv_.get(), prime_x_.get(), prime_v_.get()};
     return {dv_.get()};
   }
-  void resume(double /*t*/, Vec /*x*/, Vec /*v*/) override { prime_point_set_ = prime_; } // loaded with the history
+  // The prime state comes with the history, except from a checkpoint at t = 0, written before the first
+  // step set it (it held zeros: the restart diverged): the run's first step sets it from the state.
+  void resume(double t, Vec /*x*/, Vec /*v*/) override { prime_point_set_ = prime_ && t > 0; }
 
   // Newton's linear solves are a direct LU up to this many unknowns (options override it).
   static constexpr PetscInt kDirectNewtonLimit = 20000;

@@ -183,7 +183,12 @@ expect 2 "K_singular.mtx' is singular" "$labs/stability" -M M_eye.mtx -K K_singu
 # ... and a K positive definite only in exact arithmetic (condition 1e400): it passed the reader, then
 # the eigensolver's factorization failed (exit 3, blaming the eigensolver's options).
 { mm 'coordinate real symmetric'; printf '2 2 2\n1 1 1e-200\n2 2 1e200\n'; } > K_illcond.mtx
-expect 2 "K_illcond.mtx' is singular to working precision" "$labs/stability" -M M_eye.mtx -K K_illcond.mtx -output_dir $out
+expect 2 "K_illcond.mtx' has diagonal entries from 1e-200 to 1e+200, more than 1e100 apart" "$labs/stability" -M M_eye.mtx \
+  -K K_illcond.mtx -output_dir $out
+# ... but a K only badly scaled is accepted (the working-precision test is on D^-1/2 K D^-1/2).
+{ mm 'coordinate real symmetric'; printf '2 2 2\n1 1 1e-3\n2 2 1e13\n'; } > K_scaled.mtx
+expect 0 "" "$labs/stability" -M M_eye.mtx -K K_scaled.mtx -measure_steps 0 -output_dir st_scaled
+grep -q "omega_min = 0.0316227766" out.txt || fail "stability on diag(1e-3, 1e13): omega_min $(grep omega_min out.txt)"
 # A NUL byte quoted from a file ended the message there ("K_nul_value.mtx:3: '-5"): it is a blank.
 { mm 'coordinate real symmetric'; printf '2 2 2\n1 1 -5\0x\n2 2 1\n'; } > K_nul_value.mtx
 expect 2 "K_nul_value.mtx:3: '-5 x' is not a number; accepted: a decimal real" "$labs/discrete_system" -M M_eye.mtx -K K_nul_value.mtx -output_dir $out
@@ -1055,6 +1060,7 @@ expect 2 "-omega_max_eps_tol 0.01: accepted: a real in (0, 1e-6]" "$labs/stabili
 # Eigensolvers that want their own spectral transformation, refused by name for the lowest frequencies
 # too (modes failed inside SLEPc: "This solver requires ST=PRECOND").
 expect 2 "-modes_eps_type gd sets its own spectral transformation ('precond')" "$labs/modes" -modes_eps_type gd -output_dir $out
+expect 0 "" "$labs/modes" -mx 6 -my 2 -modes_eps_type lapack -output_dir modes_lapack
 expect 2 "-omega_max_eps_type lobpcg sets its own spectral transformation" "$labs/stability" -measure_steps 0 \
   -omega_max_eps_type lobpcg -output_dir $out
 # The stability lab's trials: a few steps cannot tell growth (-measure_steps 5 "measured" semi_implicit

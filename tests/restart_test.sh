@@ -267,6 +267,11 @@ clotharg=(-model cloth -cloth_nx 84 -cloth_ny 84 -scheme implicit_euler -dt 0.01
 "$ms" "${clotharg[@]}" -T 0.03 -output_dir gpart > /dev/null
 "$ms" "${clotharg[@]}" -T 0.06 -restart gpart -save_final gpart.csv > /dev/null
 check "mass_spring restart on the GAMG path identical" 'cmp -s gfull/energy.csv gpart/energy.csv && cmp -s gfull.csv gpart.csv'
+# ... also from a checkpoint at T = 0, written before any step set that state (it held zeros: the
+# restart diverged at its first step, exit 3).
+"$ms" "${clotharg[@]}" -T 0 -output_dir gzero > /dev/null
+"$ms" "${clotharg[@]}" -T 0.06 -restart gzero -save_final gzero.csv > /dev/null
+check "mass_spring restart at T = 0 on the GAMG path identical" 'cmp -s gfull/energy.csv gzero/energy.csv && cmp -s gfull.csv gzero.csv'
 # A file's contents changed: said so (the refusal showed only "data_hash was .., now ..").
 printf 'x,y,z,mass,fixed\n0,0,0,2e26,0\n' > moved/lone.csv
 "$ms" -particles moved/lone.csv -springs moved/nosprings.csv -scheme verlet -dt 0.001 -quiet -snapshot_every 0 -T 0.8 -restart lonepart > /dev/null 2> err.txt
