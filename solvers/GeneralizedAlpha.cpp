@@ -81,20 +81,30 @@ double roundTo15(double v) {
 
 std::string GeneralizedAlpha::explainIdentity(const std::string &field, const std::string &then,
                                               const std::string &now) const {
-  // The identity holds the four parameters; the user set one option. Map back to it: HHT's alpha_f is
-  // -alpha, Chung-Hulbert's alpha_f is rho/(rho + 1).
+  // The identity holds the four parameters; the user set an option of the named variant: it words it.
   char *end = nullptr;
   const double a = std::strtod(then.c_str(), &end), b = std::strtod(now.c_str(), nullptr);
-  if (end == then.c_str()) return "";
-  auto pair = [](const char *option, double x, double y) { // shortest exact decimals (-0 is 0)
-    return std::string(option) + " was " + exactDecimal(x) + ", now " + exactDecimal(y);
-  };
-  if (name_ == "hht" && field == "alpha_f") return pair("-hht_alpha", -a, -b);
-  if (name_ == "generalized_alpha" && field == "alpha_m")
-    return pair("-rho_inf", roundTo15((1 + a) / (2 - a)), roundTo15((1 + b) / (2 - b))); // am = (2 rho - 1)/(rho + 1)
-  if (name_ == "newmark" && field == "beta") return pair("-newmark_beta", a, b);
-  if (name_ == "newmark" && field == "gamma") return pair("-newmark_gamma", a, b);
+  return end == then.c_str() ? "" : explainParameter(field, a, b);
+}
+
+std::string GeneralizedAlpha::optionChange(const char *option, double then, double now) {
+  return std::string(option) + " was " + exactDecimal(then) + ", now " + exactDecimal(now); // -0 is 0
+}
+
+std::string Newmark::explainParameter(const std::string &field, double then, double now) const {
+  if (field == "beta") return optionChange("-newmark_beta", then, now);
+  if (field == "gamma") return optionChange("-newmark_gamma", then, now);
   return "";
+}
+
+std::string HhtAlpha::explainParameter(const std::string &field, double then, double now) const {
+  return field == "alpha_f" ? optionChange("-hht_alpha", -then, -now) : ""; // alpha_f = -alpha
+}
+
+std::string ChungHulbertAlpha::explainParameter(const std::string &field, double then, double now) const {
+  // alpha_m = (2 rho - 1)/(rho + 1) differs first when rho does.
+  auto rho = [](double am) { return roundTo15((1 + am) / (2 - am)); };
+  return field == "alpha_m" ? optionChange("-rho_inf", rho(then), rho(now)) : "";
 }
 
 void GeneralizedAlpha::setup(const Model &model, const SchemeSettings &settings) {

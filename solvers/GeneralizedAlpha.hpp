@@ -72,6 +72,11 @@ public:
 protected:
   // The named variants read their options here, under `prefix` (called at the start of setup).
   virtual GeneralizedAlphaParameters readParameters(const std::string & /*prefix*/) const { return p_; }
+  // A parameter's change in the named variant's option ("" for the base class: the field as it is).
+  virtual std::string explainParameter(const std::string & /*field*/, double /*then*/, double /*now*/) const {
+    return "";
+  }
+  static std::string optionChange(const char *option, double then, double now); // "<option> was .., now .."
 
 private:
   std::string name_;
@@ -92,6 +97,7 @@ public:
 
 protected:
   GeneralizedAlphaParameters readParameters(const std::string &prefix) const override;
+  std::string explainParameter(const std::string &field, double then, double now) const override;
 };
 
 // -scheme hht
@@ -101,6 +107,7 @@ public:
 
 protected:
   GeneralizedAlphaParameters readParameters(const std::string &prefix) const override;
+  std::string explainParameter(const std::string &field, double then, double now) const override;
 };
 
 // -scheme generalized_alpha
@@ -110,6 +117,7 @@ public:
 
 protected:
   GeneralizedAlphaParameters readParameters(const std::string &prefix) const override;
+  std::string explainParameter(const std::string &field, double then, double now) const override;
 };
 
 } // namespace beam
