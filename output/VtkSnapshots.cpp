@@ -1,5 +1,6 @@
 #include "output/VtkSnapshots.hpp"
 #include "output/EndFrame.hpp"
+#include "common/Agree.hpp"
 #include "common/Exact.hpp"
 #include "common/Options.hpp" // isIndexText
 
@@ -502,13 +503,25 @@ void VtkSnapshots::checkResume(const StepState &state) const {
 // deleted entry). Rank 0 reads the series and removes the files.
 void VtkSnapshots::resume(const StepState &state) {
   if (every_ == 0) { // a series trimmer: the .pvd lists what stays, if there is one it can read
-    if (rank_ != 0) return;
-    try {
-      resumeSeries(state);
-      std::error_code ec;
-      if (std::filesystem::exists(dir_ + "/" + name_ + ".pvd", ec)) writePvd();
-    } catch (const Error &) { // a series it cannot continue is no concern of a run without snapshots
+    // A series it cannot read is no concern of a run without snapshots; failing to write the trimmed
+    // one is (it was swallowed: the series kept listing frames after the checkpoint).
+    std::string error;
+    int code = kExitOk;
+    if (rank_ == 0) {
+      bool readable = true;
+      try {
+        (void)readPvd(state.step);
+      } catch (const Error &) {
+        readable = false;
+      }
+      try {
+        if (readable) resumeSeries(state, true);
+      } catch (const Error &e) {
+        error = e.what();
+        code = e.exitCode();
+      }
     }
+    agreeOnFailure(model_.comm(), error, code);
     return;
   }
   resumeSeries(state);
@@ -519,9 +532,11 @@ void VtkSnapshots::resume(const StepState &state) {
   if (end_missing) write(state);
 }
 
-void VtkSnapshots::resumeSeries(const StepState &state) {
+void VtkSnapshots::resumeSeries(const StepState &state, bool rewrite_pvd) {
   if (rank_ != 0) return;
   series_ = readPvd(state.step);
+  std::error_code ec;
+  const bool had_pvd = std::filesystem::exists(dir_ + "/" + name_ + ".pvd", ec);
   // The interrupted run's last frame, written because it ended there (its T, a signal): dropped when this
   // run goes on (dropEndEntry, as the trajectory's end row; it stayed, one frame more, until 2026-11-27).
   PetscInt end_frame = -1;
@@ -530,9 +545,9 @@ void VtkSnapshots::resumeSeries(const StepState &state) {
   if (dropEndEntry(entry_steps, state.step, state.steps)) {
     end_frame = state.step;
     series_.pop_back();
-    writePvd(); // before its files go
+    rewrite_pvd = true;
   }
-  std::error_code ec;
+  if (rewrite_pvd && had_pvd) writePvd(); // before its files go
   std::vector<std::filesystem::path> later;
   for (const auto &entry : std::filesystem::directory_iterator(dir_, ec)) {
     const SnapshotFileName parsed = parseSnapshotFileName(entry.path().filename().string(), name_);

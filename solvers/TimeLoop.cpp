@@ -2,6 +2,7 @@
 #include "common/Exact.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -112,11 +113,16 @@ Identity TimeLoop::identity() const {
     const bool shows = name.find("monitor") != std::string::npos || name.find("view") != std::string::npos ||
                        name.find("converged_reason") != std::string::npos || name.find("log") != std::string::npos;
     if (!solver || shows) continue;
-    // A number as its value, not its spelling (-shifted_ksp_rtol 1e-3 and 0.001 were two runs).
+    // A number as its value, not its spelling (-shifted_ksp_rtol 1e-3 and 0.001 were two runs), and a
+    // PETSc boolean as 1 or 0 (a flag alone, true, yes, on and 1 are one setting).
+    std::string lower = value;
+    for (auto &c : lower) c = (char)std::tolower((unsigned char)c);
+    const bool yes = value.empty() || lower == "true" || lower == "yes" || lower == "on";
+    const bool no = lower == "false" || lower == "no" || lower == "off";
     char *end = nullptr;
     const double number = value.empty() ? 0 : std::strtod(value.c_str(), &end);
     const bool numeric = !value.empty() && end == value.c_str() + value.size() && std::isfinite(number);
-    solver_options.push_back(name + (value.empty() ? "" : " " + (numeric ? exactDecimal(number) : value)));
+    solver_options.push_back(name + " " + (yes ? "1" : no ? "0" : numeric ? exactDecimal(number) : value));
   }
   std::sort(solver_options.begin(), solver_options.end());
   std::string text;

@@ -105,12 +105,25 @@ check "discrete_system restart with no step left: last row and energies" 'cmp -s
 "$labs/almost_explicit" -mx 6 -my 2 -dt 0.05 -quiet -checkpoint_every 5 -snapshot_every 11 -T 50 -output_dir trim0 > /dev/null 2>&1
 "$labs/almost_explicit" -mx 6 -my 2 -dt 0.05 -quiet -checkpoint_every 5 -snapshot_every 0 -T 0.5 -restart trim0 > /dev/null
 check "a restart with -snapshot_every 0 trims the series" '! grep -q beam_000011 trim0/beam.pvd && [ ! -e trim0/beam_000011.vtu ] && grep -q beam_000000 trim0/beam.pvd'
+# ... and says so when it cannot write the trimmed .pvd (the error was swallowed, exit 0, the .pvd listing
+# a frame whose file it had removed); the series stays as it was.
+"$labs/almost_explicit" -mx 6 -my 2 -dt 0.05 -quiet -checkpoint_every 5 -snapshot_every 11 -T 50 -output_dir trimfull > /dev/null 2>&1
+ln -s /dev/full trimfull/beam.pvd.tmp
+"$labs/almost_explicit" -mx 6 -my 2 -dt 0.05 -quiet -checkpoint_every 5 -snapshot_every 0 -T 0.5 -restart trimfull > /dev/null 2> err.txt
+check "a series trimmer that cannot write the .pvd says so" '[ $? = 3 ] && grep -q "cannot write .trimfull/beam.pvd" err.txt && grep -q beam_000011 trimfull/beam.pvd && [ -e trimfull/beam_000011.vtu ]'
 # A solver option's number however spelled: one run (-shifted_ksp_rtol 1e-3 and 0.001 were refused
 # as two).
 "$m" -mx 6 -my 2 -T 1 -quiet -linear_solver cg -shifted_ksp_rtol 1e-3 -output_dir spelled > /dev/null
 "$m" -mx 6 -my 2 -T 2 -quiet -linear_solver cg -shifted_ksp_rtol 0.001 -restart spelled > /dev/null 2> err.txt
 rc=$? # before the title's $(...), which resets $?
 check "a solver option's number spelled another way continues ($(head -c 200 err.txt))" '[ $rc = 0 ]'
+# A PETSc boolean however spelled: one run (a flag alone and "true" were refused as two).
+"$m" -mx 6 -my 2 -T 1 -quiet -linear_solver cg -shifted_ksp_initial_guess_nonzero -output_dir boolspelled > /dev/null
+"$m" -mx 6 -my 2 -T 2 -quiet -linear_solver cg -shifted_ksp_initial_guess_nonzero TRUE -restart boolspelled > /dev/null 2> err.txt
+rc=$? # before the title's $(...), which resets $?
+check "a boolean solver option spelled another way continues ($(head -c 200 err.txt))" '[ $rc = 0 ]'
+"$m" -mx 6 -my 2 -T 3 -quiet -linear_solver cg -shifted_ksp_initial_guess_nonzero off -restart boolspelled > /dev/null 2> err.txt
+check "a boolean solver option turned off is refused" '[ $? = 2 ] && grep -q "shifted_ksp_initial_guess_nonzero 1, now .*shifted_ksp_initial_guess_nonzero 0" err.txt'
 # The default load given explicitly is the default (refused as "point_loads was default").
 "$m" -T 1 -quiet -output_dir deflt > /dev/null
 "$m" -T 2 -quiet -point_load 20,0,0,-0.1 -restart deflt > /dev/null 2> err.txt
