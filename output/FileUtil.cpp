@@ -244,7 +244,9 @@ void refuseRunFileAsFinalState(const std::string &save_final, const std::string 
     throw inputError("-save_final: '" + save_final + "' is the run's input (" + option +
                      "; the final state would replace it); accepted: another file name");
   if (!isInDirectory(save_final, dir)) return;
-  const std::string f = std::filesystem::path(save_final).filename().string();
+  // A staging name of an own file too (energy.csv.tmp: the next restart consumed it as its own).
+  std::string f = std::filesystem::path(save_final).filename().string();
+  if (f.size() > 4 && f.compare(f.size() - 4, 4, ".tmp") == 0) f.resize(f.size() - 4);
   bool own = isRunLogName(f) || f == ".lock" ||
              (!snapshot_name.empty() && (f == snapshot_name + ".pvd" || isSnapshotFileName(f, snapshot_name)));
   for (const auto &name : extra) own = own || f == name;

@@ -113,6 +113,9 @@ grep -q "oscillates" out.txt && passed=$((passed + 1)) || fail "clamped_both wit
 # without a word); a directory where a lab writes a file (energy_drift ran 15 schemes, then exit 3).
 expect 2 "-save_final: 'never/energy.csv' is one of the run's own files" "$labs/midpoint" -T 0.02 -output_dir $out -save_final $out/energy.csv
 expect 2 "-save_final: 'never/beam_000010.vtu' is one of the run's own files" "$labs/midpoint" -T 0.02 -output_dir $out -save_final $out/beam_000010.vtu
+# ... or its staging name (2026-11-28: accepted, and the next restart consumed energy.csv.tmp as its own).
+expect 2 "-save_final: 'never/energy.csv.tmp' is one of the run's own files" "$labs/midpoint" -T 0.02 -output_dir $out -save_final $out/energy.csv.tmp
+expect 2 "-save_final: 'never/checkpoint.bin.tmp' is one of the run's own files" "$labs/midpoint" -T 0.02 -output_dir $out -save_final $out/checkpoint.bin.tmp
 expect 2 "-save_final: one file for 2 schemes" "$labs/energy_drift" -schemes midpoint,newmark -save_final sf.mtx -output_dir $out
 expect 0 "" "$labs/midpoint" -T 0.02 -quiet -output_dir fresh_dir -save_final fresh_dir/final.mtx
 [ -s fresh_dir/final.mtx ] && passed=$((passed + 1)) || fail "-save_final in the output directory the run makes: not written"
