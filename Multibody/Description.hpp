@@ -61,7 +61,9 @@ const char *jointTypeName(Joint::Type type);
 // Parses a model from JSON text; any violation of the schema is a beam::inputError naming `source`,
 // the entry and what is accepted.
 Description parseModel(const std::string &json_text, const std::string &source);
-// -model NAME|FILE.json: a built-in example (multibodyModelNames()) or a file; `links` sizes `chain`.
+// -model NAME|FILE.json: a built-in example (multibodyModelNames()) or a file; `links` sizes `chain`
+// (1 to kMaxChainLinks).
+constexpr int kMaxChainLinks = 1000000;
 Description loadModel(const std::string &name_or_file, int links = 10);
 // The built-in examples' names, comma separated, for messages and -help.
 std::string multibodyModelNames();

@@ -273,7 +273,9 @@ std::string readFile(const std::string &path) {
 // `chain`: `links` rods (0.1 m, 0.1 kg, radius 5 mm) along +x from the origin, joined by spherical
 // joints, the first one to the ground at the origin; released horizontal under gravity -z.
 std::string chainJson(int links) {
-  if (links < 1 || links > 1000000) throw inputError("-links must be an integer in [1, 1000000]");
+  if (links < 1 || links > kMaxChainLinks)
+    throw inputError("-links: " + std::to_string(links) + " is out of range; accepted: an integer in [1, " +
+                     std::to_string(kMaxChainLinks) + "]");
   const double l = 0.1, m = 0.1, r = 0.005;
   const double axial = 0.5 * m * r * r, transverse = m * (3 * r * r + l * l) / 12;
   json model;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <string>
 #include <vector>
 
 #include "solvers/Monitor.hpp"
@@ -26,6 +27,12 @@ public:
   }
   std::vector<Clock::time_point> stamps;
 };
+
+// Why a -path label cannot be a CSV row's field ("" when it can): a comma added a column.
+inline std::string csvLabelProblem(const std::string &label) {
+  if (label.find_first_of(",\n\r\"") == std::string::npos) return "";
+  return "-path: '" + label + "' would break the CSV row; accepted: a label without commas, quotes or line breaks";
+}
 
 // The upper median (the middle element of an odd count), as the benchmark tables report.
 inline double median(std::vector<double> values) {

@@ -21,6 +21,7 @@
 
 #include "MassSpring/MassSpringModel.hpp"
 #include "bench/Timing.hpp"
+#include "common/Exact.hpp"
 #include "common/Options.hpp"
 #include "labs/MassSpringLabOptions.hpp"
 #include "labs/ModelLab.hpp"
@@ -61,6 +62,14 @@ int main(int argc, char **argv) {
     beam::readOptions(PETSC_COMM_WORLD, "Benchmark", "", [&](beam::OptionReader &r) {
       path = r.text("-path", "Label of the row", "");
       header = r.flag("-header", "Print the CSV header first", header);
+      r.fail(beam::bench::csvLabelProblem(path));
+      // The lab's output and restart options: read by the lab's option set, but the benchmark writes no
+      // file and runs from the initial state (they were accepted and ignored, exit 0).
+      for (const char *name : {"-output_dir", "-save_final", "-snapshot_every", "-console_every", "-checkpoint_every",
+                               "-restart", "-track", "-write_network"})
+        if (r.given(name))
+          r.fail(std::string(name) + ": the benchmark writes no file and runs from the initial state; accepted: the "
+                 "network, -scheme, -dt, -T and solver options (run the mass_spring lab for output)");
     });
     const beam::MassSpringLabOptions o = beam::readMassSpringLabOptions(PETSC_COMM_WORLD);
     const double read = since(t0);
@@ -80,6 +89,8 @@ int main(int argc, char **argv) {
     const beam::RunResult result = loop.run(x, v, {&timer, &iterations});
     if (result.diverged) throw beam::runError(result.divergence);
     const std::vector<double> seconds = timer.stepSeconds();
+    // -T below dt: no step to time (min_element of nothing was a segmentation fault).
+    if (seconds.empty()) throw beam::inputError("-T: " + beam::exactDecimal(run.T) + " makes no step of dt = " + beam::exactDecimal(run.dt) + "; accepted: T >= dt");
     double times[4] = {beam::bench::median(seconds), mean(seconds), *std::min_element(seconds.begin(), seconds.end()),
                        *std::max_element(seconds.begin(), seconds.end())};
     // Rank 0's clock decides; the ranks step in lock-step anyway (every Newton iteration has reductions).

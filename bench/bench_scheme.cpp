@@ -70,6 +70,7 @@ int main(int argc, char **argv) {
       export_dir = r.text("-export_system", "Directory for M.mtx, K.mtx, F.mtx, fixed.txt", "");
       stream_mib = r.integer("-stream_mib", "MiB per STREAM array (0 = no STREAM run)", stream_mib, 0);
       path = r.text("-path", "Label of the row", "");
+      r.fail(beam::bench::csvLabelProblem(path));
     });
 
     beam::BeamSpec spec;

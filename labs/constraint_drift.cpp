@@ -54,7 +54,7 @@ int main(int argc, char **argv) {
       // Its variants set Baumgarte and projection: -baumgarte_* given here were read and ignored, exit 0.
       o.mechanism = beam::readMechanismOptions(PETSC_COMM_WORLD, false);
       beam::readRunOptions(PETSC_COMM_WORLD, o.run);
-      o.scheme = beam::readSchemeOption(PETSC_COMM_WORLD, o.scheme);
+      o.scheme = beam::readSchemeOption(PETSC_COMM_WORLD, o.scheme, beam::schemesServing(false, false));
       beam::readOutputOptions(PETSC_COMM_WORLD, o.output, {nullptr, 0, false});
     });
     const std::vector<Variant> variants = {{"none", {1, 0}, false},

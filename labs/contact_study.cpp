@@ -139,7 +139,7 @@ int main(int argc, char **argv) {
         depth = r.real("-contact_damping_depth", "Depth over which the contact damping grows (0: the report's law)",
                        depth, beam::Bounds::atLeast(0));
       });
-      scheme_name = beam::readSchemeOption(PETSC_COMM_WORLD, scheme_name);
+      scheme_name = beam::readSchemeOption(PETSC_COMM_WORLD, scheme_name, beam::schemesServing(false, true));
       beam::readOutputOptions(PETSC_COMM_WORLD, out, {nullptr, 0, false});
     });
     // w = sqrt(k_c / m) with m the whole body's mass: the rigid-body contact the formula describes.

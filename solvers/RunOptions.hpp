@@ -63,7 +63,8 @@ void readCheckpointOptions(MPI_Comm comm, RunSettings &run, OutputOptions &outpu
 
 // The sets of a one-scheme lab on any model, in order: run, [linear solver], scheme, output (snapshots of
 // the model's drawing, 0 = none), checkpoints with -restart. Returns the scheme's name.
-// `accepted`: the schemes the lab's model takes, for an unknown name's message (schemesServing).
+// `accepted`: the schemes the lab's model takes (schemesServing), listed by -help and in an unknown name's
+// message; a known scheme outside it is returned for the model's refusal, which says why.
 std::string readModelRunOptions(MPI_Comm comm, RunSettings &run, OutputOptions &output, const std::string &default_scheme,
                                 bool linear_solver, const std::string &accepted = "");
 

@@ -43,6 +43,14 @@ grep -qE "^ *-supports .*clamped_left clamped_both simply_supported" help.txt ||
   { timeout 60 "$labs/midpoint" -help 2>&1 | grep -qE "^ *-supports .*clamped_left clamped_both simply_supported"; } ||
   fail "-help does not list the accepted -supports values"
 timeout 60 "$labs/discrete_system" -scheme hht -help 2>&1 | grep -qE "^ *-hht_alpha" || fail "discrete_system -scheme hht -help does not list -hht_alpha"
+# -scheme's choices are the schemes the lab takes (the multibody labs listed all 16 and took 5).
+for lab in multibody:"rk4 explicit_euler semi_implicit_euler forward_euler verlet (" \
+  constraint_drift:"rk4 explicit_euler semi_implicit_euler forward_euler verlet (" \
+  mass_spring:"rk4 explicit_euler semi_implicit_euler forward_euler verlet implicit_euler implicit_midpoint (" \
+  contact_study:"rk4 explicit_euler semi_implicit_euler forward_euler verlet implicit_euler implicit_midpoint ("; do
+  timeout 60 "$labs/${lab%%:*}" -help 2>&1 | grep -E "^ *-scheme " | grep -qF "(choose one of) ${lab#*:}" &&
+    passed=$((passed + 1)) || fail "${lab%%:*} -help: -scheme does not list exactly ${lab#*:}"
+done
 
 # stability on the discrete systems: two_dof has omega_max^2 = 30 (so central differences need dt < 2/sqrt(30)).
 timeout 300 "$labs/stability" -system two_dof -measure_steps 200 -omega_points 11 -output_dir s1 > s1.txt 2> s1.err
