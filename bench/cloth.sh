@@ -24,6 +24,11 @@ repeats=${REPEATS:-3}
 sizes=${SIZES:-128 512 1024}
 csv=$here/cloth_results.csv
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Before the results file is started anew (a wrong build directory emptied it, then failed, exit 127).
+for program in "$lab" "$bench"; do
+  [ -x "$program" ] || { echo "cloth.sh: $program not found; accepted: a build directory (cmake --build $build)" >&2; exit 2; }
+done
+[ -x "$python" ] || { echo "cloth.sh: $python not found; accepted: Debian's python3 with numpy and scipy" >&2; exit 2; }
 mkdir -p "$tmp"
 
 load1() { cut -d' ' -f1 /proc/loadavg; }

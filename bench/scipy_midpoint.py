@@ -46,13 +46,25 @@ def main():
     p.add_argument("--scheme", default="midpoint", choices=("midpoint", "fully_implicit", "semi_implicit"))
     p.add_argument("--header", action="store_true")
     a = p.parse_args()
-    if a.steps < 3:
-        sys.exit("scipy_midpoint: --steps: accepted: an integer >= 3")
+    bad = ("--steps: accepted: an integer >= 3" if a.steps < 3 else
+           f"--dt {a.dt}: accepted: a real number > 0" if not (np.isfinite(a.dt) and a.dt > 0) else "")
+    if bad:  # bad options: one line, exit 2, as the labs
+        print(f"scipy_midpoint: {bad}", file=sys.stderr)
+        sys.exit(2)
 
     t0 = time.perf_counter()
-    M = scipy.io.mmread(f"{a.dir}/M.mtx").tocsr()
-    K = scipy.io.mmread(f"{a.dir}/K.mtx").tocsr()
-    f = np.asarray(scipy.io.mmread(f"{a.dir}/F.mtx")).ravel()
+    try:
+        M = scipy.io.mmread(f"{a.dir}/M.mtx").tocsr()
+        K = scipy.io.mmread(f"{a.dir}/K.mtx").tocsr()
+        f = np.asarray(scipy.io.mmread(f"{a.dir}/F.mtx")).ravel()
+    except (OSError, ValueError) as e:
+        print(f"scipy_midpoint: {a.dir}: cannot read M.mtx, K.mtx, F.mtx ({e}); accepted: a directory the "
+              "labs' -export_system wrote", file=sys.stderr)
+        sys.exit(2)
+    if M.shape != K.shape or M.shape[0] != M.shape[1] or f.size != M.shape[0]:
+        print(f"scipy_midpoint: {a.dir}: M {M.shape}, K {K.shape} and F ({f.size}) do not match; accepted: square "
+              "M and K of F's size", file=sys.stderr)
+        sys.exit(2)
     load = time.perf_counter() - t0
     n = f.size
     dt = a.dt

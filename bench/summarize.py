@@ -34,6 +34,12 @@ def machine():
     return f"{model}, {cores} cores, {mem} RAM, {platform.system()} {platform.release()}, PETSc {petsc}"
 
 
+def fail(message):
+    """One line on stderr, exit 2, as the labs refuse bad input (a traceback, or a table of nothing, before)."""
+    print(f"summarize: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def num(r, k):
     try:
         return float(r[k])
@@ -57,7 +63,11 @@ def fmt(v, digits=3):
 
 
 def main():
+    if not 2 <= len(sys.argv) <= 4:
+        fail("usage: summarize.py results.csv [snapshots.csv [drift.csv]] (bench/run.sh's files)")
     rows = list(csv.DictReader(open(sys.argv[1])))
+    if not rows:
+        fail(f"'{sys.argv[1]}' has no rows; accepted: the results.csv bench/run.sh writes, with at least one run")
     snaps = list(csv.DictReader(open(sys.argv[2]))) if len(sys.argv) > 2 and os.path.exists(sys.argv[2]) else []
     groups = {}
     for r in rows:
@@ -174,4 +184,9 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except (OSError, UnicodeDecodeError, csv.Error) as e:
+        fail(f"cannot read the input ({e}); accepted: the CSV files bench/run.sh writes")
+    except (KeyError, ValueError, TypeError) as e:  # a column missing or a cell that is not a number
+        fail(f"the input is not bench/run.sh's ({type(e).__name__}: {e}); accepted: the CSV files bench/run.sh writes")
