@@ -1,5 +1,7 @@
 #include "solvers/ImplicitTheta.hpp"
+#include "solvers/FactorCost.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -123,6 +125,25 @@ void checkNewtonTolerances(SNES snes, const std::string &prefix) {
 
 } // namespace
 
+bool ImplicitTheta::directNewton(Mat J, const std::string &prefix) {
+  if (LinearSolver::optionsChooseInexactPreconditioner(prefix)) return false;
+  // A factorization the options choose gets the direct path whatever the size: on the multigrid path its
+  // factor was rebuilt every other Newton iteration (SNESSetLagPreconditioner 2, until 2026-11-28).
+  char type[64] = "";
+  PetscBool chosen = PETSC_FALSE;
+  BEAM_PETSC(PetscOptionsGetString(nullptr, prefix.c_str(), "-pc_type", type, sizeof type, &chosen));
+  if (chosen && (std::string(type) == PCLU || std::string(type) == PCCHOLESKY)) return true;
+  PetscInt unknowns = 0;
+  BEAM_PETSC(MatGetSize(J, &unknowns, nullptr));
+  if (unknowns > kDirectNewtonLimit) return false;
+  // The factorization's work per nonzero of J against multigrid's few sweeps over J: up to 100 a direct
+  // LU is as fast or faster (a chain: 6; the default disk: 27; beam_lattice: 37), above it GMRES with
+  // GAMG is faster, increasingly so (a 16x16 cloth, 160: 2.2x; 64x64, 1055: 8.5x per step).
+  MatInfo info;
+  BEAM_PETSC(MatGetInfo(J, MAT_GLOBAL_SUM, &info));
+  return choleskyFlops(J) <= kDirectNewtonWorkPerNonzero * std::max(1.0, double(info.nz_used));
+}
+
 void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   if (!(settings.dt > 0)) throw inputError("time step dt must be > 0");
   model_ = &model;
@@ -165,15 +186,13 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   PC pc;
   BEAM_PETSC(SNESGetKSP(snes_, &ksp));
   BEAM_PETSC(KSPGetPC(ksp, &pc));
-  PetscInt unknowns = 0;
-  BEAM_PETSC(MatGetSize(J_, &unknowns, nullptr));
   // A preconditioner the options choose that is not a factorization (-ms_pc_type gamg, jacobi, ilu) gets
   // the Krylov solver of the large systems unless -ms_ksp_type is given too: with the small systems'
   // preonly it was applied once per Newton iteration (the disk to t = 0.2: 119 Newton iterations with
   // -ms_pc_type gamg, 78 with GMRES, 62 with the default LU).
-  if (unknowns <= kDirectNewtonLimit && !LinearSolver::optionsChooseInexactPreconditioner(newton_prefix_)) {
-    // Small systems: a direct LU (MUMPS on several ranks). GMRES(30) with ILU(0) stagnated on stiff
-    // networks at large dt (a 20x20 cloth at omega_max dt = 60 hit its 10000 iterations).
+  if (directNewton(J_, newton_prefix_)) {
+    // Small or thin systems: a direct LU (MUMPS on several ranks). GMRES(30) with ILU(0) stagnated on
+    // stiff networks at large dt (a 20x20 cloth at omega_max dt = 60 hit its 10000 iterations).
     BEAM_PETSC(KSPSetType(ksp, KSPPREONLY));
     BEAM_PETSC(PCSetType(pc, PCLU));
     PetscMPIInt size = 1;

@@ -59,8 +59,13 @@ public:
   // step set it (it held zeros: the restart diverged): the run's first step sets it from the state.
   void resume(double t, Vec /*x*/, Vec /*v*/) override { prime_point_set_ = prime_ && t > 0; }
 
-  // Newton's linear solves are a direct LU up to this many unknowns (options override it).
+  // Newton's linear solves are a direct LU up to this many unknowns, when the factorization's estimated
+  // work (choleskyFlops) is at most kDirectNewtonWorkPerNonzero times J's nonzeros; else GMRES with GAMG.
+  // Options override it (-<prefix>pc_type, -<prefix>ksp_type).
   static constexpr PetscInt kDirectNewtonLimit = 20000;
+  static constexpr double kDirectNewtonWorkPerNonzero = 100;
+  // Whether the default Newton solve of J is the direct LU; collective, the same on every rank count.
+  static bool directNewton(Mat J, const std::string &prefix);
 
   // The state of Newton's stopping rule in one solve (ImplicitTheta.cpp, convergenceTest).
   struct NewtonStop {
