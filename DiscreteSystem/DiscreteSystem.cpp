@@ -238,13 +238,26 @@ std::uint64_t hashSparse(const Eigen::SparseMatrix<double> &A, std::uint64_t h) 
 }
 } // namespace
 
+std::uint64_t agreeOnDiscreteData(MPI_Comm comm, const DiscreteModel &model) {
+  const std::uint64_t basis = 0xcbf29ce484222325ULL;
+  std::uint64_t h = basis;
+  // Part by part, so the refusal names the part that differs (it named the system by its M file
+  // whichever differed); the whole system's hash continues over the parts as before.
+  auto part = [&](const char *what, std::uint64_t part_hash, std::uint64_t whole) {
+    agreeOnData(comm, part_hash, "the discrete system '" + model.name + "', its " + what);
+    h = whole;
+  };
+  for (const auto &[what, A] : {std::pair{"M", &model.M}, std::pair{"C", &model.C}, std::pair{"K", &model.K}})
+    part(what, hashSparse(*A, basis), hashSparse(*A, h));
+  for (const auto &[what, v] : {std::pair{"F", &model.F}, std::pair{"q0", &model.q0}, std::pair{"v0", &model.v0}})
+    part(what, hashValues(v->data(), v->size(), basis), hashValues(v->data(), v->size(), h));
+  if (model.history) part("load history", model.history->hash(), fnv1a(model.history->hash(), h)); // the sampled load is data too
+  return h;
+}
+
 DiscreteSystemModel::DiscreteSystemModel(const DiscreteModel &model, MPI_Comm comm, LinearSolverKind solver)
     : LinearModel(toSecondOrderSystem(model, comm), solver) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (const auto *A : {&model.M, &model.C, &model.K}) h = hashSparse(*A, h);
-  for (const auto *v : {&model.F, &model.q0, &model.v0}) h = hashValues(v->data(), v->size(), h);
-  if (model.history) h = fnv1a(model.history->hash(), h); // the sampled load is data too
-  agreeOnData(comm, h, "the discrete system '" + model.name + "'");
+  const std::uint64_t h = agreeOnDiscreteData(comm, model);
   // Which load in time (until 2026-11-27 only whether there was one: a restart with another curve,
   // -load_harmonic or history went on with it, exit 0).
   const std::string load = model.history ? "history, hash " + std::to_string(model.history->hash())

@@ -55,6 +55,10 @@ DiscreteModel readModel(const DiscreteFiles &files);
 // A history file checked against the model's size.
 std::shared_ptr<const LoadHistory> readLoadHistory(const std::string &path, double dt, Eigen::Index n);
 
+// Every rank of `comm` read the same system (files by relative paths from per-rank working directories
+// may differ): an input error naming the part that differs, otherwise the system's data hash.
+// Collective.
+std::uint64_t agreeOnDiscreteData(MPI_Comm comm, const DiscreteModel &model);
 // PETSc matrices over `comm`. M, K and C are stored with one common nonzero pattern (the union of
 // theirs, explicit zeros included), which the schemes' matrix sums a M + b C + c K rely on.
 SecondOrderSystem toSecondOrderSystem(const DiscreteModel &model, MPI_Comm comm);

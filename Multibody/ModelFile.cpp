@@ -311,6 +311,33 @@ std::string multibodyModelNames() {
   return names + " (or a FILE.json)";
 }
 
+// A joint listed twice (the same type between the same bodies at the same place, the bodies in either
+// order, an axis of either sign) adds only redundant rows: above the dense solve's size the augmented
+// matrix was singular and the run stopped at its first step naming no joint (exit 3); below it a
+// warning. Refused here by name, in one pass (a map of the joints' canonical forms).
+void refuseRepeatedJoints(const std::vector<Joint> &joints, const std::string &source) {
+  std::map<std::vector<double>, std::size_t> seen;
+  for (std::size_t i = 0; i < joints.size(); ++i) {
+    Joint j = joints[i];
+    if (j.body1 > j.body2) {
+      std::swap(j.body1, j.body2);
+      std::swap(j.point1, j.point2);
+    }
+    for (int k = 0; k < 3; ++k) // the axis's sign: its first non-zero component positive
+      if (j.axis(k) != 0) {
+        if (j.axis(k) < 0) j.axis = -j.axis;
+        break;
+      }
+    std::vector<double> key = {double(int(j.type)), double(j.body1), double(j.body2)};
+    for (const Vec3 *v : {&j.point, &j.axis, &j.point1, &j.point2}) key.insert(key.end(), v->data(), v->data() + 3);
+    for (double &x : key) x += 0.0; // -0 and 0 are one place
+    const auto [at, added] = seen.emplace(std::move(key), i);
+    if (!added)
+      Where{source, "joints[" + std::to_string(i) + "]"}.fail(
+          "the same joint as joints[" + std::to_string(at->second) + "] (type, bodies and place); accepted: each joint once");
+  }
+}
+
 Description parseModel(const std::string &json_text, const std::string &source) {
   json doc;
   // JSON leaves duplicate keys to the reader, and nlohmann keeps the last: "gravity": [0,-9.81,0],
@@ -362,6 +389,7 @@ Description parseModel(const std::string &json_text, const std::string &source) 
       out.push_back(parse(doc[list][i], Where{source, std::string(list) + "[" + std::to_string(i) + "]"}, names));
   };
   entries("joints", d.joints, joint);
+  refuseRepeatedJoints(d.joints, source);
   entries("springs", d.springs, spring);
   entries("torques", d.torques, torque);
   return d;

@@ -1,6 +1,7 @@
 #include "common/Petsc.hpp"
 
 #include "common/Agree.hpp"
+#include "common/Hash.hpp"
 #include "common/LargeVector.hpp"
 #include "common/StopSignal.hpp"
 
@@ -319,11 +320,24 @@ std::string commandLineText(int argc, char **argv) {
 // valid values passed every check of a value and then hung (-T, -dt, -snapshot_every on one rank), gave
 // mixed physics with exit 0 (-E, -my), or crashed in PETSc (-options_file on one rank); comparing the text
 // itself, before PETSc reads it, catches them all. Collective: every rank calls it.
-std::string ranksDisagree(const std::string &mine) {
+std::string ranksDisagree(const std::string &given) {
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (size == 1) return "";
+  // The program by its bytes, not its name: another lab copied to the same name, or two builds of one
+  // lab (build/, build-asan/), passed the name's check and hung (a few ms for a release binary).
+  std::string mine = given;
+  std::ifstream exe("/proc/self/exe", std::ios::binary);
+  if (exe) {
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    std::vector<char> chunk(1 << 16);
+    while (exe.read(chunk.data(), std::streamsize(chunk.size())) || exe.gcount() > 0)
+      h = fnv1a(chunk.data(), std::size_t(exe.gcount()), h);
+    char hex[24];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+    mine += std::string(" [program ") + hex + "]";
+  }
   auto fromRank = [&](int root) {
     int length = int(mine.size());
     MPI_Bcast(&length, 1, MPI_INT, root, MPI_COMM_WORLD);

@@ -78,6 +78,8 @@ std::unique_ptr<AnalysedSystem> analysedSystem(MPI_Comm comm) {
                              "or a condition number above 1e15: its lowest frequency is 0 or lost in round-off); "
                              "accepted here: a positive definite K");
   });
+  // Files per rank that differ were mixed row by row (omega_max of neither system, exit 0).
+  (void)beam::agreeOnDiscreteData(comm, model);
   a->system = beam::toSecondOrderSystem(model, comm);
   a->label = model.name;
   a->output_dir = output.dir;

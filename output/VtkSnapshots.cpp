@@ -26,12 +26,16 @@
 #include <vtkXMLUnstructuredGridWriter.h>
 #include <vtkXMLUtilities.h>
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <future>
 #include <set>
@@ -253,13 +257,27 @@ namespace {
 std::string writeDataSet(vtkXMLWriter *writer, vtkDataSet *data, const std::string &path, const std::string &captured_error) {
   const std::string target = stagingPath(path);
   const bool special = target == path;
+  // A target that is not a regular file is opened here without blocking, as the logs are
+  // (openForWriting), and written through that descriptor: VTK's own blocking open of a pipe nothing
+  // reads waited forever (SIGTERM could not end the run); now it is refused at once.
+  int fd = -1;
+  if (special && (fd = openForWriting(target, O_WRONLY)) < 0) return "cannot write '" + path + "': " + std::strerror(errno);
   writer->SetInputDataObject(data);
-  writer->SetFileName(target.c_str());
+  if (special) writer->WriteToOutputStringOn();
+  else writer->SetFileName(target.c_str());
   const int written = writer->Write();
-  if (written == 0 || writer->GetErrorCode() != vtkErrorCode::NoError || !captured_error.empty()) {
+  int write_error = 0;
+  if (special) {
+    const std::string text = writer->GetOutputString();
+    write_error = written == 0 ? 0 : writeFully(fd, text.data(), text.size());
+    ::close(fd);
+  }
+  if (written == 0 || writer->GetErrorCode() != vtkErrorCode::NoError || !captured_error.empty() || write_error) {
     if (!special) std::remove(target.c_str());
     return "cannot write '" + path + "': " +
-           (!captured_error.empty() ? captured_error : vtkErrorCode::GetStringFromErrorCode(int(writer->GetErrorCode())));
+           (!captured_error.empty() ? captured_error
+            : write_error       ? std::string(std::strerror(write_error))
+                                : vtkErrorCode::GetStringFromErrorCode(int(writer->GetErrorCode())));
   }
   if (!special) try {
       commitFile(target, path);

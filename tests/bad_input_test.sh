@@ -498,8 +498,17 @@ printf 'x,y,z,mass,fixed\n0,0,1,0.1,1\n0,0,0,5,0\n' > data_r1/particles.csv
 { mm 'coordinate real symmetric'; printf '2 2 2\n1 1 1\n2 2 3\n'; } > data_r1/M.mtx
 expect 2 "the network (files): the data differ between MPI ranks" \
   mpiexec --quiet -n 2 sh -c "cd data_r\$OMPI_COMM_WORLD_RANK && exec '$ms' -particles particles.csv -springs springs.csv -output_dir '$PWD/$out'"
-expect 2 "the discrete system 'M.mtx': the data differ between MPI ranks" \
+expect 2 "the discrete system 'M.mtx', its M: the data differ between MPI ranks" \
   mpiexec --quiet -n 2 sh -c "cd data_r\$OMPI_COMM_WORLD_RANK && exec '$d' -M M.mtx -K K.mtx -output_dir '$PWD/$out'"
+# ... naming the part that differs (it named the system by its M file whichever differed), and in the
+# stability lab too (its matrices were mixed row by row: an omega_max of neither rank's system, exit 0).
+mkdir -p data_k0 data_k1
+cp data_r0/M.mtx data_k0/ && cp data_r0/M.mtx data_k1/ && cp data_r0/K.mtx data_k0/
+{ mm 'coordinate real symmetric'; printf '2 2 3\n1 1 4\n2 1 -1\n2 2 5\n'; } > data_k1/K.mtx
+expect 2 "the discrete system 'M.mtx', its K: the data differ between MPI ranks" \
+  mpiexec --quiet -n 2 sh -c "cd data_k\$OMPI_COMM_WORLD_RANK && exec '$d' -M M.mtx -K K.mtx -output_dir '$PWD/$out'"
+expect 2 "the discrete system 'M.mtx', its K: the data differ between MPI ranks" \
+  mpiexec --quiet -n 2 sh -c "cd data_k\$OMPI_COMM_WORLD_RANK && exec '$labs/stability' -M M.mtx -K K.mtx -measure_steps 0 -output_dir '$PWD/$out'"
 # The beam labs' files likewise (a thickness file or load curve differing on one rank mixed the physics,
 # exit 0).
 printf '0,1\n10,2\n' > data_r0/curve.csv
@@ -838,6 +847,18 @@ expect 2 "midpoint: error: output directory 'w_dir' holds a directory 'energy.cs
 # checkpoint's header (rank 0 writes it) is agreed (it took the 10 s watchdog on the direct path).
 mkdir -p w_fifo w_full && mkfifo w_fifo/energy.csv && ln -sf /dev/full w_full/checkpoint.bin.tmp
 expect 3 "midpoint: error: cannot write 'w_fifo/energy.csv': No such device or address" "${mpi[@]}" "$m" -T 0.1 -output_dir w_fifo
+# ... and in a snapshot's place, on one rank's piece too (VTK's blocking open waited forever, and SIGTERM
+# could not end it); with a reader the snapshot goes through the pipe, the bytes of the regular file.
+mkdir -p w_fifo_vtu w_fifo_piece && mkfifo w_fifo_vtu/beam_000000.vtu w_fifo_piece/beam_000010_1.vtu
+expect 3 "cannot write 'w_fifo_vtu/beam_000000.vtu': No such device or address" "$m" -T 0.1 -output_dir w_fifo_vtu
+expect 3 "cannot write 'w_fifo_piece/beam_000010_1.vtu': No such device or address" "${mpi[@]}" "$m" -T 0.3 -output_dir w_fifo_piece
+mkdir -p w_fifo_read && mkfifo w_fifo_read/beam_000000.vtu
+(timeout 30 cat w_fifo_read/beam_000000.vtu > fifo_read.vtu) &
+sleep 0.5 # the reader first: without one the FIFO is refused
+expect 0 "" "$m" -T 0.1 -quiet -output_dir w_fifo_read
+wait
+"$m" -T 0.1 -quiet -output_dir w_fifo_ref > /dev/null 2>&1
+cmp -s fifo_read.vtu w_fifo_ref/beam_000000.vtu && passed=$((passed + 1)) || fail "a snapshot through a FIFO differs from the file"
 for solver in cg direct; do
   ln -sf /dev/full w_full/checkpoint.bin.tmp
   expect 3 "fully_implicit: error: cannot write checkpoint 'w_full/checkpoint.bin'" "${mpi[@]}" "$labs/fully_implicit" \
@@ -963,6 +984,9 @@ expect 2 "$differ" "${one[@]}" "$m" -E 100 -output_dir $out : -n 1 "$m" -E 200 -
 printf -- '-shifted_ksp_rtol 1e-3\n' > opts_one_rank.txt
 expect 2 "$differ" "${one[@]}" "$m" -output_dir $out : -n 1 "$m" -options_file opts_one_rank.txt -output_dir $out
 expect 2 "rank 1: 'semi_implicit" "${one[@]}" "$m" -output_dir $out : -n 1 "$labs/semi_implicit" -output_dir $out
+# Another program under the same name (or another build of the lab): the name alone passed, and it hung.
+mkdir -p other_build && cp "$labs/semi_implicit" other_build/midpoint
+expect 2 "[program " "${one[@]}" "$m" -T 0.3 -output_dir $out : -n 1 other_build/midpoint -T 0.3 -output_dir $out
 expect 2 "$differ" "${one[@]}" -x PETSC_OPTIONS=-quiet "$m" -output_dir $out : -n 1 "$m" -output_dir $out
 # A bad value of a PETSc solver option (an unknown type, an unknown enum value) is bad input too (exit 2,
 # PETSc's line), also on one rank only.
