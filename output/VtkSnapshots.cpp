@@ -520,29 +520,28 @@ void VtkSnapshots::checkResume(const StepState &state) const {
 // -snapshot_every changed on restart left one unlisted, which a later restart then refused as a
 // deleted entry). Rank 0 reads the series and removes the files.
 void VtkSnapshots::resume(const StepState &state) {
-  if (every_ == 0) { // a series trimmer: the .pvd lists what stays, if there is one it can read
-    // A series it cannot read is no concern of a run without snapshots; failing to write the trimmed
-    // one is (it was swallowed: the series kept listing frames after the checkpoint).
-    std::string error;
-    int code = kExitOk;
-    if (rank_ == 0) {
-      bool readable = true;
-      try {
+  // Rank 0 rewrites the .pvd and removes files; its failure (a full disk) is every rank's, agreed before
+  // the collective calls that follow. A series trimmer (a run without snapshots): the .pvd lists what
+  // stays, if there is one it can read — a series it cannot read is no concern of such a run, failing to
+  // write the trimmed one is (it was swallowed: the series kept listing frames after the checkpoint).
+  std::string error;
+  int code = kExitOk;
+  if (rank_ == 0) {
+    bool readable = true;
+    if (every_ == 0) try {
         (void)readPvd(state.step);
       } catch (const Error &) {
         readable = false;
       }
-      try {
-        if (readable) resumeSeries(state, true);
-      } catch (const Error &e) {
-        error = e.what();
-        code = e.exitCode();
-      }
+    try {
+      if (readable) resumeSeries(state);
+    } catch (const Error &e) {
+      error = e.what();
+      code = e.exitCode();
     }
-    agreeOnFailure(model_.comm(), error, code);
-    return;
   }
-  resumeSeries(state);
+  agreeOnFailure(model_.comm(), error, code);
+  if (every_ == 0) return;
   // A restart with no step left (T at the checkpoint's, after a divergence or a kill) writes the last
   // frame an uninterrupted run writes there, if the series lacks it (it was lost, exit 0).
   int end_missing = rank_ == 0 && state.last() && (series_.empty() || series_.back().first < state.time * (1 - 1e-12));
@@ -550,7 +549,7 @@ void VtkSnapshots::resume(const StepState &state) {
   if (end_missing) write(state);
 }
 
-void VtkSnapshots::resumeSeries(const StepState &state, bool rewrite_pvd) {
+void VtkSnapshots::resumeSeries(const StepState &state) {
   if (rank_ != 0) return;
   series_ = readPvd(state.step);
   std::error_code ec;
@@ -563,9 +562,10 @@ void VtkSnapshots::resumeSeries(const StepState &state, bool rewrite_pvd) {
   if (dropEndEntry(entry_steps, state.step, state.steps)) {
     end_frame = state.step;
     series_.pop_back();
-    rewrite_pvd = true;
   }
-  if (rewrite_pvd && had_pvd) writePvd(); // before its files go
+  // The .pvd as it stays, before the later files go: it listed them until the run's next snapshot, so a
+  // restart killed before one (a larger -snapshot_every) left a series the next restart refused.
+  if (had_pvd) writePvd();
   std::vector<std::filesystem::path> later;
   for (const auto &entry : std::filesystem::directory_iterator(dir_, ec)) {
     const SnapshotFileName parsed = parseSnapshotFileName(entry.path().filename().string(), name_);

@@ -65,9 +65,8 @@ public:
   const std::vector<std::pair<double, std::string>> &series() const { return series_; }
 
 private:
-  // rank 0: the series up to the checkpoint, later files removed (after the trimmed .pvd is written, when
-  // `rewrite_pvd` or the end frame is dropped)
-  void resumeSeries(const StepState &state, bool rewrite_pvd = false);
+  // rank 0: the series up to the checkpoint, its .pvd rewritten so, then the later files removed
+  void resumeSeries(const StepState &state);
   struct Pending; // a snapshot the background thread is writing
 
   void write(const StepState &state);

@@ -1,6 +1,7 @@
 // What a direct factorization of a sparse matrix would cost, estimated from its pattern alone: the
-// floating-point work of a Cholesky factorization of the symmetrized pattern under PETSc's nested
-// dissection ordering (the LU of a structurally symmetric matrix does twice that). Newton's default
+// floating-point work of a Cholesky factorization of the pattern under PETSc's nested dissection
+// ordering (the LU of a structurally symmetric matrix does twice that). The pattern is taken as
+// symmetric (MatGetRowIJ mirrors the lower triangle), as a Jacobian of springs is. Newton's default
 // linear solver (ImplicitTheta) compares it with the matrix's size to choose between a direct LU and
 // GMRES with multigrid: the LU's fill grows with the network's dimension (a chain has none, a cloth
 // much), so a count of unknowns alone chose an LU 8x slower than multigrid on a 64x64 cloth.

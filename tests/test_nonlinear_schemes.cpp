@@ -260,11 +260,17 @@ TEST(NonlinearSchemes, FactorizationWorkEstimate) {
     EXPECT_EQ(ImplicitTheta::directNewton(J, "factor_cost_"), direct) << name;
     // A factorization the options choose is the direct path (refactored at every Newton iteration; on
     // the multigrid path it was rebuilt every other one), an iterative one the multigrid path.
-    BEAM_PETSC(PetscOptionsSetValue(nullptr, "-factor_cost_pc_type", "lu"));
-    EXPECT_TRUE(ImplicitTheta::directNewton(J, "factor_cost_")) << name;
+    for (const char *exact : {"lu", "cholesky", "redundant"}) {
+      BEAM_PETSC(PetscOptionsSetValue(nullptr, "-factor_cost_pc_type", exact));
+      EXPECT_TRUE(ImplicitTheta::directNewton(J, "factor_cost_")) << name << " " << exact;
+    }
     BEAM_PETSC(PetscOptionsSetValue(nullptr, "-factor_cost_pc_type", "jacobi"));
     EXPECT_FALSE(ImplicitTheta::directNewton(J, "factor_cost_")) << name;
     BEAM_PETSC(PetscOptionsClearValue(nullptr, "-factor_cost_pc_type"));
+    // preonly without a preconditioner: the direct solve it meant (it got one V-cycle per Newton iteration)
+    BEAM_PETSC(PetscOptionsSetValue(nullptr, "-factor_cost_ksp_type", "preonly"));
+    EXPECT_TRUE(ImplicitTheta::directNewton(J, "factor_cost_")) << name;
+    BEAM_PETSC(PetscOptionsClearValue(nullptr, "-factor_cost_ksp_type"));
     const double flops = choleskyFlops(J), flops_alone = choleskyFlops(J_alone);
     EXPECT_EQ(flops, flops_alone) << name;
     if (rank == 0) std::printf("%s: %.4g flops\n", name, flops);
