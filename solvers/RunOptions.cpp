@@ -30,17 +30,11 @@ void readLinearSolverOption(MPI_Comm comm, RunSettings &run) {
   });
 }
 
-std::string readSchemeOption(MPI_Comm comm, const std::string &default_scheme, const std::string &accepted) {
+std::string readSchemeOption(MPI_Comm comm, const std::string &default_scheme, const std::vector<std::string> &accepted) {
   // -help lists the schemes this lab accepts (it listed all 16 in the multibody labs, which take 5); a
   // known scheme the lab does not take is returned as given, for the model's refusal that says why
   // (written for linear systems, no Jacobian).
-  std::vector<std::string> names;
-  for (size_t start = 0; !accepted.empty() && start <= accepted.size();) {
-    const size_t comma = accepted.find(", ", start);
-    names.push_back(accepted.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    start = comma == std::string::npos ? accepted.size() + 1 : comma + 2;
-  }
-  if (names.empty()) names = schemeNames();
+  const std::vector<std::string> &names = accepted.empty() ? schemeNames() : accepted;
   std::string given;
   int index = 0;
   for (size_t i = 0; i < names.size(); ++i)
@@ -51,7 +45,7 @@ std::string readSchemeOption(MPI_Comm comm, const std::string &default_scheme, c
       if (strcasecmp(known.c_str(), text.c_str()) == 0 &&
           std::none_of(names.begin(), names.end(), [&](const std::string &n) { return n == known; }))
         given = known;
-    if (given.empty()) index = r.choice("-scheme", "Time scheme", names, index, "scheme", accepted);
+    if (given.empty()) index = r.choice("-scheme", "Time scheme", names, index, "scheme");
   });
   return given.empty() ? names[size_t(index)] : given;
 }
@@ -133,7 +127,7 @@ void readCheckpointOptions(MPI_Comm comm, RunSettings &run, OutputOptions &outpu
 }
 
 std::string readModelRunOptions(MPI_Comm comm, RunSettings &run, OutputOptions &output, const std::string &default_scheme,
-                                bool linear_solver, const std::string &accepted) {
+                                bool linear_solver, const std::vector<std::string> &accepted) {
   readRunOptions(comm, run);
   if (linear_solver) readLinearSolverOption(comm, run);
   const std::string scheme = readSchemeOption(comm, default_scheme, accepted);

@@ -36,7 +36,7 @@ void readLinearSolverOption(MPI_Comm comm, RunSettings &run);
 
 // -scheme NAME (one of schemeNames()); an unknown name's message lists `accepted` when not empty (the
 // schemes a lab's model takes), all the schemes otherwise.
-std::string readSchemeOption(MPI_Comm comm, const std::string &default_scheme, const std::string &accepted = "");
+std::string readSchemeOption(MPI_Comm comm, const std::string &default_scheme, const std::vector<std::string> &accepted = {});
 // -schemes a,b,... (default: `defaults`); unknown names and empty items are refused.
 std::vector<std::string> readSchemeListOption(MPI_Comm comm, const std::vector<std::string> &defaults = schemeNames());
 
@@ -66,6 +66,6 @@ void readCheckpointOptions(MPI_Comm comm, RunSettings &run, OutputOptions &outpu
 // `accepted`: the schemes the lab's model takes (schemesServing), listed by -help and in an unknown name's
 // message; a known scheme outside it is returned for the model's refusal, which says why.
 std::string readModelRunOptions(MPI_Comm comm, RunSettings &run, OutputOptions &output, const std::string &default_scheme,
-                                bool linear_solver, const std::string &accepted = "");
+                                bool linear_solver, const std::vector<std::string> &accepted = {});
 
 } // namespace beam

@@ -88,14 +88,16 @@ const std::vector<std::string> &generalSchemeNames() {
   return names;
 }
 
-std::string schemesServing(bool linear, bool jacobian) {
+std::vector<std::string> schemesServing(bool linear, bool jacobian) {
   std::vector<std::string> n;
   for (const auto &e : registry())
     if (linear || e.serves == Serves::AnyModel || (e.serves == Serves::ModelsWithJacobian && jacobian)) n.push_back(e.name);
-  return joined(n);
+  return n;
 }
 
-std::string schemesAccepting(const Model &model) { return schemesServing(model.linear() != nullptr, model.hasJacobian()); }
+std::string schemesAccepting(const Model &model) {
+  return joined(schemesServing(model.linear() != nullptr, model.hasJacobian()));
+}
 
 std::unique_ptr<TimeScheme> makeScheme(const std::string &name, const std::string &option) {
   for (const auto &e : registry())

@@ -93,7 +93,8 @@ const std::vector<std::string> &schemeNames();
 const std::vector<std::string> &generalSchemeNames();
 // The names of the schemes `model` accepts, comma separated (for error messages).
 std::string schemesAccepting(const Model &model);
-// The same for a kind of model, before one is built: linear, or nonlinear with or without a Jacobian.
-std::string schemesServing(bool linear, bool jacobian);
+// The schemes a kind of model accepts, before one is built: linear, or nonlinear with or without a
+// Jacobian (in the registry's order).
+std::vector<std::string> schemesServing(bool linear, bool jacobian);
 
 } // namespace beam
