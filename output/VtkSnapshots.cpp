@@ -526,20 +526,20 @@ void VtkSnapshots::resume(const StepState &state) {
   // write the trimmed one is (it was swallowed: the series kept listing frames after the checkpoint).
   std::string error;
   int code = kExitOk;
-  if (rank_ == 0) {
-    bool readable = true;
-    if (every_ == 0) try {
-        (void)readPvd(state.step);
+  if (rank_ == 0) try {
+      std::vector<std::pair<double, std::string>> series;
+      bool readable = true;
+      try {
+        series = readPvd(state.step);
       } catch (const Error &) {
+        if (every_ != 0) throw;
         readable = false;
       }
-    try {
-      if (readable) resumeSeries(state);
+      if (readable) resumeSeries(state, std::move(series));
     } catch (const Error &e) {
       error = e.what();
       code = e.exitCode();
     }
-  }
   agreeOnFailure(model_.comm(), error, code);
   if (every_ == 0) return;
   // A restart with no step left (T at the checkpoint's, after a divergence or a kill) writes the last
@@ -549,9 +549,9 @@ void VtkSnapshots::resume(const StepState &state) {
   if (end_missing) write(state);
 }
 
-void VtkSnapshots::resumeSeries(const StepState &state) {
+void VtkSnapshots::resumeSeries(const StepState &state, std::vector<std::pair<double, std::string>> series) {
   if (rank_ != 0) return;
-  series_ = readPvd(state.step);
+  series_ = std::move(series);
   std::error_code ec;
   const bool had_pvd = std::filesystem::exists(dir_ + "/" + name_ + ".pvd", ec);
   // The interrupted run's last frame, written because it ended there (its T, a signal): dropped when this

@@ -65,8 +65,9 @@ public:
   const std::vector<std::pair<double, std::string>> &series() const { return series_; }
 
 private:
-  // rank 0: the series up to the checkpoint, its .pvd rewritten so, then the later files removed
-  void resumeSeries(const StepState &state);
+  // rank 0: `series` (readPvd's, up to the checkpoint) becomes the run's, its .pvd rewritten so, then the
+  // later files removed
+  void resumeSeries(const StepState &state, std::vector<std::pair<double, std::string>> series);
   struct Pending; // a snapshot the background thread is writing
 
   void write(const StepState &state);
