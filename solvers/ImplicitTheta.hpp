@@ -66,6 +66,13 @@ public:
   static constexpr double kDirectNewtonWorkPerNonzero = 100;
   // Whether the default Newton solve of J is the direct LU; collective, the same on every rank count.
   static bool directNewton(Mat J, const std::string &prefix);
+  // On the default multigrid path a step Newton cannot solve (after its retry) is solved once more with a
+  // direct LU (MUMPS) at every Newton iteration, at most kFallbackIterations of them, when J has at most
+  // kFallbackUnknowns unknowns and its factorization's estimated work (choleskyFlops) is at most
+  // kFallbackFlops (the 128x128 cloth: 49 152 unknowns, 4.6e9; a factorization takes about a second).
+  static constexpr PetscInt kFallbackUnknowns = 200000;
+  static constexpr double kFallbackFlops = 3e10;
+  static constexpr PetscInt kFallbackIterations = 50;
 
   // The state of Newton's stopping rule in one solve (ImplicitTheta.cpp, convergenceTest).
   struct NewtonStop {
@@ -86,6 +93,8 @@ private:
   double roundOffFloor(Vec dv);  // |R(dv)| can't be evaluated closer to 0 than this
   static PetscErrorCode linearToleranceCallback(SNES, PetscInt iteration);
   double stepEnergy(Vec dv);     // the energy R(dv) is the gradient of, for conservative models
+  bool fallbackAffordable();     // collective
+  SNESConvergedReason directFallback(); // the step by exact Newton; sets iterations_
   static PetscErrorCode residualCallback(SNES, Vec dv, Vec R, void *self);
   static PetscErrorCode jacobianCallback(SNES, Vec dv, Mat J, Mat P, void *self);
 
@@ -112,6 +121,10 @@ private:
   std::optional<EnergyLineSearch> energy_search_; // conservative nonlinear models
   std::vector<double> energy_parts_;
   double linear_rtol_ = 0; // the KSP's relative tolerance as set up (defaults and options)
+  bool fallback_allowed_ = false, fallback_noted_ = false;
+  double fallback_flops_ = -1; // choleskyFlops(J_) once needed; HUGE_VAL above kFallbackUnknowns
+  PKSP fallback_ksp_;          // preonly + MUMPS LU, made at the first fallback
+  PVec guess_;                 // the step's first Newton guess, for the fallback
 };
 
 } // namespace beam
