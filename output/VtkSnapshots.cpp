@@ -220,13 +220,17 @@ vtkSmartPointer<vtkDataSet> dataSet(const Drawing &d, double time, PetscInt step
   if (!d.point_data.empty() && d.point_data[0].components == 3)
     data->GetPointData()->SetActiveVectors(d.point_data[0].name.c_str());
   if (!d.cell_data.empty()) data->GetCellData()->SetActiveScalars(d.cell_data[0].name.c_str());
-  vtkNew<vtkDoubleArray> t;
-  t->SetName("TIME");
-  t->InsertNextValue(time);
+  // TIME, and TimeValue, the name ParaView reads a file's time from when the snapshots are opened as a
+  // group of files instead of through the .pvd (it numbered them 0, 1, 2, ...).
+  for (const char *name : {"TIME", "TimeValue"}) {
+    vtkNew<vtkDoubleArray> t;
+    t->SetName(name);
+    t->InsertNextValue(time);
+    data->GetFieldData()->AddArray(t);
+  }
   vtkNew<vtkIntArray> n;
   n->SetName("STEP");
   n->InsertNextValue(int(step));
-  data->GetFieldData()->AddArray(t);
   data->GetFieldData()->AddArray(n);
   return data;
 }

@@ -350,6 +350,7 @@ TEST(VtkSnapshots, RankWithoutElementsWritesNoPiece) {
     EXPECT_EQ(disp->GetComponent(p, 1), -double(Y));
   }
   EXPECT_EQ(g->GetFieldData()->GetArray("TIME")->GetComponent(0, 0), 0.25);
+  EXPECT_EQ(g->GetFieldData()->GetArray("TimeValue")->GetComponent(0, 0), 0.25); // ParaView's name, for file groups
   const auto pvd = readPvd(dir.path() + "/one.pvd");
   ASSERT_EQ(pvd.size(), 1u);
   EXPECT_EQ(pvd[0].first, 0.25);
