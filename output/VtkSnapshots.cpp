@@ -299,6 +299,7 @@ void VtkSnapshots::write(const StepState &state) {
   const bool grid = drawing_.kind == Drawing::Kind::UnstructuredGrid;
   const std::string ext = grid ? "vtu" : "vtp";
   const std::string file = fileName(state.step, -1, size_ > 1 ? "p" + ext : ext);
+  last_step_ = state.step;
   pending_ = std::make_unique<Pending>();
   pending_->time = state.time;
   pending_->file = file;
@@ -381,6 +382,13 @@ void VtkSnapshots::addToSeries(std::string error, double time, const std::string
 void VtkSnapshots::flush() { finishPending(); }
 
 void VtkSnapshots::finish(const RunResult &) { finishPending(); }
+
+// A run that failed ends its series with the state it stopped at, as a run that ends at its T or by a
+// signal does (the series of a diverged run ended at its last scheduled snapshot, up to
+// -snapshot_every - 1 steps before the blow-up a student wants to see).
+void VtkSnapshots::failedAt(const StepState &state) {
+  if (every_ > 0 && state.step != last_step_) write(state);
+}
 
 // The .pvtu/.pvtp of a snapshot written in pieces: the arrays' names and sizes (every piece has the
 // same) and the pieces' files, in VTK's parallel XML format.
@@ -548,6 +556,9 @@ void VtkSnapshots::resume(const StepState &state) {
   if (every_ == 0) return;
   // A restart with no step left (T at the checkpoint's, after a divergence or a kill) writes the last
   // frame an uninterrupted run writes there, if the series lacks it (it was lost, exit 0).
+  long long last = rank_ == 0 && !series_.empty() ? parseSnapshotFileName(series_.back().second, name_).step : -1;
+  MPI_Bcast(&last, 1, MPI_LONG_LONG, 0, model_.comm());
+  last_step_ = PetscInt(last);
   int end_missing = rank_ == 0 && state.last() && (series_.empty() || series_.back().first < state.time * (1 - 1e-12));
   MPI_Bcast(&end_missing, 1, MPI_INT, 0, model_.comm());
   if (end_missing) write(state);

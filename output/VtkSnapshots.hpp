@@ -60,6 +60,7 @@ public:
   // The snapshot being written in the background is complete and listed in the .pvd.
   void flush() override;
   void finish(const RunResult &result) override;
+  void failedAt(const StepState &state) override; // its frame, unless the last one is that step's
 
   // Files of the series written so far (relative to dir), with their times.
   const std::vector<std::pair<double, std::string>> &series() const { return series_; }
@@ -88,6 +89,7 @@ private:
   const Model &model_;
   std::string dir_, name_;
   int every_;
+  PetscInt last_step_ = -1; // the step of the last snapshot written or listed (the same on every rank)
   int rank_ = 0, size_ = 1;
   Drawing drawing_;
   std::vector<std::pair<double, std::string>> series_;

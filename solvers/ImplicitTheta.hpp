@@ -46,6 +46,7 @@ public:
   std::string name() const override { return name_; }
   Footprint footprint() const override { return {1, 1}; } // on a linear model: M + theta dt C + theta^2 dt^2 S, solved
   PetscInt newtonIterations() const override { return iterations_; }
+  bool failureKeepsState() const override { return true; } // x and v change only after a solved step
   PetscInt linearIterations() const override { return linear_iterations_; }
   // Residual norms of the last step's Newton iterations (nonlinear models), for convergence studies.
   std::vector<double> residualHistory() const;

@@ -48,6 +48,11 @@ public:
   // monitor wrote up to that step is kept (and anything written after it, by the interrupted run,
   // dropped); the state itself was already observed by that run.
   virtual void resume(const StepState &) {}
+  // Called when the run stops on a failure, before finish(), with the state it stopped at: the last
+  // accepted step's (already observed) when the failing step left x and y as they were, or the finite
+  // state a step reached that was judged diverged (its step observed by no monitor, so absent from the
+  // logs). A monitor that always shows a run's last state (the snapshots) shows this one.
+  virtual void failedAt(const StepState &) {}
   // Called once when the run ends, normally or by divergence.
   virtual void finish(const RunResult &) {}
   // Called before a checkpoint is written: whatever the monitor still writes in the background must

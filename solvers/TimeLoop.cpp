@@ -39,6 +39,7 @@ struct TimeLoop::Progress {
   // from the origin, unlike the model's scale: it is what the total's round-off is proportional to, so a
   // scene lifted 1000 m gets a smaller drift, not a false "gains energy" from its early steps' round-off.
   bool scale_follows = false;
+  std::optional<StepState> failed; // where a failed run stopped, for the monitors (Monitor::failedAt)
 };
 
 namespace {
@@ -196,13 +197,16 @@ bool TimeLoop::advance(Progress &p, PetscInt n) {
   const double t = double(n) * settings_.dt;
   std::ostringstream why;
   why << scheme_.name() << " diverged at step " << n << ", t = " << t << ": ";
+  bool stepped = false;
   try {
     scheme_.step(p.state.time, p.state.x, p.state.y);
+    stepped = true;
     model_.afterStep(t, p.state.x, p.state.y);
   } catch (const Error &e) {
     if (e.exitCode() != kExitRunFailed) throw; // bad input stays bad input
     p.result.diverged = true;
     p.result.divergence = why.str() + e.what();
+    if (!stepped && scheme_.failureKeepsState()) p.failed = p.state; // the last accepted state, unchanged
     return false;
   }
   const EnergyTerms e = p.meter.advance(t, p.state.x, p.state.y);
@@ -219,6 +223,16 @@ bool TimeLoop::advance(Progress &p, PetscInt n) {
     // |drift| of 0 went into energy_drift.csv).
     p.result.final_drift = std::isfinite(drift) ? drift : HUGE_VAL;
     p.result.max_abs_drift = std::max(p.result.max_abs_drift, std::abs(p.result.final_drift));
+    if (std::isfinite(drift)) { // the blow-up itself, for the snapshots (a state that is not finite is not drawn)
+      StepState d = p.state;
+      d.step = n;
+      d.time = t;
+      d.energy = e;
+      d.drift = drift;
+      d.newton_its = scheme_.newtonIterations();
+      d.stopping = true;
+      p.failed = d;
+    }
     return false;
   }
   StepState &s = p.state;
@@ -292,6 +306,8 @@ RunResult TimeLoop::run(Vec x, Vec y, const std::vector<Monitor *> &monitors) {
     }
     if (p.state.stopping) break;
   }
+  if (p.failed)
+    for (Monitor *m : monitors) m->failedAt(*p.failed);
   for (Monitor *m : monitors) m->finish(p.result);
   return p.result;
 }

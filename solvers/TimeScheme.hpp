@@ -53,6 +53,9 @@ public:
     return "";
   }
 
+  // Whether a step that throws leaves x and y as they were (the run's last accepted state, which the
+  // snapshots then show); false unless the scheme says so.
+  virtual bool failureKeepsState() const { return false; }
   // Newton iterations of the last step, or -1 for schemes that solve no nonlinear system.
   virtual PetscInt newtonIterations() const { return -1; }
   // Krylov iterations of the last step's linear solves (over all its Newton iterations), or -1 for

@@ -70,6 +70,22 @@ last=$(tail -n 1 div/energy.csv | cut -d, -f1)
 if ! grep -q '</Collection>' div/beam.pvd || [ -z "$last" ]; then
   echo "FAIL: diverged run left an invalid .pvd or energy.csv"; failures=$((failures + 1))
 fi
+# Its series ends with the diverged state (step 17, t = 0.85: the blow-up a student wants to see), drawn
+# and finite, one step after energy.csv's last row (it ended at step 10, the last scheduled snapshot).
+end=$(grep '<DataSet' div/beam.pvd | tail -n 1)
+case "$last $end" in
+  "16 "*'timestep="0.8500000000000001"'*'file="beam_000017.vtu"'*) [ -s div/beam_000017.vtu ] || { echo "FAIL: no beam_000017.vtu"; failures=$((failures + 1)); } ;;
+  *) echo "FAIL: diverged run's series ends with '$end' (energy.csv at step $last)"; failures=$((failures + 1)) ;;
+esac
+# A failed Newton solve leaves the state of the last accepted step (21), which ends the series (at 20
+# before); -snapshot_every 5 puts it off the grid.
+expect 3 "Newton did not converge in the step from t = 0.42" "$labs/mass_spring" -model cloth -cloth_nx 10 -cloth_ny 10 \
+  -scheme implicit_euler -dt 0.02 -T 1 -ms_snes_max_it 4 -snapshot_every 5 -output_dir newtonfail -quiet
+end=$(grep '<DataSet' newtonfail/mass_spring.pvd | tail -n 1)
+case "$(tail -n 1 newtonfail/energy.csv | cut -d, -f1) $end" in
+  "21 "*'timestep="0.42"'*'file="mass_spring_000021.vtp"'*) ;;
+  *) echo "FAIL: failed Newton run's series ends with '$end'"; failures=$((failures + 1)) ;;
+esac
 
 # Sample run: midpoint conserves E (drift at round-off: 5000 steps x ~1e-15 per step, bound 1e-10),
 # one snapshot every 10 steps plus step 0 (501), and the declared energy.csv header.
