@@ -73,6 +73,22 @@ void BeamModel::setupDrawing() {
   BEAM_PETSC(ISCreateBlock(PETSC_COMM_SELF, 2, n_local, local_nodes_.data(), PETSC_COPY_VALUES, dofs.out()));
   BEAM_PETSC(VecCreateSeq(PETSC_COMM_SELF, 2 * n_local, local_.out()));
   BEAM_PETSC(VecScatterCreate(layout, dofs, local_, nullptr, scatter_.out()));
+  // A node on the boundary between pieces belongs to the lowest rank drawing it; the others' copies are
+  // marked duplicates (-rank reduced by MAX over the nodes' entries, then read back).
+  PetscMPIInt size = 1, rank = 0;
+  MPI_Comm_size(PetscObjectComm(reinterpret_cast<PetscObject>(layout.get())), &size);
+  MPI_Comm_rank(PetscObjectComm(reinterpret_cast<PetscObject>(layout.get())), &rank);
+  if (size == 1) return;
+  BEAM_PETSC(VecSet(layout, -double(size)));
+  BEAM_PETSC(VecSet(local_, -double(rank)));
+  BEAM_PETSC(VecScatterBegin(scatter_, local_, layout, MAX_VALUES, SCATTER_REVERSE));
+  BEAM_PETSC(VecScatterEnd(scatter_, local_, layout, MAX_VALUES, SCATTER_REVERSE));
+  BEAM_PETSC(VecScatterBegin(scatter_, layout, local_, INSERT_VALUES, SCATTER_FORWARD));
+  BEAM_PETSC(VecScatterEnd(scatter_, layout, local_, INSERT_VALUES, SCATTER_FORWARD));
+  const PetscScalar *owner = nullptr;
+  BEAM_PETSC(VecGetArrayRead(local_, &owner));
+  for (PetscInt i = 0; i < n_local; ++i) duplicate_.push_back(-PetscRealPart(owner[2 * i]) < rank);
+  BEAM_PETSC(VecRestoreArrayRead(local_, &owner));
 }
 
 std::vector<std::pair<std::string, std::string>> BeamModel::identity() const {
@@ -145,6 +161,7 @@ void BeamModel::draw(Vec x, Vec v, Drawing &d) const {
     density.values.push_back(fields_.strainEnergyDensity(ue));
   }
   d.point_data = {{"displacement", 3, u_}, {"velocity", 3, w_}};
+  d.duplicate_points = duplicate_;
   d.cell_data = {std::move(von_mises), std::move(density)};
 }
 

@@ -49,6 +49,7 @@ private:
   std::vector<PetscInt> local_nodes_; // the nodes of those elements, sorted
   std::vector<std::array<std::int64_t, 4>> cells_; // local point ids of each element, counter-clockwise
   PScatter scatter_;                  // global DOFs -> both DOFs of every local node
+  std::vector<std::uint8_t> duplicate_; // under MPI: the local nodes another rank's piece owns (Drawing)
   PVec local_;
   mutable std::vector<double> u_, w_;
 };

@@ -30,9 +30,14 @@ struct Drawing {
   std::vector<std::int64_t> offsets{0};
   std::vector<std::int64_t> connectivity;
   std::vector<DrawingArray> point_data, cell_data;
+  // Under MPI: 1 for a point this rank's piece holds that another rank's piece holds too and owns (a node
+  // on the pieces' boundary, a ghost particle), 0 otherwise; empty: none. Written as VTK's ghost array
+  // (DUPLICATEPOINT), so ParaView's statistics and histograms count such a point once.
+  std::vector<std::uint8_t> duplicate_points;
 
   void clear() {
     points.clear();
+    duplicate_points.clear();
     cell_types.clear();
     offsets.assign(1, 0);
     connectivity.clear();

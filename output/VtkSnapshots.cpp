@@ -192,7 +192,7 @@ namespace {
 // The drawing as a VTK data set: an unstructured grid, or poly data (whose cells VTK keeps in four lists:
 // the drawing's cells must come vertices first, then lines, then polygons, so cell data stays aligned),
 // with its data arrays and field data TIME and STEP.
-vtkSmartPointer<vtkDataSet> dataSet(const Drawing &d, double time, PetscInt step) {
+vtkSmartPointer<vtkDataSet> dataSet(const Drawing &d, double time, PetscInt step, bool piece) {
   const vtkIdType n_points = vtkIdType(d.points.size()), n_cells = vtkIdType(d.cell_types.size());
   vtkNew<vtkPoints> points;
   points->SetDataTypeToDouble();
@@ -216,6 +216,15 @@ vtkSmartPointer<vtkDataSet> dataSet(const Drawing &d, double time, PetscInt step
     data = pd;
   }
   for (const auto &a : d.point_data) data->GetPointData()->AddArray(vtkArray(a, n_points));
+  if (piece) { // every piece has the ghost array its summary lists (zeros when the model marks none)
+    vtkNew<vtkUnsignedCharArray> ghosts;
+    ghosts->SetName(vtkDataSetAttributes::GhostArrayName());
+    ghosts->SetNumberOfTuples(n_points);
+    for (vtkIdType i = 0; i < n_points; ++i)
+      ghosts->SetValue(i, size_t(i) < d.duplicate_points.size() && d.duplicate_points[size_t(i)]
+                              ? static_cast<unsigned char>(vtkDataSetAttributes::DUPLICATEPOINT) : 0);
+    data->GetPointData()->AddArray(ghosts);
+  }
   for (const auto &a : d.cell_data) data->GetCellData()->AddArray(vtkArray(a, n_cells));
   if (!d.point_data.empty() && d.point_data[0].components == 3)
     data->GetPointData()->SetActiveVectors(d.point_data[0].name.c_str());
@@ -329,7 +338,7 @@ void VtkSnapshots::write(const StepState &state) {
     // The piece is written by a background thread while the time loop goes on (its data set is this
     // step's copy); the series lists the snapshot once every piece is written (finishPending: at the
     // next snapshot, before a checkpoint (flush), at the end of the run). The thread calls no MPI.
-    vtkSmartPointer<vtkDataSet> data = dataSet(drawing_, state.time, state.step);
+    vtkSmartPointer<vtkDataSet> data = dataSet(drawing_, state.time, state.step, size_ > 1);
     auto on_error = vtkSmartPointer<vtkCallbackCommand>::New();
     auto message = std::make_shared<std::string>();
     on_error->SetCallback(captureVtkError);
@@ -395,20 +404,21 @@ void VtkSnapshots::failedAt(const StepState &state) {
 std::string VtkSnapshots::parallelSummary(const Drawing &d, const std::vector<std::string> &sources) {
   const std::string type = d.kind == Drawing::Kind::UnstructuredGrid ? "PUnstructuredGrid" : "PPolyData";
   std::ostringstream s;
-  auto arrays = [&](const char *tag, const std::vector<DrawingArray> &list, const char *active, bool vectors) {
+  auto arrays = [&](const char *tag, const std::vector<DrawingArray> &list, const char *active, bool vectors, bool ghosts) {
     s << "    <" << tag;
     if (!list.empty() && (!vectors || list[0].components == 3)) s << " " << active << "=\"" << xmlAttribute(list[0].name) << "\"";
     s << ">\n";
     for (const auto &a : list)
       s << "      <PDataArray type=\"Float64\" Name=\"" << xmlAttribute(a.name) << "\" NumberOfComponents=\""
         << a.components << "\"/>\n";
+    if (ghosts) s << "      <PDataArray type=\"UInt8\" Name=\"" << vtkDataSetAttributes::GhostArrayName() << "\" NumberOfComponents=\"1\"/>\n";
     s << "    </" << tag << ">\n";
   };
   s << "<?xml version=\"1.0\"?>\n"
     << "<VTKFile type=\"" << type << "\" version=\"1.0\" byte_order=\"" << kByteOrder << "\" header_type=\"UInt64\">\n"
     << "  <" << type << " GhostLevel=\"0\">\n";
-  arrays("PPointData", d.point_data, "Vectors", true);
-  arrays("PCellData", d.cell_data, "Scalars", false);
+  arrays("PPointData", d.point_data, "Vectors", true, true);
+  arrays("PCellData", d.cell_data, "Scalars", false, false);
   s << "    <PPoints>\n      <PDataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\"/>\n    </PPoints>\n";
   for (const auto &f : sources) s << "    <Piece Source=\"" << xmlAttribute(f) << "\"/>\n";
   s << "  </" << type << ">\n</VTKFile>\n";

@@ -419,6 +419,32 @@ TEST(MassSpringDrawing, PointsVerticesAndSprings) {
   EXPECT_EQ(drawing.point_data[0].values[4], 1.0);                  // velocity of particle 1, y
 }
 
+// Under MPI a rank draws the ghost particles its springs reach, which their owners draw too: those copies
+// are marked duplicates, so the unmarked points are every particle exactly once (ParaView's statistics
+// count them once). On one rank nothing is marked.
+TEST(MassSpringDrawing, GhostCopiesAreMarkedDuplicates) {
+  Network net = builtinNetwork("chain", builtinParameters("chain"));
+  net.validate();
+  MassSpringModel model(net, PETSC_COMM_WORLD);
+  PVec x = model.createVector(), v = model.createVector();
+  model.initialState(x, v);
+  Drawing drawing;
+  model.draw(x, v, drawing);
+  int size = 1;
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  if (size == 1) {
+    EXPECT_TRUE(drawing.duplicate_points.empty());
+    return;
+  }
+  ASSERT_EQ(drawing.duplicate_points.size(), drawing.points.size());
+  std::vector<int> count(net.particles.size(), 0);
+  for (size_t p = 0; p < drawing.points.size(); ++p)
+    if (!drawing.duplicate_points[p]) ++count[size_t(drawing.point_data[1].values[p])]; // "particle": the global index
+  std::vector<int> total(count.size());
+  MPI_Allreduce(count.data(), total.data(), int(count.size()), MPI_INT, MPI_SUM, PETSC_COMM_WORLD);
+  for (size_t i = 0; i < total.size(); ++i) EXPECT_EQ(total[i], 1) << "particle " << i;
+}
+
 TEST(MassSpringIdentity, NamesEveryDefiningParameter) {
   Network a = builtinNetwork("chain", builtinParameters("chain"));
   Network b = a;
