@@ -279,13 +279,18 @@ std::string stiffnessSweep(const Settings &s) {
   for (double factor : s.factors) {
     const Case c(s.network, factor, s.perturbation);
     const double w = beam::largestOmega(*c.problem, "omega_max_", 1e-10);
-    BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%10g %12.5g %12.5g", factor, w, w * s.sweep_run.dt));
+    // The row is printed whole, after its runs: a line a run prints (Newton's fallback note) goes above it.
+    char head[96];
+    std::snprintf(head, sizeof head, "%10g %12.5g %12.5g", factor, w, w * s.sweep_run.dt);
+    std::string row = head;
     for (const auto &name : s.schemes) {
       const beam::RunResult r = c.trial(c.model, name, s.sweep_run.dt, steps, s.sweep_run.divergence_factor, false);
       char text[64];
       if (r.diverged) std::snprintf(text, sizeof text, "fails at %lld", (long long)r.steps_done + 1);
       else std::snprintf(text, sizeof text, "%.3g", r.max_abs_drift);
-      BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, " %18s", text));
+      char cell[80];
+      std::snprintf(cell, sizeof cell, " %18s", text);
+      row += cell;
       if (r.diverged && std::isinf(beam::criticalOmega(name)))
         notes += "  " + name + " at factor " + beam::exactDecimal(factor) + ": " + r.divergence + "\n";
       if (r.diverged) always_stable.erase(std::remove(always_stable.begin(), always_stable.end(), name), always_stable.end());
@@ -293,7 +298,7 @@ std::string stiffnessSweep(const Settings &s) {
                    beam::exactDecimal(w * s.sweep_run.dt) + "," + name + "," + (r.diverged ? "0" : "1") + "," +
                    std::to_string(r.steps_done) + "," + beam::exactDecimal(r.max_abs_drift) + "\n";
     }
-    BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "\n"));
+    BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%s\n", row.c_str()));
   }
   std::string names;
   for (const auto &n : always_stable) names += (names.empty() ? "" : ", ") + n;

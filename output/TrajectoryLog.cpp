@@ -58,6 +58,7 @@ void TrajectoryLog::resume(const StepState &s) {
   // Keep the rows up to the checkpoint's time; later ones are written again. A row at the checkpoint
   // that the interrupted run wrote only because it ended there goes too when this run goes on
   // (dropEndEntry; a restart to a larger -T kept an extra row at the first run's end).
+  observed_ = s.step;
   bool drop_end_row = false;
   if (log_.writer() && s.step > 0 && s.step < s.steps) {
     const double dt = s.time / double(s.step);
@@ -88,6 +89,7 @@ void TrajectoryLog::resume(const StepState &s) {
 }
 
 void TrajectoryLog::observe(const StepState &s) {
+  observed_ = s.step;
   if (s.step % every_ != 0 && !s.last()) return;
   BEAM_PETSC(VecScatterBegin(scatter_, s.x, whole_, INSERT_VALUES, SCATTER_FORWARD));
   BEAM_PETSC(VecScatterEnd(scatter_, s.x, whole_, INSERT_VALUES, SCATTER_FORWARD));
@@ -101,6 +103,15 @@ void TrajectoryLog::observe(const StepState &s) {
   for (PetscInt i = 0; i < n; ++i) appendCsvField(row, PetscRealPart(a[i]));
   BEAM_PETSC(VecRestoreArrayRead(whole_, &a));
   log_.write(row + "\n");
+}
+
+// As the snapshots: a failed run's file ends with where it stopped, the last accepted state (observed,
+// written if on the grid) or the diverged one (never observed).
+void TrajectoryLog::failedAt(const StepState &s) {
+  if (s.step == observed_ && s.step % every_ == 0) return;
+  StepState end = s;
+  end.stopping = true;
+  observe(end);
 }
 
 } // namespace beam

@@ -15,11 +15,13 @@ public:
   void observe(const StepState &state) override;
   void checkResume(const StepState &state) const override;
   void resume(const StepState &state) override;
+  void failedAt(const StepState &state) override; // the row of where a failed run stopped, if missing
   void finish(const RunResult &) override { log_.close(); }
 
 private:
   static std::string header(Vec like);
   int every_;
+  PetscInt observed_ = -1; // the step last observed or resumed from
   PScatter scatter_;
   PVec whole_; // the displacements gathered on rank 0
   CsvLog log_;

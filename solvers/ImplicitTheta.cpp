@@ -231,6 +231,12 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
     throw inputError("options of Newton's solver (-" + newton_prefix_ + "snes_*, -" + newton_prefix_ + "ksp_*): " + e.what());
   }
   checkNewtonTolerances(snes_, newton_prefix_);
+  if (fallback_allowed_) { // the fallback swaps the linear solver of Newton's line search method on J_ only
+    PetscBool newton_ls = PETSC_FALSE, mf_operator = PETSC_FALSE, mf = PETSC_FALSE;
+    BEAM_PETSC(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(snes_.get()), SNESNEWTONLS, &newton_ls));
+    BEAM_PETSC(SNESGetUseMatrixFree(snes_, &mf_operator, &mf));
+    fallback_allowed_ = newton_ls && !mf_operator && !mf;
+  }
   LinearSolver::checkTolerances(ksp, newton_prefix_);
   // A shell line search is the energy search, which needs a conservative model (PETSc would fail at the
   // first step, asking for a shell function).
@@ -393,9 +399,9 @@ bool ImplicitTheta::fallbackAffordable() {
 }
 
 // The step once more, from the first attempt's guess (the previous step's dv) with the every-step line
-// search, each Newton iteration solved by a
+// search and then from dv = 0 (solveWithRetry), each Newton iteration solved by a
 // fresh LU (MUMPS: on the 128x128 cloth 7.8 s per step against PETSc's own LU's 11.7), at most
-// kFallbackIterations of them: where the multigrid-preconditioned GMRES fails (the folding 128x128
+// kFallbackIterations per attempt: where the multigrid-preconditioned GMRES fails (the folding 128x128
 // cloth at step 15: near-zero diagonals of the exact Jacobian defeat the SOR smoother) an exact Newton
 // may still converge (steps 15 to 20 of that cloth). The multigrid solver is kept aside, untouched, and
 // put back afterwards, so its reused interpolation (primePreconditioner) and a restart's results are
@@ -419,20 +425,67 @@ SNESConvergedReason ImplicitTheta::directFallback() {
   BEAM_PETSC(SNESSetKSP(snes_, fallback_ksp_));
   BEAM_PETSC(SNESSetTolerances(snes_, atol, rtol, stol, std::min(max_it, kFallbackIterations), max_f));
   BEAM_PETSC(SNESSetLagPreconditioner(snes_, 1));
-  BEAM_PETSC(VecCopy(guess_, dv_));
-  SNESConvergedReason reason = SNES_CONVERGED_ITERATING;
-  PetscInt its = 0;
-  const PetscErrorCode solved = SNESSolve(snes_, nullptr, dv_);
-  if (!solved) {
-    BEAM_PETSC(SNESGetConvergedReason(snes_, &reason));
-    BEAM_PETSC(SNESGetIterationNumber(snes_, &its));
+  auto restore = [&] {
+    BEAM_PETSC(SNESSetKSP(snes_, multigrid));
+    BEAM_PETSC(PetscObjectDereference(reinterpret_cast<PetscObject>(multigrid)));
+    BEAM_PETSC(SNESSetTolerances(snes_, atol, rtol, stol, max_it, max_f));
+    BEAM_PETSC(SNESSetLagPreconditioner(snes_, lag));
+  };
+  SNESConvergedReason reason;
+  try {
+    BEAM_PETSC(VecCopy(guess_, dv_));
+    reason = solveWithRetry();
+  } catch (...) {
+    restore();
+    throw;
   }
-  BEAM_PETSC(SNESSetKSP(snes_, multigrid));
-  BEAM_PETSC(PetscObjectDereference(reinterpret_cast<PetscObject>(multigrid)));
-  BEAM_PETSC(SNESSetTolerances(snes_, atol, rtol, stol, max_it, max_f));
-  BEAM_PETSC(SNESSetLagPreconditioner(snes_, lag));
-  BEAM_PETSC(solved);
-  iterations_ = its;
+  restore();
+  return reason;
+}
+
+// One Newton solve from dv_ as it is; its iterations are added to the step's counts.
+SNESConvergedReason ImplicitTheta::solveOnce() {
+  SNESConvergedReason reason;
+  PetscInt its = 0, linear = 0;
+  BEAM_PETSC(SNESSolve(snes_, nullptr, dv_));
+  BEAM_PETSC(SNESGetConvergedReason(snes_, &reason));
+  BEAM_PETSC(SNESGetIterationNumber(snes_, &its));
+  BEAM_PETSC(SNESGetLinearSolveIterations(snes_, &linear));
+  iterations_ += its;
+  linear_iterations_ += linear;
+  return reason;
+}
+
+// Newton from dv_ (the previous step's dv) and, if that fails, once more from dv = 0 with the secant (l2)
+// line search unless the options chose one. The previous step's dv is a good guess for smooth motion, a
+// bad one where the motion turns (a contact starts or ends); PETSc's backtracking, the cheaper search
+// every step uses (the l2 search costs 2x on the 128x128 cloth), creeps by tiny steps on stiff networks at
+// large dt (a 20x20 cloth at omega_max dt = 2000) where l2 converges.
+SNESConvergedReason ImplicitTheta::solveWithRetry() {
+  SNESConvergedReason reason = solveOnce();
+  if (reason > 0) return reason;
+  SNESLineSearch line_search;
+  SNESLineSearchType type;
+  PetscBool chosen = PETSC_FALSE;
+  BEAM_PETSC(SNESGetLineSearch(snes_, &line_search));
+  BEAM_PETSC(SNESLineSearchGetType(line_search, &type));
+  const std::string every_step = type;
+  // Its tolerances too: each type sets its own when it is made (l2 one iteration, bt 40 trials).
+  PetscReal tolerances[5];
+  PetscInt trials;
+  BEAM_PETSC(SNESLineSearchGetTolerances(line_search, &tolerances[0], &tolerances[1], &tolerances[2], &tolerances[3],
+                                         &tolerances[4], &trials));
+  BEAM_PETSC(PetscOptionsHasName(nullptr, newton_prefix_.c_str(), "-snes_linesearch_type", &chosen));
+  if (!chosen) BEAM_PETSC(SNESLineSearchSetType(line_search, SNESLINESEARCHL2));
+  BEAM_PETSC(VecSet(dv_, 0.0));
+  reason = solveOnce();
+  if (!chosen) {
+    // (a new shell forgets its function; a -..._snes_type without a line search has none to restore)
+    if (energy_search_ && every_step == SNESLINESEARCHSHELL) energy_search_->attach(snes_, false);
+    else BEAM_PETSC(SNESLineSearchSetType(line_search, every_step.c_str()));
+    BEAM_PETSC(SNESLineSearchSetTolerances(line_search, tolerances[0], tolerances[1], tolerances[2], tolerances[3],
+                                           tolerances[4], trials));
+  }
   return reason;
 }
 
@@ -476,60 +529,24 @@ void ImplicitTheta::step(double t, Vec x, Vec v) {
       if (!guess_) guess_ = duplicate(dv_);
       BEAM_PETSC(VecCopy(dv_, guess_));
     }
-    BEAM_PETSC(SNESSolve(snes_, nullptr, dv_));
-    SNESConvergedReason reason;
-    BEAM_PETSC(SNESGetConvergedReason(snes_, &reason));
-    BEAM_PETSC(SNESGetIterationNumber(snes_, &iterations_));
-    if (reason <= 0) {
-      // Once more from dv = 0, with the secant (l2) line search unless the options chose one. The
-      // previous step's dv is a good guess for smooth motion, a bad one where the motion turns (a contact
-      // starts or ends); PETSc's backtracking, the cheaper search every step uses (the l2 search costs
-      // 2x on the 128x128 cloth), creeps by tiny steps on stiff networks at large dt (a 20x20 cloth at
-      // omega_max dt = 2000) where l2 converges.
-      const PetscInt first = iterations_;
-      SNESLineSearch line_search;
-      SNESLineSearchType type;
-      PetscBool chosen = PETSC_FALSE;
-      BEAM_PETSC(SNESGetLineSearch(snes_, &line_search));
-      BEAM_PETSC(SNESLineSearchGetType(line_search, &type));
-      const std::string every_step = type;
-      // Its tolerances too: each type sets its own when it is made (l2 one iteration, bt 40 trials).
-      PetscReal tolerances[5];
-      PetscInt trials;
-      BEAM_PETSC(SNESLineSearchGetTolerances(line_search, &tolerances[0], &tolerances[1], &tolerances[2], &tolerances[3],
-                                             &tolerances[4], &trials));
-      BEAM_PETSC(PetscOptionsHasName(nullptr, newton_prefix_.c_str(), "-snes_linesearch_type", &chosen));
-      if (!chosen) BEAM_PETSC(SNESLineSearchSetType(line_search, SNESLINESEARCHL2));
-      BEAM_PETSC(VecSet(dv_, 0.0));
-      BEAM_PETSC(SNESSolve(snes_, nullptr, dv_));
-      BEAM_PETSC(SNESGetConvergedReason(snes_, &reason));
-      BEAM_PETSC(SNESGetIterationNumber(snes_, &iterations_));
-      if (!chosen) {
-        // (a new shell forgets its function; a -..._snes_type without a line search has none to restore)
-        if (energy_search_ && every_step == SNESLINESEARCHSHELL) energy_search_->attach(snes_, false);
-        else BEAM_PETSC(SNESLineSearchSetType(line_search, every_step.c_str()));
-        BEAM_PETSC(SNESLineSearchSetTolerances(line_search, tolerances[0], tolerances[1], tolerances[2], tolerances[3],
-                                               tolerances[4], trials));
-      }
-      iterations_ += first;
-    }
+    iterations_ = 0;
+    linear_iterations_ = 0;
+    SNESConvergedReason reason = solveWithRetry();
     bool fell_back = false;
     if (reason <= 0 && fallback_allowed_ && fallbackAffordable()) {
       fell_back = true;
-      const PetscInt first = iterations_;
       const SNESConvergedReason multigrid = reason;
       reason = directFallback();
-      iterations_ += first;
-      if (reason > 0 && !fallback_noted_) {
-        fallback_noted_ = true;
+      static bool noted = false; // once per program: the sweep labs run many trials
+      if (reason > 0 && !noted) {
+        noted = true;
         std::ostringstream note; // (PETSc's printf writes 0 as "0.")
         note << "note: " << name_ << ": Newton with GMRES + GAMG failed in the step from t = " << t << " ("
-             << SNESConvergedReasons[multigrid] << "); that step and any later such one are solved with a direct LU "
-             << "(MUMPS), as -" << newton_prefix_ << "pc_type lu would\n";
+             << SNESConvergedReasons[multigrid] << "); that step and any later such one are solved again with a direct "
+             << "LU (MUMPS) at every Newton iteration, at most " << kFallbackIterations << " iterations per attempt\n";
         BEAM_PETSC(PetscPrintf(model_->comm(), "%s", note.str().c_str()));
       }
     }
-    BEAM_PETSC(SNESGetLinearSolveIterations(snes_, &linear_iterations_));
     if (reason <= 0) {
       PetscReal fnorm = 0;
       BEAM_PETSC(SNESGetFunctionNorm(snes_, &fnorm));
@@ -549,7 +566,11 @@ void ImplicitTheta::step(double t, Vec x, Vec v) {
       else why << "residual " << fnorm;
       if (fell_back) why << ", with GMRES + GAMG and then a direct LU";
       const std::string watch = " (watch Newton with -" + newton_prefix_ + "snes_monitor)";
-      if (newton_hint_.empty()) why << "); try a smaller -dt" << watch << model_->implicitStepHint();
+      // The fallback's attempts are capped; an LU chosen for every step is not.
+      const std::string lu = fell_back ? ", or -" + newton_prefix_ + "pc_type lu (an LU at every step, without the "
+                                             "fallback's cap of " + std::to_string(kFallbackIterations) + " iterations)"
+                                       : "";
+      if (newton_hint_.empty()) why << "); try a smaller -dt" << lu << watch << model_->implicitStepHint();
       else why << "); " << newton_hint_ << watch;
       throw runError(why.str());
     }

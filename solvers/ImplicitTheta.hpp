@@ -67,10 +67,11 @@ public:
   static constexpr double kDirectNewtonWorkPerNonzero = 100;
   // Whether the default Newton solve of J is the direct LU; collective, the same on every rank count.
   static bool directNewton(Mat J, const std::string &prefix);
-  // On the default multigrid path a step Newton cannot solve (after its retry) is solved once more with a
-  // direct LU (MUMPS) at every Newton iteration, at most kFallbackIterations of them, when J has at most
-  // kFallbackUnknowns unknowns and its factorization's estimated work (choleskyFlops) is at most
-  // kFallbackFlops (the 128x128 cloth: 49 152 unknowns, 4.6e9; a factorization takes about a second).
+  // On the default multigrid path (Newton's line search method with the assembled Jacobian) a step Newton
+  // cannot solve (after its retry) is solved again, with its retry, by a direct LU (MUMPS) at every Newton
+  // iteration, at most kFallbackIterations per attempt, when J has at most kFallbackUnknowns unknowns and
+  // its factorization's estimated work (choleskyFlops) is at most kFallbackFlops (the 128x128 cloth:
+  // 49 152 unknowns, 4.4e9, 3 s per factorization; a 250x250 cloth, 3.5e10, is above it).
   static constexpr PetscInt kFallbackUnknowns = 200000;
   static constexpr double kFallbackFlops = 3e10;
   static constexpr PetscInt kFallbackIterations = 50;
@@ -95,7 +96,9 @@ private:
   static PetscErrorCode linearToleranceCallback(SNES, PetscInt iteration);
   double stepEnergy(Vec dv);     // the energy R(dv) is the gradient of, for conservative models
   bool fallbackAffordable();     // collective
-  SNESConvergedReason directFallback(); // the step by exact Newton; sets iterations_
+  SNESConvergedReason directFallback(); // the step by exact Newton (solveWithRetry with the LU)
+  SNESConvergedReason solveOnce();      // adds to iterations_ and linear_iterations_
+  SNESConvergedReason solveWithRetry();
   static PetscErrorCode residualCallback(SNES, Vec dv, Vec R, void *self);
   static PetscErrorCode jacobianCallback(SNES, Vec dv, Mat J, Mat P, void *self);
 
@@ -104,7 +107,7 @@ private:
   const Model *model_ = nullptr;
   double dt_ = 0;
   PetscInt iterations_ = 0;
-  PetscInt linear_iterations_ = -1; // nonlinear models: Krylov iterations of the last step
+  PetscInt linear_iterations_ = -1; // nonlinear models: Krylov iterations of the last step, every attempt
   // The step being solved.
   double t_ = 0;
   Vec xn_ = nullptr, vn_ = nullptr;
@@ -122,7 +125,7 @@ private:
   std::optional<EnergyLineSearch> energy_search_; // conservative nonlinear models
   std::vector<double> energy_parts_;
   double linear_rtol_ = 0; // the KSP's relative tolerance as set up (defaults and options)
-  bool fallback_allowed_ = false, fallback_noted_ = false;
+  bool fallback_allowed_ = false;
   double fallback_flops_ = -1; // choleskyFlops(J_) once needed; HUGE_VAL above kFallbackUnknowns
   PKSP fallback_ksp_;          // preonly + MUMPS LU, made at the first fallback
   PVec guess_;                 // the step's first Newton guess, for the fallback

@@ -63,7 +63,7 @@ small() {
 }
 rc=$(small fallback -ms_ksp_max_it 1)
 [ "$rc" = 0 ] || fail "fallback run: exit $rc: $(tail -n 1 "$work/fallback.out")"
-[ "$(grep -c "solved with a direct LU (MUMPS)" "$work/fallback.out")" = 1 ] || fail "fallback run: no single note: $(cat "$work/fallback.out")"
+[ "$(grep -c "solved again with a direct LU (MUMPS)" "$work/fallback.out")" = 1 ] || fail "fallback run: no single note: $(cat "$work/fallback.out")"
 rc=$(small direct -ms_pc_type lu)
 [ "$rc" = 0 ] || fail "LU run: exit $rc"
 grep -q "direct LU" "$work/direct.out" && fail "LU run printed the fallback's note"
