@@ -86,6 +86,12 @@ case "$(tail -n 1 newtonfail/energy.csv | cut -d, -f1) $end" in
   "21 "*'timestep="0.42"'*'file="mass_spring_000021.vtp"'*) ;;
   *) echo "FAIL: failed Newton run's series ends with '$end'"; failures=$((failures + 1)) ;;
 esac
+# discrete_system's trajectory.csv too ends with the diverged state (step 6, t = 3; energy.csv at step 5;
+# it ended at the last scheduled row, t = 0, before).
+expect 3 "almost_explicit diverged at step 6, t = 3" "$labs/discrete_system" -system two_dof -scheme almost_explicit \
+  -dt 0.5 -T 200 -output_dir discdiv -quiet
+[ "$(tail -n 1 discdiv/trajectory.csv | cut -d, -f1)" = 3 ] && [ "$(tail -n 1 discdiv/energy.csv | cut -d, -f1)" = 5 ] ||
+  { echo "FAIL: diverged discrete run: trajectory ends '$(tail -n 1 discdiv/trajectory.csv)'"; failures=$((failures + 1)); }
 
 # Sample run: midpoint conserves E (drift at round-off: 5000 steps x ~1e-15 per step, bound 1e-10),
 # one snapshot every 10 steps plus step 0 (501), and the declared energy.csv header.
