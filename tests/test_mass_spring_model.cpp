@@ -398,16 +398,22 @@ TEST(MassSpringBuiltins, BeamLatticeIsTheContinuumUnderUniformStrain) {
   EXPECT_NEAR(total, 1.0 * 0.5 * 20 * 1.0 * 5 * 0.8, 1e-12);
 }
 
-TEST(MassSpringDrawing, PointsVerticesAndSprings) {
-  Network net;
-  net.particles = {particle({0, 0, 0}, 1), particle({2, 0, 0}, 1, {0, 1, 0}), particle({2, 2, 0}, 1)};
-  net.springs = {spring(0, 1, 10, 1), spring(1, 2, 10, 4)};
+// The drawing of a network's initial state on `comm` (each rank its piece).
+static Drawing initialDrawing(Network net, MPI_Comm comm) {
   net.validate();
-  MassSpringModel model(net, PETSC_COMM_SELF);
+  MassSpringModel model(net, comm);
   PVec x = model.createVector(), v = model.createVector();
   model.initialState(x, v);
   Drawing drawing;
   model.draw(x, v, drawing);
+  return drawing;
+}
+
+TEST(MassSpringDrawing, PointsVerticesAndSprings) {
+  Network net;
+  net.particles = {particle({0, 0, 0}, 1), particle({2, 0, 0}, 1, {0, 1, 0}), particle({2, 2, 0}, 1)};
+  net.springs = {spring(0, 1, 10, 1), spring(1, 2, 10, 4)};
+  const Drawing drawing = initialDrawing(net, PETSC_COMM_SELF);
   EXPECT_EQ(drawing.kind, Drawing::Kind::PolyData);
   ASSERT_EQ(drawing.points.size(), 3u);
   ASSERT_EQ(drawing.cell_types.size(), 5u); // 3 vertices, 2 lines
@@ -423,13 +429,8 @@ TEST(MassSpringDrawing, PointsVerticesAndSprings) {
 // are marked duplicates, so the unmarked points are every particle exactly once (ParaView's statistics
 // count them once). On one rank nothing is marked.
 TEST(MassSpringDrawing, GhostCopiesAreMarkedDuplicates) {
-  Network net = builtinNetwork("chain", builtinParameters("chain"));
-  net.validate();
-  MassSpringModel model(net, PETSC_COMM_WORLD);
-  PVec x = model.createVector(), v = model.createVector();
-  model.initialState(x, v);
-  Drawing drawing;
-  model.draw(x, v, drawing);
+  const Network net = builtinNetwork("chain", builtinParameters("chain"));
+  const Drawing drawing = initialDrawing(net, PETSC_COMM_WORLD);
   int size = 1;
   MPI_Comm_size(PETSC_COMM_WORLD, &size);
   if (size == 1) {
