@@ -38,17 +38,24 @@ void TrajectoryLog::checkResume(const StepState &s) const {
     const auto fields = std::count(log_.header().begin(), log_.header().end(), ',');
     const std::string edited = " before t = " + exactDecimal(s.time) + " of the checkpoint (truncated or edited)";
     double previous = -1, widest = 0;
+    bool beyond = false; // a complete row after the checkpoint's time: the file was not cut before it
     if (!std::getline(in, line) || line + "\n" != log_.header()) why = "its columns differ from this run's";
     while (why.empty() && std::getline(in, line) && !in.eof()) { // a last line counts only if complete
       const double t = std::strtod(line.c_str(), nullptr);
-      if (t > s.time * (1 + 1e-12) + 1e-300) break;
+      if (t > s.time * (1 + 1e-12) + 1e-300) {
+        beyond = true;
+        break;
+      }
       if (std::count(line.begin(), line.end(), ',') != fields) why = "a row has other columns than its header" + edited;
       else if (const std::string bad = notFiniteField(line); !bad.empty()) why = bad + edited;
       else if (previous < 0 ? t != 0 : !(t > previous)) why = "its times do not start at 0 or do not increase" + edited;
       else if (previous >= 0) widest = std::max(widest, t - previous);
       previous = t;
     }
-    if (why.empty() && (previous < 0 || previous < s.time - widest * (1 + 1e-9)))
+    // Within the file's largest spacing, or this run's (row 0 alone before the checkpoint has none: a
+    // -snapshot_every 5 run checkpointed at step 4 and diverged at 6 was refused on restart).
+    const double spacing = std::max(widest, s.step > 0 ? every_ * s.time / double(s.step) : 0.0);
+    if (why.empty() && (previous < 0 || (!beyond && previous < s.time - spacing * (1 + 1e-9))))
       why = "its rows stop" + edited;
   }
   if (!why.empty()) throw inputError("-restart: cannot continue '" + log_.path() + "': " + why + "; accepted: the run's own log, as it wrote it up to the checkpoint");

@@ -107,7 +107,11 @@ void checkNewtonTolerances(SNES snes, const std::string &prefix) {
   if (!(ls_atol >= 0)) bad("snes_linesearch_atol", ls_atol, "atol >= 0");
   if (!(ls_ltol >= 0)) bad("snes_linesearch_ltol", ls_ltol, "ltol >= 0");
   if (ls_max_it < 1) bad("snes_linesearch_max_it", double(ls_max_it), "an integer >= 1");
-  if (order < 1 || order > 3) bad("snes_linesearch_order", double(order), "1, 2 or 3");
+  // The order is bt's (1-3); the other searches and methods leave it 0 (-..._snes_type newtontr, whose
+  // trust region has no line search, was refused with "-..._snes_linesearch_order 0").
+  PetscBool bt = PETSC_FALSE;
+  BEAM_PETSC(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(line_search), SNESLINESEARCHBT, &bt));
+  if (order < (bt ? 1 : 0) || order > 3) bad("snes_linesearch_order", double(order), "1, 2 or 3");
   PetscBool ew = PETSC_FALSE;
   BEAM_PETSC(SNESKSPGetUseEW(snes, &ew));
   if (!ew) return;
@@ -498,9 +502,16 @@ PetscErrorCode ImplicitTheta::residualCallback(SNES, Vec dv, Vec R, void *self) 
   return 0;
 }
 
-PetscErrorCode ImplicitTheta::jacobianCallback(SNES, Vec dv, Mat J, Mat, void *self) {
+PetscErrorCode ImplicitTheta::jacobianCallback(SNES, Vec dv, Mat J, Mat P, void *self) {
   try {
-    static_cast<ImplicitTheta *>(self)->jacobian(dv, J);
+    // The assembled Jacobian goes into the preconditioner's matrix; under -..._snes_mf_operator the
+    // operator is PETSc's matrix-free one, which only needs the new base point (it got the assembly and
+    // the run failed, exit 3).
+    static_cast<ImplicitTheta *>(self)->jacobian(dv, P);
+    if (J != P) {
+      PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+      PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+    }
   } catch (const Error &e) {
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "%s", e.what());
   }
@@ -566,10 +577,14 @@ void ImplicitTheta::step(double t, Vec x, Vec v) {
       else why << "residual " << fnorm;
       if (fell_back) why << ", with GMRES + GAMG and then a direct LU";
       const std::string watch = " (watch Newton with -" + newton_prefix_ + "snes_monitor)";
-      // The fallback's attempts are capped; an LU chosen for every step is not.
-      const std::string lu = fell_back ? ", or -" + newton_prefix_ + "pc_type lu (an LU at every step, without the "
-                                             "fallback's cap of " + std::to_string(kFallbackIterations) + " iterations)"
-                                       : "";
+      // The fallback's attempts are capped; an LU chosen for every step is not (unless the options' own
+      // cap, -snes_max_it, is the lower one: then the same LU would fail the same way).
+      PetscInt max_it = 0;
+      BEAM_PETSC(SNESGetTolerances(snes_, nullptr, nullptr, nullptr, &max_it, nullptr));
+      const std::string lu = fell_back && max_it > kFallbackIterations
+                                 ? ", or -" + newton_prefix_ + "pc_type lu (an LU at every step, without the fallback's cap of " +
+                                       std::to_string(kFallbackIterations) + " iterations)"
+                                 : "";
       if (newton_hint_.empty()) why << "); try a smaller -dt" << lu << watch << model_->implicitStepHint();
       else why << "); " << newton_hint_ << watch;
       throw runError(why.str());

@@ -1018,6 +1018,10 @@ expect 2 "-ms_snes_ksp_ew_rtolmax 5: accepted: 0 <= rtolmax < 1" "${ms1[@]}" -ms
 expect 2 "$differ" "${one[@]}" "${ms1[@]}" : -n 1 "${ms1[@]}" -ms_snes_rtol 2
 expect 2 "-ms_snes_linesearch_damping 0: accepted: damping > 0" "${ms1[@]}" -ms_snes_linesearch_damping 0
 expect 2 "-ms_snes_linesearch_order 7: accepted: 1, 2 or 3" "${ms1[@]}" -ms_snes_linesearch_order 7
+# Methods without bt's order (newtontr has no line search) run: they were refused with "order 0"; so does
+# a matrix-free operator preconditioned by the assembled Jacobian (it got the assembly: exit 3).
+for type in newtontr ngmres; do expect 0 "" "${ms1[@]}" -ms_snes_type $type; done
+expect 0 "" "${ms1[@]}" -ms_snes_mf_operator
 # A shell line search is the energy search, for conservative models only (PETSc failed at the first step).
 expect 2 "-ms_snes_linesearch_type shell: the line search on the step's energy needs a model without dashpots or contact damping; accepted here: bt, basic, l2, cp, nleqerr" \
   "${ms1[@]}" -damping 0.1 -ms_snes_linesearch_type shell

@@ -92,6 +92,14 @@ expect 3 "almost_explicit diverged at step 6, t = 3" "$labs/discrete_system" -sy
   -dt 0.5 -T 200 -output_dir discdiv -quiet
 [ "$(tail -n 1 discdiv/trajectory.csv | cut -d, -f1)" = 3 ] && [ "$(tail -n 1 discdiv/energy.csv | cut -d, -f1)" = 5 ] ||
   { echo "FAIL: diverged discrete run: trajectory ends '$(tail -n 1 discdiv/trajectory.csv)'"; failures=$((failures + 1)); }
+# Restarted from its step-4 checkpoint (rows every 5 steps: only row 0 before it), it diverges again the
+# same way and its trajectory.csv is the straight run's (the restart was refused as "rows stop", exit 2).
+expect 3 "almost_explicit diverged at step 6, t = 3" "$labs/discrete_system" -system two_dof -scheme almost_explicit \
+  -dt 0.5 -T 200 -snapshot_every 5 -checkpoint_every 4 -output_dir discre -quiet
+cp discre/trajectory.csv discre_straight.csv
+expect 3 "almost_explicit diverged at step 6, t = 3" "$labs/discrete_system" -system two_dof -scheme almost_explicit \
+  -dt 0.5 -T 200 -snapshot_every 5 -checkpoint_every 4 -restart discre -quiet
+cmp -s discre/trajectory.csv discre_straight.csv || { echo "FAIL: restarted diverged discrete run's trajectory.csv differs"; failures=$((failures + 1)); }
 
 # Sample run: midpoint conserves E (drift at round-off: 5000 steps x ~1e-15 per step, bound 1e-10),
 # one snapshot every 10 steps plus step 0 (501), and the declared energy.csv header.
