@@ -390,7 +390,6 @@ void ImplicitTheta::jacobian(Vec dv, Mat J) {
   model_->shiftedJacobian(t_ + theta_ * dt_, xt_, vt_, 1.0, theta_ * dt_, theta_ * theta_ * dt_ * dt_, J);
 }
 
-// PETSc calls back with the scheme as context; errors cross back as PETSc error codes.
 // Whether a direct LU of J is within kFallbackUnknowns and kFallbackFlops (estimated once: the pattern of
 // J does not change during a run). Collective.
 bool ImplicitTheta::fallbackAffordable() {
@@ -407,7 +406,7 @@ bool ImplicitTheta::fallbackAffordable() {
 // fresh LU (MUMPS: on the 128x128 cloth 7.8 s per step against PETSc's own LU's 11.7), at most
 // kFallbackIterations per attempt: where the multigrid-preconditioned GMRES fails (the folding 128x128
 // cloth at step 15: near-zero diagonals of the exact Jacobian defeat the SOR smoother) an exact Newton
-// may still converge (steps 15 to 20 of that cloth). The multigrid solver is kept aside, untouched, and
+// may still converge (with the fallback that cloth passes steps 15 to 18; an LU at every step, 15 to 20). The multigrid solver is kept aside, untouched, and
 // put back afterwards, so its reused interpolation (primePreconditioner) and a restart's results are
 // unchanged.
 SNESConvergedReason ImplicitTheta::directFallback() {
@@ -493,6 +492,7 @@ SNESConvergedReason ImplicitTheta::solveWithRetry() {
   return reason;
 }
 
+// PETSc calls back with the scheme as context; errors cross back as PETSc error codes.
 PetscErrorCode ImplicitTheta::residualCallback(SNES, Vec dv, Vec R, void *self) {
   try {
     static_cast<ImplicitTheta *>(self)->residual(dv, R);
