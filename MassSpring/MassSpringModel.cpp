@@ -39,6 +39,9 @@ void addScaled(double s, const Mat3 &B, Mat3 &dst) {
 } // namespace
 
 MassSpringModel::MassSpringModel(const Network &net, MPI_Comm comm) : comm_(comm) {
+  int ranks = 1;
+  MPI_Comm_size(comm, &ranks);
+  distributed_ = ranks > 1;
   particle_count_ = PetscInt(net.particles.size());
   spring_count_ = PetscInt(net.springs.size());
   owned_ = PETSC_DECIDE;
@@ -442,12 +445,10 @@ void MassSpringModel::draw(Vec x, Vec v, Drawing &drawing) const {
   drawing.kind = Drawing::Kind::PolyData;
   const PetscInt nlocal = PetscInt(mass_.size());
   DrawingArray velocity{"velocity", 3, {}}, id{"particle", 1, {}}, fixed{"fixed", 1, {}};
-  int size = 1;
-  MPI_Comm_size(comm_, &size);
   for (PetscInt l = 0; l < nlocal; ++l) {
     const Vec3 xp = localX(l), vp = localV(l);
     drawing.points.push_back(xp);
-    if (size > 1) drawing.duplicate_points.push_back(l >= owned_); // a ghost particle: its owner draws it too
+    if (distributed_) drawing.duplicate_points.push_back(l >= owned_); // a ghost particle: its owner draws it too
     velocity.values.insert(velocity.values.end(), vp.begin(), vp.end());
     id.values.push_back(double(globalIndex(l)));
     fixed.values.push_back(fixed_[size_t(l)] ? 1.0 : 0.0);

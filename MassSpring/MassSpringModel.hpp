@@ -101,6 +101,7 @@ private:
   bool owns(PetscInt l) const { return l < owned_; }
 
   MPI_Comm comm_;
+  bool distributed_ = false; // more than one rank: every piece marks its ghost particles
   PetscInt particle_count_ = 0, spring_count_ = 0, first_ = 0, owned_ = 0;
   std::vector<PetscInt> ghosts_;          // global indices of the ghost particles
   std::vector<double> mass_;              // local particles (owned, then ghosts)

@@ -143,7 +143,7 @@ void BeamModel::draw(Vec x, Vec v, Drawing &d) const {
     BEAM_PETSC(VecRestoreArrayRead(local_, &a));
   };
   gather(x, u_);
-  gather(v, w_);
+  if (v) gather(v, w_);
   const BeamMesh &mesh = beam_.mesh();
   for (PetscInt node : local_nodes_) {
     const auto [i, j] = mesh.nodeXY(node);
@@ -160,7 +160,8 @@ void BeamModel::draw(Vec x, Vec v, Drawing &d) const {
     von_mises.values.push_back(fields_.vonMisesStress(ue));
     density.values.push_back(fields_.strainEnergyDensity(ue));
   }
-  d.point_data = {{"displacement", 3, u_}, {"velocity", 3, w_}};
+  d.point_data = {{"displacement", 3, u_}};
+  if (v) d.point_data.push_back({"velocity", 3, w_});
   d.duplicate_points = duplicate_;
   d.cell_data = {std::move(von_mises), std::move(density)};
 }

@@ -233,8 +233,7 @@ void writeModes(const Beam &beam, const std::vector<double> &omegas, const std::
   // Mode number k+1 plays the step and the time of a snapshot series: one VTU per mode, and modes.pvd.
   const BeamModel picture(beam, beamSystem(beam), LinearSolverKind::Direct); // draws; solves nothing
   VtkSnapshots snapshots(picture, dir, 1, "modes");
-  PVec view = beam.createVector(), zero = beam.createVector();
-  BEAM_PETSC(VecSet(zero, 0.0));
+  PVec view = beam.createVector();
   for (size_t k = 0; k < shapes.size(); ++k) {
     // Largest nodal |u|: both DOFs of a node live on one rank, as consecutive local entries.
     const PetscScalar *u;
@@ -252,7 +251,7 @@ void writeModes(const Beam &beam, const std::vector<double> &omegas, const std::
     state.steps = PetscInt(shapes.size());
     state.time = double(k + 1);
     state.x = view;
-    state.y = zero;
+    state.y = nullptr; // a mode shape has no velocity: modes.pvd carries none (an all-zero array until 2026-11-28)
     snapshots.observe(state);
   }
 }

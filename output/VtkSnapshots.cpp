@@ -566,12 +566,15 @@ void VtkSnapshots::resume(const StepState &state) {
   if (every_ == 0) return;
   // A restart with no step left (T at the checkpoint's, after a divergence or a kill) writes the last
   // frame an uninterrupted run writes there, if the series lacks it (it was lost, exit 0).
-  long long last = rank_ == 0 && !series_.empty() ? parseSnapshotFileName(series_.back().second, name_).step : -1;
-  MPI_Bcast(&last, 1, MPI_LONG_LONG, 0, model_.comm());
-  last_step_ = PetscInt(last);
-  int end_missing = rank_ == 0 && state.last() && (series_.empty() || series_.back().first < state.time * (1 - 1e-12));
-  MPI_Bcast(&end_missing, 1, MPI_INT, 0, model_.comm());
-  if (end_missing) write(state);
+  // One broadcast: the last listed step and whether the end frame is missing.
+  long long shared[2] = {-1, 0};
+  if (rank_ == 0) {
+    if (!series_.empty()) shared[0] = parseSnapshotFileName(series_.back().second, name_).step;
+    shared[1] = state.last() && (series_.empty() || series_.back().first < state.time * (1 - 1e-12));
+  }
+  MPI_Bcast(shared, 2, MPI_LONG_LONG, 0, model_.comm());
+  last_step_ = PetscInt(shared[0]);
+  if (shared[1]) write(state);
 }
 
 void VtkSnapshots::resumeSeries(const StepState &state, std::vector<std::pair<double, std::string>> series) {

@@ -105,7 +105,8 @@ public:
   // Everything that defines the model, as (field, value) pairs: a restart refuses a checkpoint whose
   // identity differs, naming the first differing field.
   virtual std::vector<std::pair<std::string, std::string>> identity() const { return {{"model", name()}}; }
-  // This rank's piece of a picture of the state (x, v). Collective.
+  // This rank's piece of a picture of the state (x, v). Collective. v is null only for the beam's mode
+  // shapes (the modes lab), which BeamModel draws without a velocity array.
   virtual void draw(Vec x, Vec v, Drawing &drawing) const = 0;
 };
 

@@ -16,6 +16,17 @@ mkdir -p "$work"
 "$midpoint" -mx 8 -my 2 -T 1 -output_dir "$work/run" -quiet > "$work/midpoint.log"
 xvfb-run -a "$python" "$render" "$work/run/beam.pvd" --last --out "$work/last.png"
 
+# A particle series (PolyData) is refused by name, exit 2 (it said "has no points" until 2026-11-28).
+mkdir -p "$work/particles"
+: > "$work/particles/mass_spring_000000.vtp"
+printf '<?xml version="1.0"?>\n<VTKFile type="Collection"><Collection>\n<DataSet timestep="0" file="mass_spring_000000.vtp"/>\n</Collection></VTKFile>\n' > "$work/particles/mass_spring.pvd"
+set +e
+"$python" "$render" "$work/particles/mass_spring.pvd" --last --out "$work/particles.png" 2> "$work/particles.err"
+status=$?
+set -e
+[ "$status" -eq 2 ] && grep -q "is not a beam snapshot (.vtu or .pvtu)" "$work/particles.err" ||
+  { echo "render_png: FAIL: a .vtp series gave exit $status: $(cat "$work/particles.err")"; exit 1; }
+
 # Not blank: many distinct colours (the von Mises map) and a real share of non-background pixels.
 "$python" - "$work/last.png" <<'PY'
 import sys

@@ -101,5 +101,11 @@ TEST(Modes, WritesCsvAndSeries) {
   std::ifstream pvd(dir + "/modes.pvd");
   const std::string text((std::istreambuf_iterator<char>(pvd)), std::istreambuf_iterator<char>());
   EXPECT_NE(text.find("timestep=\"2\""), std::string::npos) << text;
-  EXPECT_TRUE(std::filesystem::exists(dir + (size > 1 ? "/modes_000001.pvtu" : "/modes_000001.vtu")));
+  const std::string first_mode = dir + (size > 1 ? "/modes_000001.pvtu" : "/modes_000001.vtu");
+  EXPECT_TRUE(std::filesystem::exists(first_mode));
+  // A mode shape is drawn as a displacement only: no velocity array (it was all zeros until 2026-11-28).
+  std::ifstream vtu(first_mode);
+  const std::string xml((std::istreambuf_iterator<char>(vtu)), std::istreambuf_iterator<char>());
+  EXPECT_NE(xml.find("Name=\"displacement\""), std::string::npos);
+  EXPECT_EQ(xml.find("Name=\"velocity\""), std::string::npos);
 }
