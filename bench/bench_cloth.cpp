@@ -8,8 +8,8 @@
 //   read_s              reading the options and the network (the CSV files), on every rank
 //   setup_s             distributing the network (MassSpringModel) and the scheme's setup (TimeLoop)
 //   median_step_s, mean_step_s, min_step_s, max_step_s   wall time of the steps, rank 0's clock
-//   newton_per_step     Newton iterations per step (mean over the steps)
-//   krylov_per_step     Krylov iterations per step, all the step's linear solves together (mean)
+//   newton_per_step     Newton iterations per step (mean over the steps; 0 for an explicit scheme)
+//   krylov_per_step     Krylov iterations per step, all the step's linear solves together (mean; 0 for an explicit scheme)
 //   peak_rss_mib        peak resident memory summed over the ranks (getrusage), reading included
 //
 //   bench_cloth -particles P.csv -springs S.csv -scheme implicit_euler -dt 0.01 -T 0.1 [-path LABEL]
@@ -38,8 +38,8 @@ public:
   explicit IterationLog(const beam::TimeScheme &scheme) : scheme_(scheme) {}
   void observe(const beam::StepState &s) override {
     if (s.step == 0) return;
-    newton.push_back(double(s.newton_its));
-    krylov.push_back(double(scheme_.linearIterations()));
+    newton.push_back(double(std::max<PetscInt>(s.newton_its, 0))); // an explicit scheme's -1: no Newton solve
+    krylov.push_back(double(std::max<PetscInt>(scheme_.linearIterations(), 0)));
   }
   std::vector<double> newton, krylov;
 

@@ -34,6 +34,10 @@ expect 0 "" "${cloth[@]}" -T 0.02 -path small
 [ "$(tail -1 out.txt | cut -d, -f1-6)" = "petsc,small,64,306,1,2" ] && passed=$((passed + 1)) ||
   { echo "FAIL: bench_cloth row: $(cat out.txt)"; failures=$((failures + 1)); }
 expect 2 "-T: 0 makes no step of dt = 0.01; accepted: T >= dt" "${cloth[@]}" -T 0
+# An explicit scheme makes no Newton or Krylov iteration: 0 per step (it was -1 until 2026-11-28).
+expect 0 "" "$build/bench/bench_cloth" -model cloth -cloth_nx 8 -cloth_ny 8 -scheme verlet -dt 0.0001 -T 0.001
+[ "$(tail -1 out.txt | cut -d, -f13,14)" = "0.00,0.0" ] && passed=$((passed + 1)) ||
+  { echo "FAIL: bench_cloth explicit row: $(cat out.txt)"; failures=$((failures + 1)); }
 for option in "-save_final x.csv" "-snapshot_every 1" "-checkpoint_every 1" "-track 0" "-output_dir o" "-restart o"; do
   expect 2 "${option%% *}: the benchmark writes no file" "${cloth[@]}" -T 0.02 $option
 done
