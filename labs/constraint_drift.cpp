@@ -11,6 +11,7 @@
 // (variant,xi,omega,projection,max_position_violation,final_position_violation,max_abs_drift,status;
 // status ok or diverged) and
 // constraint_drift.png.
+#include <cmath>
 #include <cstdio>
 #include <memory>
 
@@ -32,13 +33,24 @@ struct Variant {
   bool projection;
 };
 
-// Follows the largest position violation of a run.
+// Follows the largest position violation of a run, up to where it stopped: a diverged run's row shows
+// the violation of the state judged diverged (inf when that state is not finite), as its max|drift| does
+// (a run diverged at step 1 showed max |g| 0 beside max|drift| 1.9e20 until 2026-11-28).
 struct Violation final : beam::Monitor {
   void observe(const beam::StepState &s) override {
     last = s.energy.diagnostics.empty() ? 0 : s.energy.diagnostics[0];
+    if (!std::isfinite(last)) last = HUGE_VAL;
     largest = std::max(largest, last);
   }
+  void failedAt(const beam::StepState &s) override {
+    observe(s);
+    stopped_seen = true;
+  }
+  void finish(const beam::RunResult &r) override {
+    if (r.diverged && !stopped_seen && !std::isfinite(r.final_drift)) last = largest = HUGE_VAL; // blew up
+  }
   double largest = 0, last = 0;
+  bool stopped_seen = false;
 };
 
 } // namespace
