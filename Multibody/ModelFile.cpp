@@ -148,6 +148,9 @@ Body body(const json &value, const Where &where) {
     where.fail("the name has a comma, a quote or a control character; accepted: a name without them");
   if (!value.contains("mass")) where.fail("missing \"mass\"");
   b.mass = number(value["mass"], where, "mass");
+  // JSON's 1e-400 reads as 0 (a denormal is refused by number()): named, since the user wrote a positive
+  // mass (the message said only "mass must be > 0" until 2026-11-28).
+  if (b.mass == 0) where.fail("mass must be > 0 (it reads as 0, as does a value below the smallest double, e.g. 1e-400)");
   if (!(b.mass > 0)) where.fail("mass must be > 0");
   if (!value.contains("inertia")) where.fail("missing \"inertia\"");
   b.inertia = inertia(value["inertia"], where);

@@ -326,6 +326,9 @@ TEST(ModelFile, BadInputIsOneLineNamingTheProblem) {
   expectRejected(oneBody(kGood, R"([{"type": "spherical", "body1": "ground", "body2": "nobody", "point": [0,0,0]}])"),
                  "\"nobody\" is not a body");
   expectRejected(oneBody(R"({"name": "b", "mass": 0, "inertia": [1, 1, 1], "position": [0, 0, 0]})"), "mass must be > 0");
+  expectRejected(oneBody(R"({"name": "b", "mass": 1e-400, "inertia": [1, 1, 1], "position": [0, 0, 0]})"),
+                 "mass must be > 0 (it reads as 0, as does a value below the smallest double, e.g. 1e-400)");
+  expectRejected(oneBody(R"({"name": "b", "mass": -1, "inertia": [1, 1, 1], "position": [0, 0, 0]})"), "mass must be > 0");
   expectRejected(oneBody(R"({"name": "b", "mass": 1, "inertia": [1, -1, 1], "position": [0, 0, 0]})"), "positive definite");
   expectRejected(oneBody(R"({"name": "b", "mass": 1, "inertia": [[1, 2, 0], [2, 1, 0], [0, 0, 1]], "position": [0, 0, 0]})"),
                  "positive definite");
