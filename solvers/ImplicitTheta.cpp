@@ -472,18 +472,23 @@ SNESConvergedReason ImplicitTheta::solveWithRetry() {
   PetscBool chosen = PETSC_FALSE;
   BEAM_PETSC(SNESGetLineSearch(snes_, &line_search));
   BEAM_PETSC(SNESLineSearchGetType(line_search, &type));
-  const std::string every_step = type;
+  // A -..._snes_type without a line search (newtontr, ngmres, ...) has no type: the retry from dv = 0
+  // then goes without one (the null type ended a failing newtontr run with "basic_string: construction
+  // from null" in place of Newton's message until 2026-11-28).
+  const bool searches = type != nullptr;
+  const std::string every_step = searches ? type : "";
   // Its tolerances too: each type sets its own when it is made (l2 one iteration, bt 40 trials).
   PetscReal tolerances[5];
   PetscInt trials;
   BEAM_PETSC(SNESLineSearchGetTolerances(line_search, &tolerances[0], &tolerances[1], &tolerances[2], &tolerances[3],
                                          &tolerances[4], &trials));
   BEAM_PETSC(PetscOptionsHasName(nullptr, newton_prefix_.c_str(), "-snes_linesearch_type", &chosen));
-  if (!chosen) BEAM_PETSC(SNESLineSearchSetType(line_search, SNESLINESEARCHL2));
+  const bool switch_search = searches && !chosen;
+  if (switch_search) BEAM_PETSC(SNESLineSearchSetType(line_search, SNESLINESEARCHL2));
   BEAM_PETSC(VecSet(dv_, 0.0));
   reason = solveOnce();
-  if (!chosen) {
-    // (a new shell forgets its function; a -..._snes_type without a line search has none to restore)
+  if (switch_search) {
+    // (a new shell forgets its function)
     if (energy_search_ && every_step == SNESLINESEARCHSHELL) energy_search_->attach(snes_, false);
     else BEAM_PETSC(SNESLineSearchSetType(line_search, every_step.c_str()));
     BEAM_PETSC(SNESLineSearchSetTolerances(line_search, tolerances[0], tolerances[1], tolerances[2], tolerances[3],
