@@ -208,6 +208,25 @@ TEST(DampedSchemes, EnergyConservingSchemesBalanceToRoundoff) {
   }
 }
 
+// Damped and loaded: E = K + P - W + D with the work W and the dissipated energy D by the trapezoidal
+// rule, each an O(dt^2) quadrature error over [0, T]; rk4's own error is O(dt^4) and newmark's balance
+// defect (dt/4 per step of (dv)'C(dv), dv = O(dt)) is O(dt^2): the balance error at T falls as dt^2. A
+// rectangle rule for D (an O(dt) error) passed every other test.
+TEST(DampedSchemes, EnergyBalanceOfADampedRunIsSecondOrder) {
+  const DiscreteModel model = threeDof(true, true);
+  for (const char *scheme : {"rk4", "newmark"}) {
+    std::vector<double> errors;
+    for (double dt : {0.02, 0.01, 0.005}) {
+      const SchemeRun r = run(scheme, model, dt, 2.0);
+      ASSERT_FALSE(r.energy.empty());
+      EXPECT_GT(r.energy.back().dissipated, 0.01) << scheme; // the dissipation is not negligible
+      errors.push_back(std::abs(r.energy.back().balance_error));
+    }
+    const double p = std::log2(errors[1] / errors[2]);
+    EXPECT_NEAR(p, 2.0, 0.15) << scheme << ": balance errors " << errors[0] << ", " << errors[1] << ", " << errors[2];
+  }
+}
+
 // f = F g(t): the energy scale is that of the load's largest size, F max|g|, so a load's drift does not
 // depend on whether its size sits in F or in g. With F alone a curve g = 1e12 made midpoint, which conserves,
 // "diverge" (exit 3), and the same load given as F = 1e12 conserved. Same drifts to round-off.
