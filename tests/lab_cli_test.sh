@@ -56,6 +56,19 @@ if [ -e bad1 ]; then echo "FAIL: a rejected run wrote its output directory"; fai
 touch afile
 expect 2 "output directory 'afile/x' cannot be created" "$m" -output_dir afile/x -T 0.1
 
+# energy.csv's columns hold what their names say: total = kinetic + potential - work + dissipated and
+# balance_error = total - total_0 on every row of a damped, loaded run (work and dissipated both > 0 and
+# different, so a swapped column shows; the work column written with the dissipated energy passed every
+# test until 2026-11-28).
+expect 0 "" "$labs/fully_implicit" -rayleigh_alpha 0.2 -T 5 -output_dir ecols -quiet
+awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) c[$i] = i; next }
+  { k = $c["kinetic"]; p = $c["potential"]; w = $c["work"]; d = $c["dissipated"]; t = $c["total"]
+    s = (k < 0 ? -k : k) + (p < 0 ? -p : p) + (w < 0 ? -w : w) + d
+    r = t - (k + p - w + d); if (r < 0) r = -r; if (r > 1e-12 * s) bad = 1
+    if (NR == 2) t0 = t; b = $c["balance_error"] - (t - t0); if (b < 0) b = -b; if (b > 1e-12 * s) bad = 1 }
+  END { exit bad || !(w > 0 && d > 0 && w != d) }' ecols/energy.csv && passed=$((passed + 1)) ||
+  { echo "FAIL: energy.csv's columns do not add up: $(sed -n '1p;300p' ecols/energy.csv)"; failures=$((failures + 1)); }
+
 # Write errors: a full disk (/dev/full) stops the run with exit 3 naming the file.
 mkdir diskfull && ln -s /dev/full diskfull/energy.csv
 expect 3 "cannot write 'diskfull/energy.csv': No space left on device" "$m" -T 0.1 -output_dir diskfull

@@ -9,7 +9,8 @@
 //   - HHT and generalized-alpha spectral radius at Omega -> infinity equal to their parameters;
 //   - the 2-DOF example of reference 002 reaches its static limit (0.26, 0.42) with every scheme;
 //   - scheme options read strictly, out-of-range parameters rejected with exit code 2;
-//   - Rayleigh damping of the beam is zero at frozen DOFs.
+//   - Rayleigh damping of the beam is alpha M + beta S on free DOFs and zero at frozen ones;
+//   - the drift's scale is the larger of |E0| and the model's reference energy.
 #include <gtest/gtest.h>
 
 #include "tests/ScopedOptions.hpp"
@@ -284,6 +285,16 @@ TEST(DampedSchemes, EnergyBalanceOfADampedRunIsSecondOrder) {
   }
 }
 
+// README, "The verdict": scale = max(|E0|, the model's reference energy), 1 when both are 0 (the sum
+// passed every other test).
+TEST(DampedSchemes, DriftScaleIsTheLargerOfInitialAndReferenceEnergy) {
+  EXPECT_EQ(driftScale(3, 5), 5);
+  EXPECT_EQ(driftScale(-7, 5), 7);
+  EXPECT_EQ(driftScale(0, 0), 1);
+  EXPECT_EQ(modelDriftScale(0, 0), 0);
+  EXPECT_EQ(modelDriftScale(-2, 0.5), 2);
+}
+
 // f = F g(t): the energy scale is that of the load's largest size, F max|g|, so a load's drift does not
 // depend on whether its size sits in F or in g. With F alone a curve g = 1e12 made midpoint, which conserves,
 // "diverge" (exit 3), and the same load given as F = 1e12 conserved. Same drifts to round-off.
@@ -452,7 +463,7 @@ TEST(DampedSchemes, SchemeOptionsAreStrict) {
 }
 
 // Rayleigh damping on the beam: C = alpha M + beta S on free DOFs, zero rows and columns at frozen ones.
-TEST(DampedSchemes, BeamRayleighDampingIsZeroAtFrozenDofs) {
+TEST(DampedSchemes, BeamRayleighDampingIsAlphaMPlusBetaSAndZeroAtFrozenDofs) {
   BeamLabOptions o;
   o.beam.mx = 4;
   o.beam.my = 2;
@@ -466,7 +477,11 @@ TEST(DampedSchemes, BeamRayleighDampingIsZeroAtFrozenDofs) {
   const auto &frozen = beam.frozenDofs();
   auto isFrozen = [&](PetscInt i) { return std::binary_search(frozen.begin(), frozen.end(), i); };
   PVec e = sys.createVector(), Ce = sys.createVector(), Me = sys.createVector(), Se = sys.createVector();
-  for (PetscInt j : {PetscInt(0), PetscInt(1), PetscInt(11), PetscInt(20)}) {
+  // Frozen (the left edge: DOFs 0, 1, 10, 11, 20, 21) and free columns (only frozen ones until
+  // 2026-11-28: C = 1.01 alpha M + beta S passed).
+  int free_columns = 0;
+  for (PetscInt j : {PetscInt(0), PetscInt(1), PetscInt(11), PetscInt(20), PetscInt(2), PetscInt(13), PetscInt(29)}) {
+    free_columns += !isFrozen(j);
     BEAM_PETSC(VecSet(e, 0.0));
     if (j >= r0 && j < r1) BEAM_PETSC(VecSetValue(e, j, 1.0, INSERT_VALUES));
     BEAM_PETSC(VecAssemblyBegin(e));
@@ -480,4 +495,5 @@ TEST(DampedSchemes, BeamRayleighDampingIsZeroAtFrozenDofs) {
       EXPECT_NEAR(c(i - r0), expected, 1e-12) << "C(" << i << "," << j << ")";
     }
   }
+  EXPECT_EQ(free_columns, 3);
 }
