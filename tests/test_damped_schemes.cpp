@@ -10,7 +10,10 @@
 //   - the 2-DOF example of reference 002 reaches its static limit (0.26, 0.42) with every scheme;
 //   - scheme options read strictly, out-of-range parameters rejected with exit code 2;
 //   - Rayleigh damping of the beam is alpha M + beta S on free DOFs and zero at frozen ones;
-//   - the drift's scale is the larger of |E0| and the model's reference energy.
+//   - the drift's scale is the larger of |E0| and the model's reference energy, itself 1/2 f'S^-1 f;
+//   - each lab and explicit scheme's steps equal its equations written in scalars, with a load that
+//     changes within a step (the load's time level);
+//   - a damped run's energy balance error falls as dt^2 (trapezoidal work and dissipation).
 #include <gtest/gtest.h>
 
 #include "tests/ScopedOptions.hpp"
@@ -293,6 +296,18 @@ TEST(DampedSchemes, DriftScaleIsTheLargerOfInitialAndReferenceEnergy) {
   EXPECT_EQ(driftScale(0, 0), 1);
   EXPECT_EQ(modelDriftScale(0, 0), 0);
   EXPECT_EQ(modelDriftScale(-2, 0.5), 2);
+}
+
+// The reference energy of a loaded linear system: the static solution's 1/2 f'S^-1 f (times max|g|^2 for
+// f = F g(t)), by the direct and the iterative solve.
+TEST(DampedSchemes, StaticComplianceIsHalfFTimesTheStaticSolution) {
+  DiscreteModel model = threeDof(false, true);
+  const Eigen::MatrixXd K(model.K);
+  const double expected = 0.5 * model.F.dot(K.ldlt().solve(model.F));
+  model.load_factor_bound = 3;
+  const SecondOrderSystem sys = toSecondOrderSystem(model, PETSC_COMM_SELF);
+  EXPECT_NEAR(staticCompliance(sys, LinearSolverKind::Direct), 9 * expected, 1e-13 * expected);
+  EXPECT_NEAR(staticCompliance(sys, LinearSolverKind::CG), 9 * expected, 1e-7 * expected);
 }
 
 // f = F g(t): the energy scale is that of the load's largest size, F max|g|, so a load's drift does not
