@@ -88,6 +88,8 @@ StopHandlers::~StopHandlers() {
 
 int stopReceived() { return g_signal; }
 
+bool stopHandlersActive() { return g_depth > 0; }
+
 int stopRequested(MPI_Comm comm) {
   int mine = g_signal, any = 0;
   MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm);

@@ -26,6 +26,9 @@ private:
 int stopRequested(MPI_Comm comm);
 // The signal this process received, 0 if none: not agreed between ranks (for what one rank does alone).
 int stopReceived();
+// Whether a StopHandlers scope is open (a signal is then recorded for the loop, not fatal): the same on
+// every rank, as runs and sweeps open their scopes collectively.
+bool stopHandlersActive();
 
 // Outside every StopHandlers scope (setup, an analysis without a time loop, the final files), SIGINT and
 // SIGTERM still end the process at once by their default action, but first rank 0 says so on stderr in

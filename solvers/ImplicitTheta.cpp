@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "common/Options.hpp"
+#include "common/StopSignal.hpp"
 
 namespace beam {
 
@@ -29,10 +30,14 @@ PetscErrorCode convergenceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscRea
   PetscFunctionBeginUser;
   PetscCall(SNESConvergedDefault(snes, it, xnorm, snorm, fnorm, reason, nullptr));
   if (*reason != SNES_CONVERGED_ITERATING) PetscFunctionReturn(0);
+  auto &stop = *static_cast<ImplicitTheta::NewtonStop *>(ctx);
+  if (stop.watch_signals && (stop.interrupted_by = stopRequested(stop.comm)) != 0) {
+    *reason = SNES_DIVERGED_INNER; // (PETSc 3.18 has no SNES_DIVERGED_USER; the step reads interrupted_by)
+    PetscFunctionReturn(0);
+  }
   PetscReal atol, rtol, stol, lambda = 0;
   PetscInt maxit, maxf;
   PetscCall(SNESGetTolerances(snes, &atol, &rtol, &stol, &maxit, &maxf));
-  auto &stop = *static_cast<ImplicitTheta::NewtonStop *>(ctx);
   if (it == 0 || fnorm <= 0.5 * stop.best) {
     stop.best = fnorm;
     stop.stalled = 0;
@@ -173,6 +178,7 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   J_ = model.createJacobian();
   newton_prefix_ = settings.options_prefix + settings.newton_prefix;
   newton_hint_ = settings.newton_hint;
+  stop_on_signal_ = settings.stop_on_signal;
   BEAM_PETSC(SNESCreate(model.comm(), snes_.out()));
   BEAM_PETSC(SNESSetOptionsPrefix(snes_, (settings.options_prefix + settings.newton_prefix).c_str()));
   BEAM_PETSC(SNESSetFunction(snes_, work_, residualCallback, this));
@@ -466,7 +472,7 @@ SNESConvergedReason ImplicitTheta::solveOnce() {
 // large dt (a 20x20 cloth at omega_max dt = 2000) where l2 converges.
 SNESConvergedReason ImplicitTheta::solveWithRetry() {
   SNESConvergedReason reason = solveOnce();
-  if (reason > 0) return reason;
+  if (reason > 0 || stop_.interrupted_by) return reason;
   SNESLineSearch line_search;
   SNESLineSearchType type;
   PetscBool chosen = PETSC_FALSE;
@@ -540,19 +546,29 @@ void ImplicitTheta::step(double t, Vec x, Vec v) {
     BEAM_PETSC(VecNorm(work_, NORM_2, &r0));
     stop_.reference = r0;
     stop_.floor = roundOffFloor(dv_);
+    stop_.comm = model_->comm();
+    stop_.watch_signals = stop_on_signal_ && stopHandlersActive();
+    stop_.interrupted_by = 0;
     if (prime_ && !primed_) primePreconditioner(x, v);
-    if (fallback_allowed_) {
-      if (!guess_) guess_ = duplicate(dv_);
-      BEAM_PETSC(VecCopy(dv_, guess_));
-    }
+    // The step's first guess: the fallback starts from it, and a step given up on a signal puts it back
+    // (the history a checkpoint of the last accepted step records).
+    if (!guess_) guess_ = duplicate(dv_);
+    BEAM_PETSC(VecCopy(dv_, guess_));
     iterations_ = 0;
     linear_iterations_ = 0;
+    const auto interrupted = [&] {
+      if (!stop_.interrupted_by) return;
+      BEAM_PETSC(VecCopy(guess_, dv_));
+      throw StepInterrupted(stop_.interrupted_by);
+    };
     SNESConvergedReason reason = solveWithRetry();
+    interrupted();
     bool fell_back = false;
     if (reason <= 0 && fallback_allowed_ && fallbackAffordable()) {
       fell_back = true;
       const SNESConvergedReason multigrid = reason;
       reason = directFallback();
+      interrupted();
       static bool noted = false; // once per program: the sweep labs run many trials
       if (reason > 0 && !noted) {
         noted = true;

@@ -82,6 +82,12 @@ public:
     double best = 0;      // the residual the stall count compares with
     int stalled = 0;      // iterations without halving it
     double floor = 0;     // the residual's round-off floor at this step (ImplicitTheta::roundOffFloor)
+    // A signal asks the run to stop: with stop handlers open, each Newton iteration asks every rank
+    // (one reduction) and the solve ends (as diverged) with the signal here, so a step that takes
+    // minutes (a folding cloth) does not hold the stop until it ends.
+    MPI_Comm comm = MPI_COMM_NULL;
+    bool watch_signals = false;
+    int interrupted_by = 0;
   };
   // Newton stops once |R| <= kFloorFactor * floor: the residual is then round-off.
   static constexpr double kFloorFactor = 10;
@@ -121,6 +127,7 @@ private:
   PSNES snes_;                           // nonlinear models
   std::string newton_prefix_;
   std::string newton_hint_; // SchemeSettings::newton_hint
+  bool stop_on_signal_ = false; // SchemeSettings::stop_on_signal
   std::optional<LinearSolver> linear_;   // linear models
   std::optional<EnergyLineSearch> energy_search_; // conservative nonlinear models
   std::vector<double> energy_parts_;
@@ -128,7 +135,7 @@ private:
   bool fallback_allowed_ = false;
   double fallback_flops_ = -1; // choleskyFlops(J_) once needed; HUGE_VAL above kFallbackUnknowns
   PKSP fallback_ksp_;          // preonly + MUMPS LU, made at the first fallback
-  PVec guess_;                 // the step's first Newton guess, for the fallback
+  PVec guess_;                 // the step's first Newton guess: the fallback's, and dv_ again after a step given up on a signal
 };
 
 } // namespace beam

@@ -51,7 +51,9 @@ public:
   // Called when the run stops on a failure, before finish(), with the state it stopped at: the last
   // accepted step's (already observed) when the failing step left x and y as they were, or the finite
   // state a step reached that was judged diverged (its step observed by no monitor, so absent from the
-  // logs). A monitor that always shows a run's last state (the snapshots) shows this one.
+  // logs). A monitor that always shows a run's last state (the snapshots) shows this one. Also called,
+  // with stopping set, when a signal stopped the run during a step (the scheme gave it up): the last
+  // accepted step's state, already observed, is then the run's last.
   virtual void failedAt(const StepState &) {}
   // Called once when the run ends, normally or by divergence.
   virtual void finish(const RunResult &) {}

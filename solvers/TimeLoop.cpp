@@ -40,6 +40,7 @@ struct TimeLoop::Progress {
   // scene lifted 1000 m gets a smaller drift, not a false "gains energy" from its early steps' round-off.
   bool scale_follows = false;
   std::optional<StepState> failed; // where a failed run stopped, for the monitors (Monitor::failedAt)
+  bool stopped_in_step = false;     // a step given up on a signal (StepInterrupted): the run ends before it
 };
 
 namespace {
@@ -89,6 +90,7 @@ TimeLoop::TimeLoop(TimeScheme &scheme, const Model &model, const RunSettings &se
   s.solver = settings.solver;
   s.newton_prefix = settings.newton_prefix;
   s.newton_hint = settings.newton_hint;
+  s.stop_on_signal = !settings.checkpoint_path.empty();
   scheme_.setup(model, s);
   reference_energy_ = model.referenceEnergy();
 }
@@ -202,6 +204,14 @@ bool TimeLoop::advance(Progress &p, PetscInt n) {
     scheme_.step(p.state.time, p.state.x, p.state.y);
     stepped = true;
     model_.afterStep(t, p.state.x, p.state.y);
+  } catch (const StepInterrupted &e) {
+    // The last accepted step ends the run, as if the signal had come at its end: it is drawn as the last
+    // frame (Monitor::failedAt) and checkpointed (run).
+    p.result.interrupted_by = e.signal();
+    p.stopped_in_step = true;
+    p.failed = p.state;
+    p.failed->stopping = true;
+    return false;
   } catch (const Error &e) {
     if (e.exitCode() != kExitRunFailed) throw; // bad input stays bad input
     p.result.diverged = true;
@@ -308,6 +318,10 @@ RunResult TimeLoop::run(Vec x, Vec y, const std::vector<Monitor *> &monitors) {
   }
   if (p.failed)
     for (Monitor *m : monitors) m->failedAt(*p.failed);
+  if (p.stopped_in_step) { // (the scheme gives a step up only when the run checkpoints)
+    for (Monitor *m : monitors) m->flush();
+    checkpoint(p);
+  }
   for (Monitor *m : monitors) m->finish(p.result);
   return p.result;
 }

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/Error.hpp"
 #include "solvers/LinearSolver.hpp"
 #include "solvers/Model.hpp"
 #include "solvers/SecondOrderSystem.hpp"
@@ -32,6 +33,24 @@ struct SchemeSettings {
   // What a failed Newton solve advises, in the lab's own options; empty: "try a smaller -dt" and the
   // model's implicitStepHint() (a lab without -dt, contact_study, says what sets dt there).
   std::string newton_hint;
+  // The run checkpoints and stops on a signal (the time loop sets it when it writes checkpoints): a scheme
+  // whose step can take minutes (Newton) may then give the step up (StepInterrupted). Without it a step
+  // always ends: a sweep's run (contact_study) goes on to its end, so its row is whole.
+  bool stop_on_signal = false;
+};
+
+// Thrown by a step() that gave up on a stop request (a signal received during a long Newton solve): x, y
+// and the scheme's history are as before the step, so the time loop ends the run at the last accepted
+// step with its checkpoint, as if the signal had come at that step's end. Anywhere else it ends the lab as
+// the signal does (exit 128 + signal).
+class StepInterrupted : public Error {
+public:
+  explicit StepInterrupted(int signal)
+      : Error(128 + signal, "stopped by signal " + std::to_string(signal) + " during a step"), signal_(signal) {}
+  int signal() const { return signal_; }
+
+private:
+  int signal_;
 };
 
 class TimeScheme {
@@ -40,7 +59,8 @@ public:
   // Builds operators and factorizations for this model and step. Called once per run; the model must
   // outlive the scheme's use of it.
   virtual void setup(const Model &model, const SchemeSettings &settings) = 0;
-  // One step from t to t + dt, in place. A nonlinear solve that fails throws a run error (exit 3).
+  // One step from t to t + dt, in place. A nonlinear solve that fails throws a run error (exit 3); one
+  // abandoned on a signal, StepInterrupted.
   virtual void step(double t, Vec x, Vec y) = 0;
   virtual std::string name() const = 0;
   // The parameters that change results (for checkpoints), as (field, value) pairs; the name is added

@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <csignal>
 #include <complex>
 #include <cstdio>
 #include <memory>
@@ -131,7 +132,15 @@ public:
     BEAM_PETSC(VecCreateMPI(PETSC_COMM_WORLD, onRankZero() ? 1 : 0, 1, v.out()));
     return v;
   }
-  void force(double t, Vec x, Vec, Vec f) const override { apply(x, f, [t](double xi) { return F(t, xi); }); }
+  void force(double t, Vec x, Vec, Vec f) const override {
+    if (signal_after >= 0 && t > signal_after && ++calls_after == 5 && onRankZero()) std::raise(SIGINT);
+    apply(x, f, [t](double xi) { return F(t, xi); });
+  }
+  // >= 0: SIGINT is raised (on rank 0 only: the ranks agree on it) at the fifth force evaluation past this
+  // time: in the step's Newton solve after its first iteration (R(0), the round-off floor's two, R at the
+  // guess, R after the first Newton step).
+  mutable double signal_after = -1;
+  mutable int calls_after = 0;
   void acceleration(double t, Vec x, Vec v, Vec a) const override { force(t, x, v, a); }
   void massMult(Vec, Vec v, Vec Mv) const override { BEAM_PETSC(VecCopy(v, Mv)); }
   bool hasJacobian() const override { return true; }
@@ -271,6 +280,51 @@ TEST(NonlinearSchemes, TimeDependentNonlinearForceAtEachSchemesTimeLevel) {
     EXPECT_NEAR(t.x.back()[0], x, implicit ? 1e-10 : 1e-14) << name;
     EXPECT_NEAR(t.v.back()[0], v, implicit ? 1e-10 : 1e-14) << name;
   }
+}
+
+// A signal during a step's Newton solve, in a run that checkpoints: the step is given up at the next
+// Newton iteration (not finished first: a folding cloth's step can take minutes), the run ends at the last
+// accepted step with its checkpoint, and the restart from it ends bitwise where the uninterrupted run
+// does (the step's first Newton guess, part of the checkpoint's history, is put back).
+TEST(NonlinearSchemes, SignalDuringANewtonSolveStopsAtTheLastAcceptedStep) {
+  int size = 1;
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  const std::string checkpoint = "signal_in_step_np" + std::to_string(size) + ".chk";
+  ForcedDuffing model;
+  const auto start = [&](Vec x, Vec v) {
+    BEAM_PETSC(VecSet(x, 0.2));
+    BEAM_PETSC(VecSet(v, -0.3));
+  };
+  const Trajectory reference = integrate(model, "implicit_euler", 0.1, 10, start);
+  RunSettings settings;
+  settings.dt = 0.1;
+  settings.T = 1.0;
+  settings.checkpoint_path = checkpoint;
+  PVec x = model.createVector(), v = model.createVector();
+  start(x, v);
+  model.signal_after = 0.35; // in step 4 (its force at t = 0.4), after its first Newton iteration
+  {
+    auto scheme = makeScheme("implicit_euler");
+    const RunResult r = beam::integrate(*scheme, model, x, v, settings, {});
+    EXPECT_EQ(r.interrupted_by, SIGINT);
+    EXPECT_FALSE(r.diverged);
+    EXPECT_EQ(r.steps_done, 3);
+    // The next guess is step 3's dv again, not the abandoned solve's iterate (a restart from the same
+    // guess is what makes it bitwise; on one DOF Newton reaches the same bits from either).
+    const std::vector<double> guess = allValues(scheme->history().at(0));
+    EXPECT_NEAR(guess.at(0), reference.v[3][0] - reference.v[2][0], 1e-15);
+  }
+  EXPECT_EQ(allValues(x), reference.x[3]);
+  EXPECT_EQ(allValues(v), reference.v[3]);
+  settings.restart_path = checkpoint;
+  auto scheme = makeScheme("implicit_euler");
+  const RunResult r = beam::integrate(*scheme, model, x, v, settings, {});
+  EXPECT_EQ(r.restarted_from, 3);
+  EXPECT_EQ(r.interrupted_by, 0);
+  EXPECT_EQ(allValues(x), reference.x[10]);
+  EXPECT_EQ(allValues(v), reference.v[10]);
+  MPI_Barrier(PETSC_COMM_WORLD);
+  if (ForcedDuffing::onRankZero()) std::remove(checkpoint.c_str());
 }
 
 TEST(NonlinearSchemes, NewtonConvergesQuadratically) {
