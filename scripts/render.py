@@ -54,10 +54,11 @@ def read_series(pvd):
 def read_grid(path):
     if not os.path.exists(path):
         fail(f"snapshot '{path}' does not exist")
-    if not path.endswith((".vtu", ".pvtu")):
+    extension = os.path.splitext(path)[1].lower()  # a series renamed by hand may say .VTU
+    if extension not in (".vtu", ".pvtu"):
         # The particle and multibody labs write PolyData (.vtp/.pvtp): no displacement, no von Mises.
         fail(f"snapshot '{path}' is not a beam snapshot (.vtu or .pvtu); open particle and body series in ParaView")
-    reader = vtk.vtkXMLPUnstructuredGridReader() if path.endswith(".pvtu") else vtk.vtkXMLUnstructuredGridReader()
+    reader = vtk.vtkXMLPUnstructuredGridReader() if extension == ".pvtu" else vtk.vtkXMLUnstructuredGridReader()
     reader.SetFileName(path)
     reader.Update()
     grid = reader.GetOutput()

@@ -27,6 +27,15 @@ set -e
 [ "$status" -eq 2 ] && grep -q "is not a beam snapshot (.vtu or .pvtu)" "$work/particles.err" ||
   { echo "render_png: FAIL: a .vtp series gave exit $status: $(cat "$work/particles.err")"; exit 1; }
 
+# An upper-case extension (a series renamed by hand) is read as what it is (refused as "not a beam
+# snapshot" until 2026-11-28).
+mkdir -p "$work/upper"
+cp "$(ls "$work"/run/beam_*.vtu | sort | tail -1)" "$work/upper/BEAM_LAST.VTU"
+printf '<?xml version="1.0"?>\n<VTKFile type="Collection"><Collection>\n<DataSet timestep="1" file="BEAM_LAST.VTU"/>\n</Collection></VTKFile>\n' > "$work/upper/beam.pvd"
+xvfb-run -a "$python" "$render" "$work/upper/beam.pvd" --last --out "$work/upper.png" > "$work/upper.log" 2>&1 ||
+  { echo "render_png: FAIL: an upper-case .VTU was refused: $(cat "$work/upper.log")"; exit 1; }
+[ -s "$work/upper.png" ] || { echo "render_png: FAIL: no PNG from the upper-case .VTU"; exit 1; }
+
 # Not blank: many distinct colours (the von Mises map) and a real share of non-background pixels.
 "$python" - "$work/last.png" <<'PY'
 import sys
