@@ -18,6 +18,7 @@
 
 #include "tests/ScopedOptions.hpp"
 #include "tests/EigenBridge.hpp"
+#include "tests/ScalarSteps.hpp"
 
 #include <Eigen/Dense>
 #include <unsupported/Eigen/MatrixFunctions>
@@ -36,6 +37,9 @@
 #include "solvers/TimeLoop.hpp"
 
 using namespace beam;
+using beam::testing_helpers::forwardEulerStep;
+using beam::testing_helpers::ScalarStep;
+using beam::testing_helpers::symplecticEulerStep;
 
 namespace {
 
@@ -231,12 +235,11 @@ TEST(DampedSchemes, SchemesTakeTheLoadAtTheirTimeLevel) {
   model.load_factor = [](double t) { return std::cos(3 * t); };
   model.q0 = Eigen::VectorXd::Constant(1, 0.1);
   model.v0 = Eigen::VectorXd::Constant(1, -0.2);
-  using Step = std::function<void(double t, double &x, double &v)>;
-  const std::vector<std::pair<const char *, Step>> rows = {
-      {"almost_explicit", [&](double t, double &x, double &v) { const double v1 = v + dt * a(t, x, v); x += dt * v; v = v1; }},
-      {"semi_implicit", [&](double t, double &x, double &v) { v += dt * a(t, x, v); x += dt * v; }},
-      {"explicit_euler", [&](double t, double &x, double &v) { v += dt * a(t, x, v); x += dt * v; }},
-      {"forward_euler", [&](double t, double &x, double &v) { const double v1 = v + dt * a(t, x, v); x += dt * v; v = v1; }},
+  const std::vector<std::pair<const char *, ScalarStep>> rows = {
+      {"almost_explicit", forwardEulerStep(a, dt)},
+      {"semi_implicit", symplecticEulerStep(a, dt)},
+      {"explicit_euler", symplecticEulerStep(a, dt)},
+      {"forward_euler", forwardEulerStep(a, dt)},
       // m (v1 - v) = dt (f(t + dt) - c v1 - k x1), x1 = x + dt v1
       {"fully_implicit", [&](double t, double &x, double &v) {
          const double v1 = (m * v + dt * (f(t + dt) - k * x)) / (m + dt * c + dt * dt * k);

@@ -29,6 +29,7 @@
 #include "MassSpring/BuiltinModels.hpp"
 #include "MassSpring/MassSpringModel.hpp"
 #include "NetworkHelpers.hpp"
+#include "tests/ScalarSteps.hpp"
 #include "Multibody/MultibodyModel.hpp"
 #include "solvers/FactorCost.hpp"
 #include "solvers/ImplicitTheta.hpp"
@@ -240,6 +241,7 @@ TEST(NonlinearSchemes, OneSpringEnergyFactorsAndInvariantsAreExact) {
 TEST(NonlinearSchemes, TimeDependentNonlinearForceAtEachSchemesTimeLevel) {
   constexpr double dt = 0.1, x0 = 0.2, v0 = -0.3;
   const auto F = ForcedDuffing::F;
+  const auto a = [F](double t, double x, double) { return F(t, x); }; // m = 1
   // m dv = dt F(t + theta dt, x + theta dt (v + theta dv)), x1 = x + dt (v + theta dv), v1 = v + dv
   const auto theta_step = [&](double theta) {
     return [=](double t, double &x, double &v) {
@@ -253,20 +255,12 @@ TEST(NonlinearSchemes, TimeDependentNonlinearForceAtEachSchemesTimeLevel) {
       v += dv;
     };
   };
-  using Step = std::function<void(double t, double &x, double &v)>;
-  const std::vector<std::pair<const char *, Step>> rows = {
+  const std::vector<std::pair<const char *, ScalarStep>> rows = {
       {"implicit_euler", theta_step(1)},
       {"implicit_midpoint", theta_step(0.5)},
-      {"explicit_euler", [&](double t, double &x, double &v) { v += dt * F(t, x); x += dt * v; }},
-      {"forward_euler", [&](double t, double &x, double &v) { const double v1 = v + dt * F(t, x); x += dt * v; v = v1; }},
-      {"rk4", [&](double t, double &x, double &v) {
-         const double k1x = v, k1v = F(t, x);
-         const double k2x = v + dt / 2 * k1v, k2v = F(t + dt / 2, x + dt / 2 * k1x);
-         const double k3x = v + dt / 2 * k2v, k3v = F(t + dt / 2, x + dt / 2 * k2x);
-         const double k4x = v + dt * k3v, k4v = F(t + dt, x + dt * k3x);
-         x += dt / 6 * (k1x + 2 * k2x + 2 * k3x + k4x);
-         v += dt / 6 * (k1v + 2 * k2v + 2 * k3v + k4v);
-       }},
+      {"explicit_euler", symplecticEulerStep(a, dt)},
+      {"forward_euler", forwardEulerStep(a, dt)},
+      {"rk4", rk4Step(a, dt)},
   };
   const ForcedDuffing model;
   for (const auto &[name, step] : rows) {
