@@ -290,35 +290,43 @@ TEST(NonlinearSchemes, SignalDuringANewtonSolveStopsAtTheLastAcceptedStep) {
     BEAM_PETSC(VecSet(v, -0.3));
   };
   const Trajectory reference = integrate(model, "implicit_euler", 0.1, 10, start);
-  RunSettings settings;
-  settings.dt = 0.1;
-  settings.T = 1.0;
-  settings.checkpoint_path = checkpoint;
-  PVec x = model.createVector(), v = model.createVector();
-  start(x, v);
-  model.signal_after = 0.35; // in step 4 (its force at t = 0.4), after its first Newton iteration
-  {
+  // The signal in step 4 (its force at t = 0.4), in the first step and in the last one: the run ends at
+  // the step before (the last step too is given up: its Newton solve may be the long one).
+  for (const auto &[signal_after, stopped] : {std::pair{0.35, 3}, std::pair{0.0, 0}, std::pair{0.95, 9}}) {
+    SCOPED_TRACE("signal after t = " + std::to_string(signal_after));
+    RunSettings settings;
+    settings.dt = 0.1;
+    settings.T = 1.0;
+    settings.checkpoint_path = checkpoint;
+    PVec x = model.createVector(), v = model.createVector();
+    start(x, v);
+    model.signal_after = signal_after; // (after the step's first Newton iteration)
+    model.calls_after = 0;
+    {
+      auto scheme = makeScheme("implicit_euler");
+      const RunResult r = beam::integrate(*scheme, model, x, v, settings, {});
+      EXPECT_EQ(r.interrupted_by, SIGINT);
+      EXPECT_FALSE(r.diverged);
+      EXPECT_EQ(r.steps_done, stopped);
+      // The next guess is the last accepted step's dv again (0 before the first), not the abandoned
+      // solve's iterate (a restart from the same guess is what makes it bitwise; on one DOF Newton reaches
+      // the same bits from either).
+      const std::vector<double> guess = allValues(scheme->history().at(0));
+      EXPECT_NEAR(guess.at(0), stopped > 0 ? reference.v[stopped][0] - reference.v[stopped - 1][0] : 0.0, 1e-15);
+    }
+    EXPECT_EQ(allValues(x), reference.x[stopped]);
+    EXPECT_EQ(allValues(v), reference.v[stopped]);
+    model.signal_after = -1;
+    settings.restart_path = checkpoint;
     auto scheme = makeScheme("implicit_euler");
     const RunResult r = beam::integrate(*scheme, model, x, v, settings, {});
-    EXPECT_EQ(r.interrupted_by, SIGINT);
-    EXPECT_FALSE(r.diverged);
-    EXPECT_EQ(r.steps_done, 3);
-    // The next guess is step 3's dv again, not the abandoned solve's iterate (a restart from the same
-    // guess is what makes it bitwise; on one DOF Newton reaches the same bits from either).
-    const std::vector<double> guess = allValues(scheme->history().at(0));
-    EXPECT_NEAR(guess.at(0), reference.v[3][0] - reference.v[2][0], 1e-15);
+    EXPECT_EQ(r.restarted_from, stopped);
+    EXPECT_EQ(r.interrupted_by, 0);
+    EXPECT_EQ(allValues(x), reference.x[10]);
+    EXPECT_EQ(allValues(v), reference.v[10]);
+    MPI_Barrier(PETSC_COMM_WORLD);
+    if (ForcedDuffing::onRankZero()) std::remove(checkpoint.c_str());
   }
-  EXPECT_EQ(allValues(x), reference.x[3]);
-  EXPECT_EQ(allValues(v), reference.v[3]);
-  settings.restart_path = checkpoint;
-  auto scheme = makeScheme("implicit_euler");
-  const RunResult r = beam::integrate(*scheme, model, x, v, settings, {});
-  EXPECT_EQ(r.restarted_from, 3);
-  EXPECT_EQ(r.interrupted_by, 0);
-  EXPECT_EQ(allValues(x), reference.x[10]);
-  EXPECT_EQ(allValues(v), reference.v[10]);
-  MPI_Barrier(PETSC_COMM_WORLD);
-  if (ForcedDuffing::onRankZero()) std::remove(checkpoint.c_str());
 }
 
 TEST(NonlinearSchemes, NewtonConvergesQuadratically) {
