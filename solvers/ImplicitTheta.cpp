@@ -378,6 +378,20 @@ PetscErrorCode ImplicitTheta::linearToleranceCallback(SNES snes, PetscInt) {
   PetscFunctionReturn(0);
 }
 
+void ImplicitTheta::stepResidual(double t, Vec x, Vec v, Vec dv, Vec R) {
+  t_ = t;
+  xn_ = x;
+  vn_ = v;
+  residual(dv, R);
+}
+
+double ImplicitTheta::stepEnergy(double t, Vec x, Vec v, Vec dv) {
+  t_ = t;
+  xn_ = x;
+  vn_ = v;
+  return stepEnergy(dv);
+}
+
 // Phi(dv) = 1/2 dv' M dv + U(x_theta) / theta^2 (solvers/EnergyLineSearch.hpp): its gradient is R(dv)
 // when F = -grad U, since d x_theta / d dv = theta^2 dt.
 double ImplicitTheta::stepEnergy(Vec dv) {

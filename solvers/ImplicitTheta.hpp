@@ -50,6 +50,11 @@ public:
   PetscInt linearIterations() const override { return linear_iterations_; }
   // Residual norms of the last step's Newton iterations (nonlinear models), for convergence studies.
   std::vector<double> residualHistory() const;
+  // The step from (t, x, v) as Newton sees it, at a given dv (nonlinear models; the tests check that R is
+  // the gradient of Phi on a conservative model): R(dv) = M dv - dt F(x_theta, v_theta), and the energy
+  // Phi(dv) the line search minimizes (solvers/EnergyLineSearch.hpp). Collective.
+  void stepResidual(double t, Vec x, Vec v, Vec dv, Vec R);
+  double stepEnergy(double t, Vec x, Vec v, Vec dv);
   // dv (the next Newton solve's initial guess) and, with a preconditioner that keeps its first setup,
   // the state it was made at (primePreconditioner).
   std::vector<Vec> history() override {

@@ -18,6 +18,7 @@
 //   orientation.
 #include <gtest/gtest.h>
 
+#include <cfloat>
 #include <cmath>
 #include <csignal>
 #include <complex>
@@ -441,6 +442,66 @@ TEST(NonlinearSchemes, FactorizationWorkEstimate) {
     const double flops = choleskyFlops(J), flops_alone = choleskyFlops(J_alone);
     EXPECT_EQ(flops, flops_alone) << name;
     if (rank == 0) std::printf("%s: %.4g flops\n", name, flops);
+  }
+}
+
+// The energy the line search minimizes, Phi(dv) = 1/2 dv'M dv + U(x_theta)/theta^2, has Newton's residual
+// R(dv) = M dv - dt F(x_theta) as its gradient (d x_theta / d dv = theta^2 dt): on a conservative cloth
+// (springs and gravity) moving from a bent state, for theta = 1 and 1/2, the directional derivative of
+// Phi by central differences against R'd. The differences' error is h^2/6 times Phi's third derivative
+// (h = 1e-3 against |dv| ~ 0.05: 1e-6 relative bounds it) plus the round-off of the two Phi over 2h, far
+// below the factor theta that U/theta (in place of U/theta^2) puts on the force part (that passed every
+// other test: the converged steps do not depend on the search, and at theta = 1 the two agree).
+TEST(NonlinearSchemes, LineSearchEnergyHasTheResidualAsItsGradient) {
+  auto params = builtinParameters("cloth");
+  for (auto &p : params)
+    if (p.name == "cloth_nx" || p.name == "cloth_ny") p.value = 6;
+  Network net = builtinNetwork("cloth", params);
+  net.validate();
+  const MassSpringModel model(net, PETSC_COMM_WORLD);
+  ASSERT_TRUE(model.conservative());
+  PVec x = model.createVector(), v = model.createVector(), dv = model.createVector(), d = model.createVector();
+  PVec R = model.createVector(), plus = model.createVector(), minus = model.createVector();
+  model.initialState(x, v);
+  // A bent, moving state and an arbitrary dv and direction, zero on the fixed corners as Newton's are.
+  PetscInt lo = 0, hi = 0;
+  BEAM_PETSC(VecGetOwnershipRange(x, &lo, &hi));
+  for (PetscInt i = lo; i < hi; ++i) {
+    BEAM_PETSC(VecSetValue(x, i, 0.01 * std::sin(1.3 * double(i)), ADD_VALUES));
+    BEAM_PETSC(VecSetValue(v, i, 0.2 * std::cos(0.7 * double(i)), INSERT_VALUES));
+    BEAM_PETSC(VecSetValue(dv, i, 0.05 * std::sin(2.1 * double(i) + 1), INSERT_VALUES));
+    BEAM_PETSC(VecSetValue(d, i, 0.05 * std::cos(3.7 * double(i)), INSERT_VALUES));
+  }
+  for (Vec w : {x.get(), v.get(), dv.get(), d.get()}) {
+    BEAM_PETSC(VecAssemblyBegin(w));
+    BEAM_PETSC(VecAssemblyEnd(w));
+  }
+  const std::vector<PetscInt> fixed = model.fixedDofs();
+  const std::vector<PetscScalar> zeros(fixed.size(), 0.0);
+  for (Vec w : {v.get(), dv.get(), d.get()}) {
+    BEAM_PETSC(VecSetValues(w, PetscInt(fixed.size()), fixed.data(), zeros.data(), INSERT_VALUES));
+    BEAM_PETSC(VecAssemblyBegin(w));
+    BEAM_PETSC(VecAssemblyEnd(w));
+  }
+  for (const char *name : {"implicit_euler", "implicit_midpoint"}) {
+    auto scheme = makeScheme(name);
+    SchemeSettings settings;
+    settings.dt = 0.01;
+    scheme->setup(model, settings);
+    auto &theta = dynamic_cast<ImplicitTheta &>(*scheme);
+    theta.stepResidual(0.0, x, v, dv, R);
+    PetscScalar slope = 0;
+    BEAM_PETSC(VecDot(R, d, &slope));
+    const double h = 1e-3;
+    BEAM_PETSC(VecWAXPY(plus, h, d, dv));
+    BEAM_PETSC(VecWAXPY(minus, -h, d, dv));
+    const double e_plus = theta.stepEnergy(0.0, x, v, plus), e_minus = theta.stepEnergy(0.0, x, v, minus);
+    const double fd = (e_plus - e_minus) / (2 * h);
+    // Round-off: each Phi sums a few hundred terms (particles, springs; gravity's potential from the origin
+    // makes |Phi| ~ 10, 40 here), each rounded: 100 eps |Phi| per evaluation (1e-9, against R'd ~ 4e-5).
+    const double round_off = 100 * DBL_EPSILON * (std::abs(e_plus) + std::abs(e_minus)) / (2 * h);
+    EXPECT_NEAR(fd, PetscRealPart(slope), round_off + 1e-6 * std::abs(PetscRealPart(slope))) << name;
+    EXPECT_GT(std::abs(PetscRealPart(slope)), 1e-6) << name; // not a vanishing comparison
   }
 }
 
