@@ -9,9 +9,10 @@
 // So every scheme in the registry, including ones added later, gets its chart and its critical step
 // with no code here. This covers one-step schemes, whose step is a fixed linear map of (x, y): the lab's
 // four, RK4, Newmark (alpha_m = alpha_f = 0: its acceleration always satisfies the equation of motion,
-// so it is a function of (x, y)). A scheme that carries history between steps (HHT and generalized-alpha
-// keep an acceleration that is not the equilibrium one, a three-level central difference keeps x_{n-1})
-// is not a map of (x, y) alone: its amplification matrix acts on the longer state it keeps. Each column
+// so it is a function of (x, y)), and the three-level central difference too (the x_{n-1} it keeps is the
+// one its restart rebuilds from (x_n, y_n), B.22: Newmark beta = 0, gamma = 1/2). A scheme that carries
+// other history between steps (HHT and generalized-alpha keep an acceleration that is not the equilibrium
+// one) is not a map of (x, y) alone: its amplification matrix acts on the longer state it keeps. Each column
 // starts from a state set from outside, which such a scheme treats as a restart (StepContinuity.hpp),
 // so for it A is the restarted step; isOneStepMap() tells the two kinds apart.
 //
@@ -35,9 +36,10 @@ std::array<std::array<double, 2>, 2> amplificationMatrix(const std::string &sche
 void readSchemeOptions(const std::string &scheme);
 
 // True when `scheme` is a one-step map of (x, y) at this Omega: two consecutive steps from (1, 0) give
-// A^2 (1, 0). False for schemes that carry state between steps (hht, generalized_alpha: their
-// acceleration is not the equilibrium one; a three-level central difference: x_{n-1}); for those the
-// A above is the restarted step, not the method's amplification matrix.
+// A^2 (1, 0). False for schemes that carry state between steps that (x, y) do not determine (hht,
+// generalized_alpha: their acceleration is not the equilibrium one); for those the A above is the
+// restarted step, not the method's amplification matrix. (Measured, so a scheme added later is judged
+// by what it does: the central difference, which keeps x_{n-1}, is one.)
 bool isOneStepMap(const std::string &scheme, double omega_h = 1, double xi = 0);
 // Largest |eigenvalue| of a real 2x2 matrix.
 double spectralRadius(const std::array<std::array<double, 2>, 2> &A);

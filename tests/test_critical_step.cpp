@@ -46,6 +46,8 @@ TEST(CriticalStep, SemiImplicitMeasuredMatchesTheory) {
   ASSERT_TRUE(m.found) << m.why;
   EXPECT_NEAR(m.dt / theory, 1.0, 0.01) << "measured " << m.dt << " theory " << theory;
   EXPECT_LT(m.dt, m.unstable_dt);
+  // The bracket closed to the search's precision (a bisection stopped at 10x it passed the 1 % above).
+  EXPECT_LE((m.unstable_dt - m.dt) / m.unstable_dt, search.precision);
 }
 
 // A bracket that never closes says which way and where it stopped, that end exact (the CSV note of
@@ -118,7 +120,14 @@ TEST(CriticalStep, WarningAboveTheLimitOnly) {
   const std::string just_above = ::testing::internal::GetCapturedStdout();
   if (rank == 0) {
     EXPECT_EQ(just_above.rfind("warning: dt = ", 0), 0u) << "no warning at 1e-4 above the limit";
+    EXPECT_NE(just_above.find(" exceeds the critical step "), std::string::npos) << just_above;
   }
+  // Up to 1e4 DOFs omega_max is converged: no margin below the limit (the large systems' "within 5e-4
+  // of" warning would fire here at 1e-4 below it).
+  ::testing::internal::CaptureStdout();
+  warnIfUnstable(c.system, c.beam.frozenDofs(), "semi_implicit", (1 - 1e-4) * limit);
+  std::fflush(stdout);
+  EXPECT_EQ(::testing::internal::GetCapturedStdout(), "");
   PetscInt n;
   BEAM_PETSC(MatGetSize(c.system.stiffness, &n, nullptr));
   EXPECT_LT(applies, n - PetscInt(c.beam.frozenDofs().size()));

@@ -34,6 +34,7 @@
 #include "solvers/CentralDifference.hpp"
 #include "solvers/GeneralizedAlpha.hpp"
 #include "solvers/LinearModel.hpp"
+#include "solvers/StepContinuity.hpp"
 #include "solvers/TimeLoop.hpp"
 
 using namespace beam;
@@ -514,4 +515,32 @@ TEST(DampedSchemes, BeamRayleighDampingIsAlphaMPlusBetaSAndZeroAtFrozenDofs) {
     }
   }
   EXPECT_EQ(free_columns, 3);
+}
+
+// StepContinuity (the Newmark family's and central difference's history): a step continues only at the
+// time the last one reached (round-off allowed) with exactly the (x, y) it returned; a velocity or a time
+// set from outside restarts the scheme (a check that ignored y, or t, passed every scheme test: their
+// restarts all change x too).
+TEST(DampedSchemes, StepContinuesOnlyFromTheStateItReturned) {
+  PVec x, y;
+  BEAM_PETSC(VecCreateMPI(PETSC_COMM_WORLD, PETSC_DECIDE, 4, x.out()));
+  y = duplicate(x);
+  BEAM_PETSC(VecSet(x, 1.0));
+  BEAM_PETSC(VecSet(y, -0.5));
+  StepContinuity c;
+  EXPECT_FALSE(c.continues(0.1, x, y)); // nothing recorded yet
+  c.record(0.1, x, y);
+  EXPECT_TRUE(c.continues(0.1, x, y));
+  EXPECT_TRUE(c.continues(0.1 + 1e-12, x, y)); // t = n dt against a sum of dt's
+  EXPECT_FALSE(c.continues(1.0, x, y));        // a jump in time
+  BEAM_PETSC(VecSet(y, 0.0));
+  EXPECT_FALSE(c.continues(0.1, x, y)); // the velocity set from outside
+  BEAM_PETSC(VecSet(y, -0.5));
+  BEAM_PETSC(VecSetValue(x, 3, 1.0 + 1e-15, INSERT_VALUES));
+  BEAM_PETSC(VecAssemblyBegin(x));
+  BEAM_PETSC(VecAssemblyEnd(x));
+  EXPECT_FALSE(c.continues(0.1, x, y)); // x changed, however little
+  c.record(0.1, x, y);
+  c.reset();
+  EXPECT_FALSE(c.continues(0.1, x, y));
 }
