@@ -94,6 +94,33 @@ for s in midpoint fully_implicit; do
     { echo "FAIL: energy_drift.csv's row for $s ($row) against its energy.csv"; failures=$((failures + 1)); }
 done
 
+# trajectory.csv (-track): a free particle (no springs, no gravity) moves exactly along x0 + v0 t, so
+# every row's position is 1 + 0.5 t, -0.25 t, 0.125 t (round-off of ten sums, 1e-14) and its velocity
+# v0 exactly (position and velocity columns swapped passed every test until 2026-11-28: no test read them).
+printf 'x,y,z,mass,fixed,vx,vy,vz\n0,0,0,1,1,0,0,0\n1,0,0,2,0,0.5,-0.25,0.125\n' > free_particles.csv
+printf 'i,j,stiffness\n' > no_springs.csv
+expect 0 "" "$labs/mass_spring" -particles free_particles.csv -springs no_springs.csv -gravity 0,0,0 -scheme verlet \
+  -dt 0.1 -T 1 -track 1 -quiet -output_dir freetrack
+awk -F, 'NR == 1 { ok = ($0 == "step,time,particle,x,y,z,vx,vy,vz"); next }
+  { t = $2; dx = $4 - (1 + 0.5 * t); dy = $5 + 0.25 * t; dz = $6 - 0.125 * t
+    if ($3 != 1 || dx * dx > 1e-28 || dy * dy > 1e-28 || dz * dz > 1e-28 || $7 != 0.5 || $8 != -0.25 || $9 != 0.125) ok = 0
+    ++rows }
+  END { exit !(ok && rows == 11) }' freetrack/trajectory.csv && passed=$((passed + 1)) ||
+  { echo "FAIL: trajectory.csv of a free particle: $(sed -n '1p;3p' freetrack/trajectory.csv)"; failures=$((failures + 1)); }
+
+# stiffness_sweep.csv (mass_spring_stability): omega_max_dt = omega_max dt (dt = 0.01), omega_max
+# scales as sqrt(stiffness) for a chain at rest (S proportional to k: x4 gives x2, to 1e-9, the
+# eigensolver's tolerance), and verlet is stable exactly when omega_max dt < 2 (its limit); the column
+# holding omega_max alone passed every test until 2026-11-28.
+expect 0 "" "$labs/mass_spring_stability" -model chain -chain_n 5 -stiffness_factors 1,4 \
+  -schemes verlet,implicit_euler -measure_steps 0 -output_dir sweep
+awk -F, 'NR == 1 { ok = ($0 ~ /^factor,omega_max,omega_max_dt,scheme,stable,/); next }
+  { r = ($3 - $2 * 0.01) / $3; if (r < 0) r = -r; if (r > 1e-15) ok = 0
+    w[$1] = $2; if ($4 == "verlet" && ($5 == 1) != ($3 < 2)) ok = 0; ++rows }
+  END { q = w[4] / w[1] - 2; if (q < 0) q = -q; exit !(ok && rows == 4 && q < 1e-9) }' sweep/stiffness_sweep.csv &&
+  passed=$((passed + 1)) ||
+  { echo "FAIL: stiffness_sweep.csv: $(cat sweep/stiffness_sweep.csv)"; failures=$((failures + 1)); }
+
 # Write errors: a full disk (/dev/full) stops the run with exit 3 naming the file.
 mkdir diskfull && ln -s /dev/full diskfull/energy.csv
 expect 3 "cannot write 'diskfull/energy.csv': No space left on device" "$m" -T 0.1 -output_dir diskfull
