@@ -46,8 +46,6 @@ void roughField(Vec x, const std::vector<PetscInt> &frozen) {
   BEAM_PETSC(VecRestoreArray(x, &v));
 }
 
-namespace {
-
 // The trial runs' initial displacement (see the header): random, 0 at frozen DOFs, strain energy equal to
 // the compliance energy (or 1 without a load).
 PVec roughDisplacement(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen, double compliance) {
@@ -60,8 +58,6 @@ PVec roughDisplacement(const SecondOrderSystem &system, const std::vector<PetscI
   BEAM_PETSC(VecScale(x, std::sqrt(target / (0.5 * PetscRealPart(strain)))));
   return x;
 }
-
-} // namespace
 
 MeasuredStep measureCriticalStep(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen,
                                  const std::string &scheme, double guess, const CriticalStepSearch &search) {

@@ -64,6 +64,9 @@ MeasuredStep bisectStableStep(const std::function<bool(double)> &stable, double 
 // x = a pseudo-random field in [-1, 1) (a fixed hash of the global index: the same on any rank count),
 // 0 at the `frozen` indices: the trial runs' rough initial state.
 void roughField(Vec x, const std::vector<PetscInt> &frozen);
+// The trial runs' initial displacement: roughField scaled so its strain energy 1/2 x'Sx equals
+// `compliance` (the load's compliance energy), or 1 when it is 0 (no load).
+PVec roughDisplacement(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen, double compliance);
 
 // Prints on rank 0's stdout, with the lab's other console lines (stderr stays for the one error line a
 // failing lab prints)
