@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "MassSpring/BuiltinModels.hpp"
 #include "MassSpring/Network.hpp"
 #include "common/Petsc.hpp"
 
@@ -23,6 +24,17 @@ inline std::vector<double> allValues(Vec v) {
   std::vector<double> out(a, a + n);
   BEAM_PETSC(VecRestoreArrayRead(all, &a));
   return out;
+}
+
+// The built-in cloth (stiffness 1000, total mass 1, two corners fixed, gravity) at n x n, validated (rest
+// lengths: the initial distances).
+inline Network squareCloth(int n) {
+  auto params = builtinParameters("cloth");
+  for (auto &p : params)
+    if (p.name == "cloth_nx" || p.name == "cloth_ny") p.value = n;
+  Network net = builtinNetwork("cloth", params);
+  net.validate();
+  return net;
 }
 
 inline Particle particle(Vec3 x, double m, Vec3 v = {0, 0, 0}, bool fixed = false) {

@@ -366,11 +366,7 @@ TEST(NonlinearSchemes, InexactNewtonSolvesReachTheNewtonStep) {
   // the exact Newton solution whatever the linear solver, and the two steps' velocities v = dv_1 + dv_2
   // within 2e-8 |v|: the tolerance 1e-7 |v| leaves a factor 5. (A stopping rule loosened to a step below
   // 1e-3 |dv|, -default_newton_snes_stol 1e-3, fails it.)
-  auto params = builtinParameters("cloth");
-  for (auto &p : params)
-    if (p.name == "cloth_nx" || p.name == "cloth_ny") p.value = 82;
-  Network net = builtinNetwork("cloth", params);
-  net.validate(); // rest lengths: the initial distances
+  const Network net = squareCloth(82);
   const MassSpringModel model(net, PETSC_COMM_WORLD);
   ASSERT_GT(3 * 82 * 82, ImplicitTheta::kDirectNewtonLimit);
   BEAM_PETSC(PetscOptionsSetValue(nullptr, "-exact_newton_ksp_type", "preonly"));
@@ -453,11 +449,7 @@ TEST(NonlinearSchemes, FactorizationWorkEstimate) {
 // below the factor theta that U/theta (in place of U/theta^2) puts on the force part (that passed every
 // other test: the converged steps do not depend on the search, and at theta = 1 the two agree).
 TEST(NonlinearSchemes, LineSearchEnergyHasTheResidualAsItsGradient) {
-  auto params = builtinParameters("cloth");
-  for (auto &p : params)
-    if (p.name == "cloth_nx" || p.name == "cloth_ny") p.value = 6;
-  Network net = builtinNetwork("cloth", params);
-  net.validate();
+  const Network net = squareCloth(6);
   const MassSpringModel model(net, PETSC_COMM_WORLD);
   ASSERT_TRUE(model.conservative());
   PVec x = model.createVector(), v = model.createVector(), dv = model.createVector(), d = model.createVector();
@@ -515,11 +507,7 @@ TEST(NonlinearSchemes, EnergyLineSearchTakesTheStepsBacktrackingOnTheResidualCut
   // when written). The energy search must take fewer iterations (36 against 45 when written; at dt = 0.1,
   // 90 against 180, but there the two searches end at different solutions of R = 0 from the first step
   // on, 3.5e-3 |v| apart: a cloth falling flat can buckle either way).
-  auto params = builtinParameters("cloth");
-  for (auto &p : params)
-    if (p.name == "cloth_nx" || p.name == "cloth_ny") p.value = 40;
-  Network net = builtinNetwork("cloth", params);
-  net.validate();
+  const Network net = squareCloth(40);
   const MassSpringModel model(net, PETSC_COMM_WORLD);
   ASSERT_TRUE(model.conservative());
   // Exact linear solves, given: the default chooses GMRES + GAMG for this cloth since 2026-11-28 (its
