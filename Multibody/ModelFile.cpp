@@ -26,6 +26,8 @@ namespace {
 
 using nlohmann::json;
 
+constexpr double kLargestPrincipalMoment = 1e306; // 36 times it still fits a double (the rotational mass)
+
 const char *const kBuiltIn[] = {"pendulum", "n_four_bar", "andrews", "double_pendulum", "slider_crank",
                                 "heavy_top", "free_body", "chain"};
 
@@ -94,6 +96,15 @@ Mat3 inertia(const json &value, const Where &where) {
   // A rigid body's principal moments obey I1 <= I2 + I3 (equality for a flat body): [1, 1, 3] is no
   // body's, and its motion no rigid body's. 1e-6 of the sum for rounded input.
   const Vec3 I = eig.eigenvalues();
+  // The rotational mass 4 Phi^T I Phi (entries up to 4 I_max, summed over nine products) must be finite:
+  // at 1e308 it overflowed and the first augmented solve got inf and NaN (exit 3, "non-finite
+  // accelerations", from the initial projection), or at rest a kinetic energy of NaN.
+  if (!(I.maxCoeff() <= kLargestPrincipalMoment)) {
+    std::ostringstream largest;
+    largest << I.maxCoeff();
+    where.fail("inertia: the largest principal moment " + largest.str() + " overflows the rotational mass; accepted: up to " +
+               "1e306 (in the file's units)");
+  }
   if (I.maxCoeff() > (I.sum() - I.maxCoeff()) * (1 + 1e-6))
     where.fail("inertia: the largest principal moment exceeds the sum of the other two, which no rigid body's does; "
                "accepted: I1 <= I2 + I3");

@@ -1,5 +1,6 @@
 #include "Multibody/MultibodyModel.hpp"
 
+#include <Eigen/LU>
 #include <Eigen/QR>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <iomanip>
+#include <numeric>
 #include <set>
 #include <sstream>
 
@@ -244,9 +246,14 @@ Eigen::VectorXd MultibodyModel::solveAugmented(const Vector &q, const Constraint
   K.setFromTriplets(t.begin(), t.end());
   Vector solution;
   if (solvesDense(N)) {
-    // Rank-revealing: redundant joints (planar loops built from 3D revolute joints) make G singular;
-    // the least-squares solution still has the unique accelerations, only the multipliers are not.
-    // The decomposition runs on D K D, D diagonal, and x = D y solves K x = rhs from (D K D) y = D rhs.
+    // Redundant joints (planar loops built from 3D revolute joints) make G's rows dependent; the
+    // accelerations are still unique, only the multipliers are not. The rank is decided on G alone
+    // (pivoted QR of its transpose), the dependent rows are dropped, and the remaining system, nonsingular
+    // since M is positive definite on G's null space, is solved by LU with no rank cut. A cut on the whole
+    // matrix, as until 2026-11-28 (a complete orthogonal decomposition), also cut M's small eigenvalues: a
+    // needle-like body (principal moments 1 : 1e-11) was reported as redundant constraints and its spin
+    // about its own axis got a least-squares acceleration (test Invariants.NeedleTopIsNoRedundantConstraint).
+    // Everything runs on D K D, D diagonal, and x = D y solves K x = rhs from (D K D) y = D rhs.
     // The blocks of K carry different units (kg, kg m^2 for the quaternions, lengths in G), and the rank
     // cut is relative: in millimetres the double pendulum's quaternion-norm rows fell below it (rank 22
     // < 26 reported, the norms drifted to |p|^2 - 1 = 0.99, exit 0). D first scales each body's
@@ -274,17 +281,22 @@ Eigen::VectorXd MultibodyModel::solveAugmented(const Vector &q, const Constraint
       A = s.asDiagonal() * A * s.asDiagonal();
       D = D.cwiseProduct(s);
     }
-    Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
-    cod.setThreshold(1e-10);
-    cod.compute(A);
+    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> rows(A.bottomLeftCorner(nc, nq).transpose());
+    rows.setThreshold(kRankThreshold);
+    const int rank = static_cast<int>(rows.rank());
     // A matrix that overflowed (an inertia of 1e308) has no rank to speak of: its non-finite solution is
     // refused below, without a warning about redundant joints before it.
-    if (cod.rank() < N && A.allFinite() && rank_ == 0 && firstRedundancyWarning(d_.source)) {
-      std::fprintf(stderr, "warning: %s: redundant constraints (augmented matrix of rank %ld < %d): "
-                   "least-squares multipliers, accelerations unaffected\n",
-                   d_.source.c_str(), static_cast<long>(cod.rank()), N);
+    if (rank < nc && A.allFinite() && rank_ == 0 && firstRedundancyWarning(d_.source)) {
+      std::fprintf(stderr, "warning: %s: redundant constraints (%d of %d constraint rows independent): "
+                   "the dependent rows dropped, accelerations unaffected\n",
+                   d_.source.c_str(), rank, nc);
     }
-    solution = D.asDiagonal() * cod.solve(Vector(D.asDiagonal() * rhs));
+    std::vector<int> keep(nq + rank);
+    std::iota(keep.begin(), keep.begin() + nq, 0);
+    for (int k = 0; k < rank; ++k) keep[nq + k] = nq + static_cast<int>(rows.colsPermutation().indices()(k));
+    const Vector y = Eigen::PartialPivLU<Eigen::MatrixXd>(A(keep, keep)).solve(Vector(D(keep).cwiseProduct(rhs(keep))));
+    solution = Vector::Zero(N);
+    solution(keep) = D(keep).cwiseProduct(y);
   } else {
     K.makeCompressed();
     if (!sparse_->analysed) {

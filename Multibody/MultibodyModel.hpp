@@ -4,8 +4,8 @@
 //     [ M  G^T ] [ qddot  ]   [ F - J ]
 //     [ G  0   ] [ lambda ] = [ L + W ]          W = -2 xi omega gdot - omega^2 g   (eq. 12)
 // over the quaternion norm rows (one per body, eqs. 9-11) and the joint rows (Constraints.hpp), with
-// Eigen: dense and rank-revealing for small systems (redundant joints of planar loops get the
-// least-squares solution), sparse LU for large ones (chains: cost linear in the number of bodies).
+// Eigen: dense for small systems (a rank decision on G: the dependent rows of redundant joints, such as
+// planar loops', are dropped), sparse LU for large ones (chains: cost linear in the number of bodies).
 //
 // The model is sequential: the whole state lives on rank 0 (the vectors have all their entries there
 // and none on other ranks); other ranks take part in the collective calls and get the scalars by
@@ -70,9 +70,10 @@ public:
   int bodyCount() const { return static_cast<int>(d_.bodies.size()); }
   int jointRowCount() const { return static_cast<int>(rows_.size()); }
   const Baumgarte &baumgarte() const { return baumgarte_; }
-  // Augmented systems up to this size are solved dense (rank-revealing), larger ones by sparse LU.
+  // Augmented systems up to this size are solved dense (G's rank decided), larger ones by sparse LU.
   static constexpr int kDenseLimit = 150;
-  static constexpr int kEquilibrationSweeps = 6; // Ruiz sweeps before the rank-revealing solve
+  static constexpr int kEquilibrationSweeps = 6; // Ruiz sweeps before the dense solve
+  static constexpr double kRankThreshold = 1e-10; // G's rows below it, relative to the largest, are dependent
   static bool solvesDense(long unknowns) { return unknowns <= kDenseLimit; }
   bool projection() const { return projection_; }
 

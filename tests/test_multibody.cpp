@@ -247,7 +247,7 @@ TEST(Multibody, ProjectionRestoresTheConstraints) {
 }
 
 TEST(Multibody, RedundantPlanarLoopAndSparseChain) {
-  // A02: planar loops of 3D revolute joints are redundant (least squares); the chain above the dense
+  // A02: planar loops of 3D revolute joints are redundant (dependent rows dropped); the chain above the dense
   // limit goes through the sparse LU. Both must meet G qdd = L at a consistent state.
   for (const char *name : {"n_four_bar", "slider_crank", "chain"}) {
     const MultibodyModel model(loadModel(name, 40), PETSC_COMM_SELF);
