@@ -2,6 +2,7 @@
 
 #include <Eigen/LU>
 #include <Eigen/QR>
+#include <Eigen/SparseQR>
 
 #include <algorithm>
 #include <cmath>
@@ -226,6 +227,73 @@ MultibodyModel::ConstraintValues MultibodyModel::constraints(const Vector &q, co
   return c;
 }
 
+// The coordinates' part of the solves' scaling: each body's coordinates by 1/sqrt of its mass block's
+// largest diagonal entry, so that M's blocks are of order 1 in any units.
+Eigen::VectorXd MultibodyModel::coordinateScaling(const Vector &mass_diagonal) const {
+  Vector D(mass_diagonal.size());
+  auto inverseRoot = [](double v) { return v > 0 ? 1 / std::sqrt(v) : 1.0; };
+  for (int b = 0; b < bodyCount(); ++b) {
+    D.segment<3>(7 * b).setConstant(inverseRoot(d_.bodies[b].mass));
+    D.segment<4>(7 * b + 3).setConstant(inverseRoot(mass_diagonal.segment<4>(7 * b + 3).maxCoeff()));
+  }
+  return D;
+}
+
+// The augmented system's unknowns that stay once G's dependent rows go: every coordinate and the first
+// `rank` rows of G in `order` (a rank-revealing QR's column order of G^T). Warns once per model.
+std::vector<int> MultibodyModel::independentRows(int nq, int nc, int rank, const Eigen::VectorXi &order) const {
+  if (rank < nc && rank_ == 0 && firstRedundancyWarning(d_.source))
+    std::fprintf(stderr, "warning: %s: redundant constraints (%d of %d constraint rows independent): "
+                 "the dependent rows dropped, accelerations unaffected\n",
+                 d_.source.c_str(), rank, nc);
+  std::vector<int> keep(nq + rank);
+  std::iota(keep.begin(), keep.begin() + nq, 0);
+  for (int k = 0; k < rank; ++k) keep[nq + k] = nq + order(k);
+  return keep;
+}
+
+// Above the dense size, a sparse LU that met a zero pivot: G's rank decided by a sparse QR of G^T (scaled
+// as the dense solve scales it: coordinates by their mass blocks, then each row of G to a largest entry of
+// 1; columns of G^T under 1e-10 of the largest column norm are dependent), the dependent rows dropped and
+// the rest solved by a sparse LU. Planar loops of 3D revolute joints above 150 unknowns (three IFToMM A02
+// four-bars side by side, 225) ended in exit 3 until 2026-11-28. Independent rows that still meet a zero
+// pivot mean a singular configuration or mass matrix: exit 3.
+Eigen::VectorXd MultibodyModel::solveWithoutDependentRows(const Eigen::SparseMatrix<double> &K, const Vector &rhs, int nq,
+                                                          int nc) const {
+  const int N = nq + nc;
+  const Vector Dc = coordinateScaling(Vector(K.diagonal()).head(nq));
+  Eigen::SparseMatrix<double> Gt = (K.bottomLeftCorner(nc, nq) * Dc.asDiagonal()).transpose(); // nq x nc
+  double largest = 0;
+  for (int r = 0; r < nc; ++r) {
+    double row_max = 0;
+    for (Eigen::SparseMatrix<double>::InnerIterator e(Gt, r); e; ++e) row_max = std::max(row_max, std::abs(e.value()));
+    if (row_max > 0) Gt.col(r) /= row_max;
+    largest = std::max(largest, Gt.col(r).norm());
+  }
+  Gt.makeCompressed();
+  Eigen::SparseQR<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> qr;
+  qr.setPivotThreshold(kRankThreshold * largest);
+  qr.compute(Gt);
+  const int rank = qr.info() == Eigen::Success ? static_cast<int>(qr.rank()) : nc;
+  const auto singular = [&] {
+    return runError("model " + d_.source + ": singular augmented matrix (a singular configuration, or a body "
+                    "whose mass matrix is singular along its constraints)");
+  };
+  if (rank == nc) throw singular(); // the rows are independent: the zero pivot is elsewhere
+  const std::vector<int> keep = independentRows(nq, nc, rank, qr.colsPermutation().indices());
+  const int n = static_cast<int>(keep.size());
+  std::vector<Eigen::Triplet<double>> pick;
+  pick.reserve(n);
+  for (int k = 0; k < n; ++k) pick.emplace_back(keep[k], k, 1.0);
+  Eigen::SparseMatrix<double> P(N, n);
+  P.setFromTriplets(pick.begin(), pick.end());
+  Eigen::SparseMatrix<double> reduced = P.transpose() * K * P;
+  reduced.makeCompressed();
+  Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu(reduced);
+  if (lu.info() != Eigen::Success) throw singular();
+  return P * Vector(lu.solve(Vector(P.transpose() * rhs)));
+}
+
 // Solves [M G^T; G 0] [z; mu] = [top; bottom] and returns z.
 Eigen::VectorXd MultibodyModel::solveAugmented(const Vector &q, const ConstraintValues &c, const Vector &bottom_and_top) const {
   const int nq = 7 * bodyCount(), nc = static_cast<int>(c.g.size()), N = nq + nc;
@@ -245,6 +313,10 @@ Eigen::VectorXd MultibodyModel::solveAugmented(const Vector &q, const Constraint
   Eigen::SparseMatrix<double> K(N, N);
   K.setFromTriplets(t.begin(), t.end());
   Vector solution;
+  const auto nonFinite = [&] { return runError("model " + d_.source + ": the augmented solve gave non-finite accelerations"); };
+  // A matrix that overflowed (a state run away) has no rank to speak of: refused before any warning
+  // about redundant joints.
+  if (!std::all_of(K.valuePtr(), K.valuePtr() + K.nonZeros(), [](double a) { return std::isfinite(a); })) throw nonFinite();
   if (solvesDense(N)) {
     // Redundant joints (planar loops built from 3D revolute joints) make G's rows dependent; the
     // accelerations are still unique, only the multipliers are not. The rank is decided on G alone
@@ -265,11 +337,7 @@ Eigen::VectorXd MultibodyModel::solveAugmented(const Vector &q, const Constraint
     // Invariants.MotionDoesNotDependOnTheUnits.
     Eigen::MatrixXd A(K);
     Vector D(N);
-    auto inverseRoot = [](double v) { return v > 0 ? 1 / std::sqrt(v) : 1.0; };
-    for (int b = 0; b < bodyCount(); ++b) {
-      D.segment<3>(7 * b).setConstant(inverseRoot(d_.bodies[b].mass));
-      D.segment<4>(7 * b + 3).setConstant(inverseRoot(A.block<4, 4>(7 * b + 3, 7 * b + 3).diagonal().maxCoeff()));
-    }
+    D.head(nq) = coordinateScaling(A.topLeftCorner(nq, nq).diagonal());
     for (int r = nq; r < N; ++r) {
       const double row_max = A.row(r).head(nq).cwiseProduct(D.head(nq).transpose()).cwiseAbs().maxCoeff();
       D(r) = row_max > 0 ? 1 / row_max : 1.0;
@@ -283,17 +351,7 @@ Eigen::VectorXd MultibodyModel::solveAugmented(const Vector &q, const Constraint
     }
     Eigen::ColPivHouseholderQR<Eigen::MatrixXd> rows(A.bottomLeftCorner(nc, nq).transpose());
     rows.setThreshold(kRankThreshold);
-    const int rank = static_cast<int>(rows.rank());
-    // A matrix that overflowed (an inertia of 1e308) has no rank to speak of: its non-finite solution is
-    // refused below, without a warning about redundant joints before it.
-    if (rank < nc && A.allFinite() && rank_ == 0 && firstRedundancyWarning(d_.source)) {
-      std::fprintf(stderr, "warning: %s: redundant constraints (%d of %d constraint rows independent): "
-                   "the dependent rows dropped, accelerations unaffected\n",
-                   d_.source.c_str(), rank, nc);
-    }
-    std::vector<int> keep(nq + rank);
-    std::iota(keep.begin(), keep.begin() + nq, 0);
-    for (int k = 0; k < rank; ++k) keep[nq + k] = nq + static_cast<int>(rows.colsPermutation().indices()(k));
+    const std::vector<int> keep = independentRows(nq, nc, static_cast<int>(rows.rank()), rows.colsPermutation().indices());
     const Vector y = Eigen::PartialPivLU<Eigen::MatrixXd>(A(keep, keep)).solve(Vector(D(keep).cwiseProduct(rhs(keep))));
     solution = Vector::Zero(N);
     solution(keep) = D(keep).cwiseProduct(y);
@@ -304,13 +362,10 @@ Eigen::VectorXd MultibodyModel::solveAugmented(const Vector &q, const Constraint
       sparse_->analysed = true;
     }
     sparse_->lu.factorize(K);
-    if (sparse_->lu.info() != Eigen::Success)
-      throw runError("model " + d_.source + ": singular augmented matrix (redundant joints or a singular "
-                     "configuration); the sparse solve used above " + std::to_string(kDenseLimit) +
-                     " unknowns needs independent constraints");
-    solution = sparse_->lu.solve(rhs);
+    if (sparse_->lu.info() == Eigen::Success) solution = sparse_->lu.solve(rhs);
+    else solution = solveWithoutDependentRows(K, rhs, nq, nc);
   }
-  if (!solution.allFinite()) throw runError("model " + d_.source + ": the augmented solve gave non-finite accelerations");
+  if (!solution.allFinite()) throw nonFinite();
   return solution.head(nq);
 }
 

@@ -104,6 +104,9 @@ public:
 
 private:
   Vector solveAugmented(const Vector &q, const ConstraintValues &c, const Vector &top) const;
+  Vector coordinateScaling(const Vector &mass_diagonal) const;
+  std::vector<int> independentRows(int nq, int nc, int rank, const Eigen::VectorXi &order) const;
+  Vector solveWithoutDependentRows(const Eigen::SparseMatrix<double> &K, const Vector &rhs, int nq, int nc) const;
   void springForces(const StateView &s, double *F) const;
 
   Description d_;

@@ -260,6 +260,57 @@ TEST(Multibody, RedundantPlanarLoopAndSparseChain) {
   }
 }
 
+// Redundant joints above the dense size: three A02 four-bars side by side (225 unknowns, 18 dependent
+// rows) went to the sparse LU, which met a zero pivot (exit 3 until 2026-11-28). Now G's dependent rows
+// are found (sparse QR) and dropped: each copy moves as the lone four-bar of the dense solve, whose
+// accelerations it must match to the round-off of the two solves: eps times the augmented matrix's
+// condition on its range (1e3 to 1e4 here, the Andrews test's estimate) times the largest acceleration,
+// with a factor 10 for the growth over the elimination.
+TEST(Multibody, RedundantLoopsAboveTheDenseSize) {
+  const Description one = loadModel("n_four_bar");
+  Description three = one;
+  three.source = "three_four_bars";
+  three.bodies.clear();
+  three.joints.clear();
+  const int per_copy = static_cast<int>(one.bodies.size());
+  for (int k = 0; k < 3; ++k) {
+    const Vec3 shift(0, 0, 2.0 * k);
+    for (Body b : one.bodies) {
+      b.name += "_" + std::to_string(k);
+      b.position += shift;
+      three.bodies.push_back(b);
+    }
+    for (Joint j : one.joints) {
+      for (int *body : {&j.body1, &j.body2})
+        if (*body != kGround) *body += k * per_copy;
+      j.point += shift;
+      three.joints.push_back(j);
+    }
+  }
+  const MultibodyModel dense(one, PETSC_COMM_SELF), sparse(three, PETSC_COMM_SELF);
+  const int n1 = 7 * dense.bodyCount();
+  ASSERT_FALSE(MultibodyModel::solvesDense(7 * sparse.bodyCount() + sparse.constraints(sparse.initialCoordinates(), sparse.initialRates()).g.size()));
+  Vector q1 = dense.initialCoordinates(), qd1 = dense.initialRates();
+  dense.project(q1, qd1);
+  const Vector a1 = dense.accelerations(0, q1, qd1);
+  Vector q3(3 * n1), qd3(3 * n1);
+  for (int k = 0; k < 3; ++k) {
+    q3.segment(k * n1, n1) = q1;
+    qd3.segment(k * n1, n1) = qd1;
+    for (int b = 0; b < per_copy; ++b) q3(k * n1 + 7 * b + 2) += 2.0 * k;
+  }
+  testing::internal::CaptureStderr();
+  const Vector a3 = sparse.accelerations(0, q3, qd3);
+  const std::string warning = testing::internal::GetCapturedStderr();
+  EXPECT_NE(warning.find("redundant constraints (102 of 120 constraint rows independent)"), std::string::npos) << warning;
+  const double tol = 10 * 2.2e-16 * 1e4 * a1.lpNorm<Eigen::Infinity>();
+  double worst = 0;
+  for (int k = 0; k < 3; ++k) worst = std::max(worst, (a3.segment(k * n1, n1) - a1).lpNorm<Eigen::Infinity>());
+  std::printf("three four-bars: largest acceleration %.3g, largest difference from the lone one %.3g (tolerance %.3g)\n",
+              a1.lpNorm<Eigen::Infinity>(), worst, tol);
+  EXPECT_LT(worst, tol);
+}
+
 TEST(Multibody, HeavyTopInitialEnergy) {
   const MultibodyModel model(loadModel("heavy_top"), PETSC_COMM_SELF);
   const Vector q = model.initialCoordinates(), qd = model.initialRates();
