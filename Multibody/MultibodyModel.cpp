@@ -104,9 +104,14 @@ std::uint64_t hashDescription(const Description &d) {
 
 } // namespace
 
+// The sparse path's state: the unknowns it keeps (all, or G's independent rows decided by a sparse QR
+// on the first solve and again at a zero pivot), and its LU, whose pattern is analysed once per choice.
 struct MultibodyModel::SparseSolver {
   Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu;
   bool analysed = false;
+  bool rows_chosen = false;
+  std::vector<int> keep;            // empty: every unknown
+  Eigen::SparseMatrix<double> pick; // N x keep.size(): the kept unknowns as columns of the identity
 };
 
 MultibodyModel::MultibodyModel(Description description, MPI_Comm comm, Baumgarte baumgarte, bool projection)
@@ -252,14 +257,13 @@ std::vector<int> MultibodyModel::independentRows(int nq, int nc, int rank, const
   return keep;
 }
 
-// Above the dense size, a sparse LU that met a zero pivot: G's rank decided by a sparse QR of G^T (scaled
-// as the dense solve scales it: coordinates by their mass blocks, then each row of G to a largest entry of
-// 1; columns of G^T under 1e-10 of the largest column norm are dependent), the dependent rows dropped and
-// the rest solved by a sparse LU. Planar loops of 3D revolute joints above 150 unknowns (three IFToMM A02
-// four-bars side by side, 225) ended in exit 3 until 2026-11-28. Independent rows that still meet a zero
-// pivot mean a singular configuration or mass matrix: exit 3.
-Eigen::VectorXd MultibodyModel::solveWithoutDependentRows(const Eigen::SparseMatrix<double> &K, const Vector &rhs, int nq,
-                                                          int nc) const {
+// Above the dense size: G's rank decided by a sparse QR of G^T (scaled as the dense solve scales it:
+// coordinates by their mass blocks, then each row of G to a largest entry of 1; columns of G^T under
+// 1e-10 of the largest column norm are dependent), on the first solve and again at a zero pivot. A zero
+// pivot alone does not tell: planar loops lying in a coordinate plane gave exact zero pivots, the same
+// loops tilted gave round-off pivots and a "solution" that diverged in the first step. Until 2026-11-28
+// the sparse path had no rank decision (three A02 four-bars side by side, 225 unknowns, could not run).
+void MultibodyModel::chooseSparseRows(const Eigen::SparseMatrix<double> &K, int nq, int nc) const {
   const int N = nq + nc;
   const Vector Dc = coordinateScaling(Vector(K.diagonal()).head(nq));
   Eigen::SparseMatrix<double> Gt = (K.bottomLeftCorner(nc, nq) * Dc.asDiagonal()).transpose(); // nq x nc
@@ -275,23 +279,36 @@ Eigen::VectorXd MultibodyModel::solveWithoutDependentRows(const Eigen::SparseMat
   qr.setPivotThreshold(kRankThreshold * largest);
   qr.compute(Gt);
   const int rank = qr.info() == Eigen::Success ? static_cast<int>(qr.rank()) : nc;
-  const auto singular = [&] {
-    return runError("model " + d_.source + ": singular augmented matrix (a singular configuration, or a body "
-                    "whose mass matrix is singular along its constraints)");
-  };
-  if (rank == nc) throw singular(); // the rows are independent: the zero pivot is elsewhere
-  const std::vector<int> keep = independentRows(nq, nc, rank, qr.colsPermutation().indices());
-  const int n = static_cast<int>(keep.size());
-  std::vector<Eigen::Triplet<double>> pick;
-  pick.reserve(n);
-  for (int k = 0; k < n; ++k) pick.emplace_back(keep[k], k, 1.0);
-  Eigen::SparseMatrix<double> P(N, n);
-  P.setFromTriplets(pick.begin(), pick.end());
-  Eigen::SparseMatrix<double> reduced = P.transpose() * K * P;
-  reduced.makeCompressed();
-  Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu(reduced);
-  if (lu.info() != Eigen::Success) throw singular();
-  return P * Vector(lu.solve(Vector(P.transpose() * rhs)));
+  std::vector<int> keep;
+  if (rank < nc) {
+    keep = independentRows(nq, nc, rank, qr.colsPermutation().indices());
+    std::vector<Eigen::Triplet<double>> ones;
+    for (int k = 0; k < static_cast<int>(keep.size()); ++k) ones.emplace_back(keep[k], k, 1.0);
+    sparse_->pick.resize(N, static_cast<Eigen::Index>(keep.size()));
+    sparse_->pick.setFromTriplets(ones.begin(), ones.end());
+  }
+  sparse_->keep = std::move(keep);
+  sparse_->rows_chosen = true;
+  sparse_->analysed = false;
+}
+
+// The augmented solve on the kept unknowns; false at a zero pivot.
+bool MultibodyModel::sparseSolve(const Eigen::SparseMatrix<double> &K, const Vector &rhs, Vector &solution) const {
+  const bool all = sparse_->keep.empty();
+  Eigen::SparseMatrix<double> reduced;
+  if (!all) {
+    reduced = sparse_->pick.transpose() * K * sparse_->pick;
+    reduced.makeCompressed();
+  }
+  const Eigen::SparseMatrix<double> &A = all ? K : reduced;
+  if (!sparse_->analysed) {
+    sparse_->lu.analyzePattern(A);
+    sparse_->analysed = true;
+  }
+  sparse_->lu.factorize(A);
+  if (sparse_->lu.info() != Eigen::Success) return false;
+  solution = all ? Vector(sparse_->lu.solve(rhs)) : Vector(sparse_->pick * Vector(sparse_->lu.solve(Vector(sparse_->pick.transpose() * rhs))));
+  return true;
 }
 
 // Solves [M G^T; G 0] [z; mu] = [top; bottom] and returns z.
@@ -351,19 +368,30 @@ Eigen::VectorXd MultibodyModel::solveAugmented(const Vector &q, const Constraint
     }
     Eigen::ColPivHouseholderQR<Eigen::MatrixXd> rows(A.bottomLeftCorner(nc, nq).transpose());
     rows.setThreshold(kRankThreshold);
-    const std::vector<int> keep = independentRows(nq, nc, static_cast<int>(rows.rank()), rows.colsPermutation().indices());
+    const std::vector<int> kept = independentRows(nq, nc, static_cast<int>(rows.rank()), rows.colsPermutation().indices());
+    const Eigen::VectorXi keep = Eigen::Map<const Eigen::VectorXi>(kept.data(), static_cast<Eigen::Index>(kept.size()));
     const Vector y = Eigen::PartialPivLU<Eigen::MatrixXd>(A(keep, keep)).solve(Vector(D(keep).cwiseProduct(rhs(keep))));
     solution = Vector::Zero(N);
     solution(keep) = D(keep).cwiseProduct(y);
   } else {
     K.makeCompressed();
-    if (!sparse_->analysed) {
-      sparse_->lu.analyzePattern(K);
-      sparse_->analysed = true;
+    const bool factored = sparseSolve(K, rhs, solution);
+    // Dependent rows give the LU a zero pivot, or (off the constraints, at RK4's stages) a round-off one
+    // and a residual 1e16 times the right-hand side (tilted four-bars; 1e-15 to 1e-14 on chains): G's
+    // rank is then decided (a sparse QR: 0.15 s for a 300-link chain's G, 160 s for 3000 links, so never
+    // on a solve that passes), and the rows chosen are kept.
+    const double residual = factored ? (K * solution - rhs).lpNorm<Eigen::Infinity>() : HUGE_VAL;
+    // Once the rows are chosen, only a zero pivot asks again (an ill-conditioned but honest system's
+    // solution stands rather than paying for the QR at every solve).
+    if (!(residual <= kResidualTrust * rhs.lpNorm<Eigen::Infinity>()) && !(factored && sparse_->rows_chosen)) {
+      const std::vector<int> before = sparse_->keep;
+      const bool had_choice = sparse_->rows_chosen;
+      chooseSparseRows(K, nq, nc);
+      const bool same = had_choice ? sparse_->keep == before : sparse_->keep.empty();
+      if (same ? !factored : !sparseSolve(K, rhs, solution))
+        throw runError("model " + d_.source + ": singular augmented matrix (a singular configuration, or a body "
+                       "whose mass matrix is singular along its constraints)");
     }
-    sparse_->lu.factorize(K);
-    if (sparse_->lu.info() == Eigen::Success) solution = sparse_->lu.solve(rhs);
-    else solution = solveWithoutDependentRows(K, rhs, nq, nc);
   }
   if (!solution.allFinite()) throw nonFinite();
   return solution.head(nq);

@@ -74,6 +74,9 @@ public:
   static constexpr int kDenseLimit = 150;
   static constexpr int kEquilibrationSweeps = 6; // Ruiz sweeps before the dense solve
   static constexpr double kRankThreshold = 1e-10; // G's rows below it, relative to the largest, are dependent
+  // A sparse solve whose residual exceeds this fraction of the right-hand side is not trusted (dependent
+  // rows met as round-off pivots); G's rank is then decided.
+  static constexpr double kResidualTrust = 1e-6;
   static bool solvesDense(long unknowns) { return unknowns <= kDenseLimit; }
   bool projection() const { return projection_; }
 
@@ -106,7 +109,8 @@ private:
   Vector solveAugmented(const Vector &q, const ConstraintValues &c, const Vector &top) const;
   Vector coordinateScaling(const Vector &mass_diagonal) const;
   std::vector<int> independentRows(int nq, int nc, int rank, const Eigen::VectorXi &order) const;
-  Vector solveWithoutDependentRows(const Eigen::SparseMatrix<double> &K, const Vector &rhs, int nq, int nc) const;
+  void chooseSparseRows(const Eigen::SparseMatrix<double> &K, int nq, int nc) const;
+  bool sparseSolve(const Eigen::SparseMatrix<double> &K, const Vector &rhs, Vector &solution) const;
   void springForces(const StateView &s, double *F) const;
 
   Description d_;
