@@ -105,7 +105,7 @@ std::uint64_t hashDescription(const Description &d) {
 } // namespace
 
 // The sparse path's state: the unknowns it keeps (all, or G's independent rows decided by a sparse QR
-// on the first solve and again at a zero pivot), and its LU, whose pattern is analysed once per choice.
+// when a solve is not trusted: solveAugmented), and its LU, whose pattern is analysed once per choice.
 struct MultibodyModel::SparseSolver {
   Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu;
   bool analysed = false;
@@ -259,10 +259,10 @@ std::vector<int> MultibodyModel::independentRows(int nq, int nc, int rank, const
 
 // Above the dense size: G's rank decided by a sparse QR of G^T (scaled as the dense solve scales it:
 // coordinates by their mass blocks, then each row of G to a largest entry of 1; columns of G^T under
-// 1e-10 of the largest column norm are dependent), on the first solve and again at a zero pivot. A zero
-// pivot alone does not tell: planar loops lying in a coordinate plane gave exact zero pivots, the same
-// loops tilted gave round-off pivots and a "solution" that diverged in the first step. Until 2026-11-28
-// the sparse path had no rank decision (three A02 four-bars side by side, 225 unknowns, could not run).
+// 1e-10 of the largest column norm are dependent). A zero pivot alone does not tell: planar loops lying
+// in a coordinate plane gave exact zero pivots, the same loops tilted gave round-off pivots and a
+// "solution" that diverged in the first step. Until 2026-11-28 the sparse path had no rank decision
+// (three A02 four-bars side by side, 225 unknowns, could not run).
 void MultibodyModel::chooseSparseRows(const Eigen::SparseMatrix<double> &K, int nq, int nc) const {
   const int N = nq + nc;
   const Vector Dc = coordinateScaling(Vector(K.diagonal()).head(nq));
