@@ -104,13 +104,15 @@ std::uint64_t hashDescription(const Description &d) {
 
 } // namespace
 
-// The sparse path's state: the unknowns it keeps (all, or G's independent rows decided by a sparse QR
-// when a solve is not trusted: solveAugmented), and its LU, whose pattern is analysed once per choice.
+// The sparse path's LUs: of the whole augmented system (pattern analysed once) and of the system
+// without G's dependent rows (solveAugmented; its pattern analysed again when other rows are dropped).
 struct MultibodyModel::SparseSolver {
-  Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu;
+  using LU = Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>>;
+  LU lu;
   bool analysed = false;
-  bool rows_chosen = false;
-  std::vector<int> keep;            // empty: every unknown
+  LU reduced_lu;
+  bool reduced_analysed = false;
+  std::vector<int> keep;            // the unknowns kept by the last rank decision (empty: all)
   Eigen::SparseMatrix<double> pick; // N x keep.size(): the kept unknowns as columns of the identity
 };
 
@@ -280,34 +282,34 @@ void MultibodyModel::chooseSparseRows(const Eigen::SparseMatrix<double> &K, int 
   qr.compute(Gt);
   const int rank = qr.info() == Eigen::Success ? static_cast<int>(qr.rank()) : nc;
   std::vector<int> keep;
-  if (rank < nc) {
-    keep = independentRows(nq, nc, rank, qr.colsPermutation().indices());
-    std::vector<Eigen::Triplet<double>> ones;
-    for (int k = 0; k < static_cast<int>(keep.size()); ++k) ones.emplace_back(keep[k], k, 1.0);
-    sparse_->pick.resize(N, static_cast<Eigen::Index>(keep.size()));
-    sparse_->pick.setFromTriplets(ones.begin(), ones.end());
-  }
+  if (rank < nc) keep = independentRows(nq, nc, rank, qr.colsPermutation().indices());
+  if (keep == sparse_->keep) return;
+  std::vector<Eigen::Triplet<double>> ones;
+  for (int k = 0; k < static_cast<int>(keep.size()); ++k) ones.emplace_back(keep[k], k, 1.0);
+  sparse_->pick.resize(N, static_cast<Eigen::Index>(keep.size()));
+  sparse_->pick.setFromTriplets(ones.begin(), ones.end());
   sparse_->keep = std::move(keep);
-  sparse_->rows_chosen = true;
-  sparse_->analysed = false;
+  sparse_->reduced_analysed = false;
 }
 
-// The augmented solve on the kept unknowns; false at a zero pivot.
-bool MultibodyModel::sparseSolve(const Eigen::SparseMatrix<double> &K, const Vector &rhs, Vector &solution) const {
-  const bool all = sparse_->keep.empty();
-  Eigen::SparseMatrix<double> reduced;
-  if (!all) {
-    reduced = sparse_->pick.transpose() * K * sparse_->pick;
-    reduced.makeCompressed();
+// The augmented solve on all unknowns, or (reduced) on those kept by the last rank decision; false at a
+// zero pivot.
+bool MultibodyModel::sparseSolve(const Eigen::SparseMatrix<double> &K, const Vector &rhs, Vector &solution, bool reduced) const {
+  SparseSolver::LU &lu = reduced ? sparse_->reduced_lu : sparse_->lu;
+  bool &analysed = reduced ? sparse_->reduced_analysed : sparse_->analysed;
+  Eigen::SparseMatrix<double> A;
+  if (reduced) {
+    A = sparse_->pick.transpose() * K * sparse_->pick;
+    A.makeCompressed();
   }
-  const Eigen::SparseMatrix<double> &A = all ? K : reduced;
-  if (!sparse_->analysed) {
-    sparse_->lu.analyzePattern(A);
-    sparse_->analysed = true;
+  const Eigen::SparseMatrix<double> &matrix = reduced ? A : K;
+  if (!analysed) {
+    lu.analyzePattern(matrix);
+    analysed = true;
   }
-  sparse_->lu.factorize(A);
-  if (sparse_->lu.info() != Eigen::Success) return false;
-  solution = all ? Vector(sparse_->lu.solve(rhs)) : Vector(sparse_->pick * Vector(sparse_->lu.solve(Vector(sparse_->pick.transpose() * rhs))));
+  lu.factorize(matrix);
+  if (lu.info() != Eigen::Success) return false;
+  solution = reduced ? Vector(sparse_->pick * Vector(lu.solve(Vector(sparse_->pick.transpose() * rhs)))) : Vector(lu.solve(rhs));
   return true;
 }
 
@@ -375,20 +377,20 @@ Eigen::VectorXd MultibodyModel::solveAugmented(const Vector &q, const Constraint
     solution(keep) = D(keep).cwiseProduct(y);
   } else {
     K.makeCompressed();
-    const bool factored = sparseSolve(K, rhs, solution);
+    const bool factored = sparseSolve(K, rhs, solution, false);
     // Dependent rows give the LU a zero pivot, or (off the constraints, at RK4's stages) a round-off one
     // and a residual 1e16 times the right-hand side (tilted four-bars; 1e-15 to 1e-14 on chains): G's
-    // rank is then decided (a sparse QR: 0.15 s for a 300-link chain's G, 160 s for 3000 links, so never
-    // on a solve that passes), and the rows chosen are kept.
+    // rank is then decided at this state (a sparse QR: 0.15 s for a 300-link chain's G, 160 s for 3000
+    // links, so never on a solve that passes), as the dense path decides it at every solve. A choice
+    // kept for the rest of the run, as on 2026-11-28 for a few hours, outlived the singular
+    // configuration it was made at (a chain stretched taut between two fixed points: a quaternion's norm
+    // drifted to 1.25, exit 0).
     const double residual = factored ? (K * solution - rhs).lpNorm<Eigen::Infinity>() : HUGE_VAL;
-    // Once the rows are chosen, only a zero pivot asks again (an ill-conditioned but honest system's
-    // solution stands rather than paying for the QR at every solve).
-    if (!(residual <= kResidualTrust * rhs.lpNorm<Eigen::Infinity>()) && !(factored && sparse_->rows_chosen)) {
-      const std::vector<int> before = sparse_->keep;
-      const bool had_choice = sparse_->rows_chosen;
+    if (!(residual <= kResidualTrust * rhs.lpNorm<Eigen::Infinity>())) {
       chooseSparseRows(K, nq, nc);
-      const bool same = had_choice ? sparse_->keep == before : sparse_->keep.empty();
-      if (same ? !factored : !sparseSolve(K, rhs, solution))
+      // Independent rows: a zero pivot is a singular configuration; a factorization with a large
+      // residual, an ill-conditioned system whose solution stands.
+      if (sparse_->keep.empty() ? !factored : !sparseSolve(K, rhs, solution, true))
         throw runError("model " + d_.source + ": singular augmented matrix (a singular configuration, or a body "
                        "whose mass matrix is singular along its constraints)");
     }

@@ -110,7 +110,7 @@ private:
   Vector coordinateScaling(const Vector &mass_diagonal) const;
   std::vector<int> independentRows(int nq, int nc, int rank, const Eigen::VectorXi &order) const;
   void chooseSparseRows(const Eigen::SparseMatrix<double> &K, int nq, int nc) const;
-  bool sparseSolve(const Eigen::SparseMatrix<double> &K, const Vector &rhs, Vector &solution) const;
+  bool sparseSolve(const Eigen::SparseMatrix<double> &K, const Vector &rhs, Vector &solution, bool reduced) const;
   void springForces(const StateView &s, double *F) const;
 
   Description d_;
