@@ -333,9 +333,12 @@ Eigen::VectorXd MultibodyModel::solveAugmented(const Vector &q, const Constraint
   K.setFromTriplets(t.begin(), t.end());
   Vector solution;
   const auto nonFinite = [&] { return runError("model " + d_.source + ": the augmented solve gave non-finite accelerations"); };
-  // A matrix that overflowed (a state run away) has no rank to speak of: refused before any warning
-  // about redundant joints.
-  if (!std::all_of(K.valuePtr(), K.valuePtr() + K.nonZeros(), [](double a) { return std::isfinite(a); })) throw nonFinite();
+  // A matrix or right-hand side that overflowed (a state run away) has no rank to speak of: refused
+  // before any warning about redundant joints. (A right-hand side holding inf after a failed sparse LU
+  // skipped the rank decision and left the solution empty: a segmentation fault, found by a helper's
+  // audit on 2026-11-28; test Multibody.RedundantLoopsAboveTheDenseSize.)
+  if (!std::all_of(K.valuePtr(), K.valuePtr() + K.nonZeros(), [](double a) { return std::isfinite(a); }) || !rhs.allFinite())
+    throw nonFinite();
   if (solvesDense(N)) {
     // Redundant joints (planar loops built from 3D revolute joints) make G's rows dependent; the
     // accelerations are still unique, only the multipliers are not. The rank is decided on G alone
@@ -386,7 +389,7 @@ Eigen::VectorXd MultibodyModel::solveAugmented(const Vector &q, const Constraint
     // configuration it was made at (a chain stretched taut between two fixed points: a quaternion's norm
     // drifted to 1.25, exit 0).
     const double residual = factored ? (K * solution - rhs).lpNorm<Eigen::Infinity>() : HUGE_VAL;
-    if (!(residual <= kResidualTrust * rhs.lpNorm<Eigen::Infinity>())) {
+    if (!factored || !(residual <= kResidualTrust * rhs.lpNorm<Eigen::Infinity>())) {
       chooseSparseRows(K, nq, nc);
       // Independent rows: a zero pivot is a singular configuration; a factorization with a large
       // residual, an ill-conditioned system whose solution stands.
@@ -395,7 +398,7 @@ Eigen::VectorXd MultibodyModel::solveAugmented(const Vector &q, const Constraint
                        "whose mass matrix is singular along its constraints)");
     }
   }
-  if (!solution.allFinite()) throw nonFinite();
+  if (solution.size() != N || !solution.allFinite()) throw nonFinite();
   return solution.head(nq);
 }
 
