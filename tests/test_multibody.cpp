@@ -276,12 +276,6 @@ TEST(Multibody, RedundantLoopsAboveTheDenseSize) {
     Quat r = turn;
     r.tail<3>() = std::sin(degrees * M_PI / 360) * Vec3(1, 1, 1).normalized();
     const Mat3 R = rotation(r);
-    auto compose = [](const Quat &a, const Quat &b) { // a * b, (w, x, y, z)
-      Quat c;
-      c(0) = a(0) * b(0) - a.tail<3>().dot(b.tail<3>());
-      c.tail<3>() = a(0) * b.tail<3>() + b(0) * a.tail<3>() + a.tail<3>().cross(b.tail<3>());
-      return c;
-    };
     const Description lone = loadModel("n_four_bar");
     auto placed = [&](int copies) { // `copies` four-bars 2 m apart along z, all turned by r
       Description d = lone;
@@ -295,7 +289,7 @@ TEST(Multibody, RedundantLoopsAboveTheDenseSize) {
         for (Body b : lone.bodies) {
           b.name += "_" + std::to_string(k);
           b.position = R * (b.position + shift);
-          b.orientation = compose(r, b.orientation);
+          b.orientation = fromRotation(R * rotation(b.orientation));
           b.velocity = R * b.velocity;
           b.angular_velocity = R * b.angular_velocity;
           d.bodies.push_back(b);
