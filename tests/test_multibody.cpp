@@ -160,6 +160,25 @@ TEST(Constraints, GradientRateAndRightHandSideAgainstFiniteDifferences) {
   }
 }
 
+// A fixed joint takes all six freedoms: its six rows independent (with a wrong third orientation row
+// they kept rank 5 and the body spun under a torque), a body fixed to the ground does not move.
+TEST(Constraints, FixedJointHoldsEveryFreedom) {
+  const MultibodyModel model(parseModel(R"({"bodies": [{"name": "b", "mass": 2, "inertia": [0.1, 0.2, 0.25], "position": [1, 2, 3],
+                                              "orientation": [0.9, 0.1, 0.3, 0.3], "angular_velocity": [0, 0, 0]}],
+                                            "joints": [{"type": "fixed", "body1": "ground", "body2": "b", "point": [1, 2, 2.5]}],
+                                            "torques": [{"body": "b", "torque": [1, -2, 3]}]})", "fixed"),
+                             PETSC_COMM_SELF);
+  ASSERT_EQ(model.jointRowCount(), 6);
+  const Vector q = model.initialCoordinates(), qd = Vector::Zero(7);
+  const auto c = model.constraints(q, qd);
+  EXPECT_EQ(Eigen::FullPivLU<Eigen::MatrixXd>(denseGradient(c, 7)).rank(), 7); // six joint rows and the norm row
+  EXPECT_LT(model.accelerations(0, q, qd).lpNorm<Eigen::Infinity>(), 1e-12);
+  for (int trial = 0; trial < 3; ++trial) { // and away from the initial pose
+    const Vector moved = q + 0.2 * randomVector(7);
+    EXPECT_EQ(Eigen::FullPivLU<Eigen::MatrixXd>(denseGradient(model.constraints(moved, qd), 7)).rank(), 7);
+  }
+}
+
 TEST(Constraints, JointsHoldAtTheInitialPose) {
   const MultibodyModel model(parseModel(kAllJoints, "all_joints"), PETSC_COMM_SELF);
   const auto c = model.constraints(model.initialCoordinates(), model.initialRates());
@@ -473,6 +492,82 @@ TEST(ModelFile, BadInputIsOneLineNamingTheProblem) {
   }
   EXPECT_THROW(loadModel("/nonexistent/m.json"), beam::Error);
   EXPECT_THROW(loadModel("/tmp/"), beam::Error);
+}
+
+// Each rule of the reader pinned by its own case (a mutation audit, 2026-11-28, removed each check and
+// no test failed): springs' signs, a link from a body to itself, names, repeated joints, the quaternion
+// and triangle tolerances, shapes, a distance joint of zero length.
+TEST(ModelFile, EachRuleRefusesItsCase) {
+  const std::string two = R"({"name": "b", "mass": 1, "inertia": [1, 1, 1], "position": [0, 0, 0]},
+                             {"name": "c", "mass": 1, "inertia": [1, 1, 1], "position": [1, 0, 0]})";
+  auto springs = [&](const std::string &extra) {
+    return R"({"bodies": [)" + two + R"(], "springs": [{"body1": "b", "body2": "c", "point1": [0,0,0], "point2": [1,0,0])" +
+           extra + "}]}";
+  };
+  for (const char *key : {"stiffness", "damping", "rest_length"})
+    expectRejected(springs(std::string(", \"") + key + "\": -1"), "stiffness, damping and rest_length must be >= 0");
+  expectRejected(R"({"bodies": [)" + two + R"(], "springs": [{"body1": "b", "body2": "b", "point1": [0,0,0], "point2": [1,0,0]}]})",
+                 "springs[0]: body1 and body2 must differ");
+  expectRejected(oneBody(kGood, R"([{"type": "spherical", "body1": "b", "body2": "b", "point": [0,0,0]}])"),
+                 "joints[0]: body1 and body2 must differ");
+  expectRejected(oneBody(kGood + "," + kGood), "bodies[1]: duplicate body name \"b\"");
+  // The same revolute joint again, its bodies swapped and its axis negated.
+  expectRejected(R"({"bodies": [)" + two + R"(], "joints": [
+                     {"type": "revolute", "body1": "b", "body2": "c", "point": [0.5,0,0], "axis": [0,0,1]},
+                     {"type": "revolute", "body1": "c", "body2": "b", "point": [0.5,0,0], "axis": [0,0,-1]}]})",
+                 "joints[1]: the same joint as joints[0]");
+  // 1e-3 of 1 is normalized, beyond it refused.
+  auto oriented = [](const char *q) {
+    return oneBody(std::string(R"({"name": "b", "mass": 1, "inertia": [1, 1, 1], "position": [0, 0, 0], "orientation": )") + q + "}");
+  };
+  expectRejected(oriented("[1.01, 0, 0, 0]"), "unit quaternion");
+  EXPECT_NO_THROW(parseModel(oriented("[1.0009, 0, 0, 0]"), "x"));
+  // The triangle inequality of principal moments, just beyond the flat body's boundary.
+  expectRejected(oneBody(R"({"name": "b", "mass": 1, "inertia": [1, 1, 2.001], "position": [0, 0, 0]})"),
+                 "exceeds the sum of the other two");
+  auto shaped = [](const char *shape) {
+    return oneBody(std::string(R"({"name": "b", "mass": 1, "inertia": [1, 1, 1], "position": [0, 0, 0], "shape": )") + shape + "}");
+  };
+  expectRejected(shaped(R"({"box": [1, 0, 1]})"), "shape dimensions must be > 0");
+  expectRejected(shaped(R"({"sphere": 0})"), "shape dimensions must be > 0");
+  expectRejected(shaped(R"({"cylinder": [0.1, 0]})"), "shape dimensions must be > 0");
+  expectRejected(shaped(R"({"box": [1, 1, 1], "sphere": 1})"), "shape must have exactly one of box, sphere, cylinder");
+  expectRejected(oneBody(kGood, R"([{"type": "distance", "body1": "ground", "body2": "b", "point1": [1,2,3], "point2": [1,2,3]}])"),
+                 "point1 and point2 must differ");
+}
+
+// What the reader fills in: a spring's rest length is its initial length (no initial force, no
+// potential), gravity is -9.81 along z, shapes keep their dimensions.
+TEST(ModelFile, DefaultsAreTheDocumentedOnes) {
+  const Description d = parseModel(R"({"bodies": [{"name": "b", "mass": 1, "inertia": [1, 1, 1], "position": [0, 0, 0],
+                                         "shape": {"cylinder": [0.1, 2]}},
+                                        {"name": "c", "mass": 1, "inertia": [1, 1, 1], "position": [3, 4, 0]}],
+                                       "springs": [{"body1": "b", "body2": "c", "point1": [0,0,0], "point2": [3,4,0], "stiffness": 10}]})",
+                                   "x");
+  EXPECT_EQ(d.gravity, Vec3(0, 0, -9.81));
+  ASSERT_EQ(d.springs.size(), 1u);
+  EXPECT_EQ(d.springs[0].rest_length, 5.0);
+  EXPECT_EQ(d.springs[0].damping, 0.0);
+  EXPECT_EQ(d.bodies[0].shape.kind, Shape::Kind::Cylinder);
+  EXPECT_EQ(d.bodies[0].shape.size, Vec3(0.1, 2, 0));
+  const MultibodyModel model(d, PETSC_COMM_SELF);
+  EXPECT_EQ(model.potential(model.initialCoordinates()), 0.0); // at the origin's height, the spring at its rest length
+}
+
+// The chain's rods: 0.1 kg, 0.1 m, radius 5 mm, a solid cylinder's inertia about the rod's centre.
+TEST(ModelFile, ChainRodsAreSolidCylinders) {
+  const Description d = loadModel("chain", 3);
+  ASSERT_EQ(d.bodies.size(), 3u);
+  const double m = 0.1, l = 0.1, r = 0.005;
+  for (const Body &b : d.bodies) {
+    EXPECT_EQ(b.mass, m);
+    EXPECT_NEAR(b.inertia(0, 0), m * (3 * r * r + l * l) / 12, 1e-18);
+    EXPECT_NEAR(b.inertia(1, 1), m * (3 * r * r + l * l) / 12, 1e-18);
+    EXPECT_NEAR(b.inertia(2, 2), m * r * r / 2, 1e-20);
+    EXPECT_EQ(b.shape.kind, Shape::Kind::Cylinder);
+  }
+  EXPECT_EQ(d.gravity, Vec3(0, 0, -9.81));
+  EXPECT_NEAR(d.bodies[2].position.x(), 0.25, 1e-15);
 }
 
 // A direction is a direction at any scale: [0, 1e160, 1e160] overflowed its norm, the axis became 0 and
