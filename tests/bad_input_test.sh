@@ -174,6 +174,12 @@ expect 2 "-save_final: 'exp_dir/F.mtx' is one of the run's own files" "$labs/mid
   -output_dir exp_run -save_final exp_dir/F.mtx
 expect 2 "-save_final: 'ed_out/energy_drift.csv' is one of the run's own files" "$labs/energy_drift" -schemes midpoint \
   -save_final ed_out/energy_drift.csv -output_dir ed_out
+# trajectory.csv is a run's own file for every lab that writes one (and for mass_spring, whose -track
+# may write it); a mutant that forgot the name passed every test until 2026-11-28.
+for lab in discrete_system mass_spring; do
+  expect 2 "-save_final: 'tsf/trajectory.csv' is one of the run's own files in 'tsf'" "$labs/$lab" -T 0.01 \
+    -save_final tsf/trajectory.csv -output_dir tsf
+done
 mkdir -p own_dirs/notes.txt
 expect 0 "" "$labs/midpoint" -T 0.02 -quiet -output_dir own_dirs
 # A singular (semidefinite) K: discrete_system runs without a static reference energy (its Cholesky
@@ -926,6 +932,11 @@ expect 2 "-restart: cannot continue 'w_dup/energy.csv': its rows skip or repeat 
 sed -i '5s/^\([^,]*\),[^,]*/\1,nan/' w_nan/energy.csv
 expect 2 "-restart: cannot continue 'w_nan/energy.csv': a row holds 'nan', not a finite number, before step 20" "$m" -T 0.4 \
   -snapshot_every 0 -restart w_nan -output_dir w_nan
+# An empty field (a row cut or edited to ",,") is no number either (strtod reads nothing and stops at its end).
+"$m" -T 0.2 -checkpoint_every 5 -snapshot_every 0 -quiet -output_dir w_empty > /dev/null 2>&1
+sed -i '5s/,[^,]*$/,/' w_empty/energy.csv
+expect 2 "-restart: cannot continue 'w_empty/energy.csv': a row holds '', not a finite number, before step 20" "$m" -T 0.4 \
+  -snapshot_every 0 -restart w_empty -output_dir w_empty
 "$m" -T 0.2 -checkpoint_every 5 -snapshot_every 0 -quiet -output_dir w_step > /dev/null 2>&1
 sed -i '5s/^3,/3.0,/' w_step/energy.csv
 expect 2 "-restart: cannot continue 'w_step/energy.csv': a row's step is not an integer as written before step 20" "$m" -T 0.4 \
@@ -973,7 +984,9 @@ expect 2 "-restart: cannot continue 'w_traj/trajectory.csv': its rows stop befor
 # diverging is the lab's point: exit 0).
 expect 3 "all 2 schemes diverged (DIVERGED in the table, which is written); the first, almost_explicit diverged at step" \
   "$labs/energy_drift" -schemes almost_explicit,semi_implicit -dt 0.05 -T 20 -output_dir ed_div
-[ -s ed_div/energy_drift.csv ] || fail "energy_drift: the table of a run where every scheme diverged was not written"
+awk -F, 'NR == 1 { ok = ($0 == "scheme,max_abs_rel_drift,final_rel_drift,diverged"); next } { if ($4 != 1) ok = 0; ++rows }
+  END { exit !(ok && rows == 2) }' ed_div/energy_drift.csv && passed=$((passed + 1)) ||
+  fail "energy_drift: the table of a run where every scheme diverged does not say so: $(tr '\n' '|' < ed_div/energy_drift.csv)"
 # Per-rank command lines (MPMD) that differ, with a bad value or valid ones: the ranks compare their
 # command lines before PETSc reads them, so the job ends at once with exit 2 and one line quoting both.
 # Before that check a bad value was caught, but valid values that differed hung (-T), mixed the physics

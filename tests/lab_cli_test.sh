@@ -169,6 +169,7 @@ cmp -s discre/trajectory.csv discre_straight.csv || { echo "FAIL: restarted dive
 # Sample run: midpoint conserves E (drift at round-off: 5000 steps x ~1e-15 per step, bound 1e-10),
 # one snapshot every 10 steps plus step 0 (501), and the declared energy.csv header.
 expect 0 "" "$m" -output_dir mid -console_every 100000 -save_final final.mtx -export_system sys
+cp out.txt mid_console.txt
 if [ "$(head -n 1 mid/energy.csv | cut -d, -f1-6)" != "step,time,kinetic,potential,work,total" ]; then
   echo "FAIL: energy.csv header: $(head -n 1 mid/energy.csv)"; failures=$((failures + 1))
 fi
@@ -181,6 +182,44 @@ fi
 if [ "$(sed -n 2p final.mtx)" != "252 2" ] || [ "$(wc -l < sys/fixed.txt)" != 12 ] || ! head -n 1 sys/K.mtx | grep -q 'coordinate real general'; then
   echo "FAIL: -save_final / -export_system files"; failures=$((failures + 1))
 fi
+
+# The console's last energy line is the last step's even when it is not a multiple of -console_every
+# (5000 steps, every 100000: steps 0 and 5000; the final line was dropped by a mutant no test caught).
+if [ "$(grep -c '^step ' mid_console.txt)" != 2 ] || ! grep '^step ' mid_console.txt | tail -n 1 | grep -q '^step  *5000 '; then
+  echo "FAIL: the console's energy lines: $(grep '^step ' mid_console.txt | tr '\n' '|')"; failures=$((failures + 1))
+fi
+# -export_system: Matrix Market indices are 1-based within 1..n and every entry counted in the size line;
+# fixed.txt's DOFs are 0-based: K's and M's row i+1 of a listed DOF i holds only the diagonal 1, and a
+# DOF not listed has couplings (a 1-based fixed.txt or 0-based columns passed every test until 2026-11-28).
+for f in K M; do
+  awk 'FNR == NR { fixed[$1 + 1] = 1; next }
+    /^%/ { next }
+    !size { n = $1; nnz = $3; size = 1; next }
+    { ++entries; if ($1 < 1 || $1 > n || $2 < 1 || $2 > n || $1 != int($1) || $2 != int($2)) bad = 1
+      if ($1 in fixed) { if (($1 == $2 && $3 != 1) || ($1 != $2 && $3 != 0)) bad = 1 }
+      else if ($1 != $2 && $3 != 0) coupled[$1] = 1 }
+    END { for (i = 1; i <= n; ++i) if (!(i in fixed) && !(i in coupled)) bad = 1
+          exit bad || entries != nnz || length(fixed) != 12 }' sys/fixed.txt sys/$f.mtx && passed=$((passed + 1)) ||
+    { echo "FAIL: sys/$f.mtx against sys/fixed.txt (1-based entries, frozen rows of the 0-based DOFs)"; failures=$((failures + 1)); }
+done
+
+# A second run into the same -output_dir replaces energy.csv: one header, the second run's rows.
+expect 0 "" "$m" -T 0.05 -quiet -output_dir twice
+expect 0 "" "$m" -T 0.02 -quiet -output_dir twice
+[ "$(grep -c '^step,' twice/energy.csv)" = 1 ] && [ "$(wc -l < twice/energy.csv)" = 4 ] && passed=$((passed + 1)) ||
+  { echo "FAIL: a second run's energy.csv: $(cut -c1-20 twice/energy.csv | tr '\n' '|')"; failures=$((failures + 1)); }
+
+# The multibody energy.csv's columns in the README's order (the violations after the energies).
+expect 0 "" "$labs/multibody" -model pendulum -T 0.01 -quiet -output_dir mbcols
+[ "$(head -n 1 mbcols/energy.csv)" = "step,time,kinetic,potential,total,position_violation,velocity_violation,quaternion_norm_error,dissipated,balance_error,drift" ] &&
+  passed=$((passed + 1)) || { echo "FAIL: multibody energy.csv header: $(head -n 1 mbcols/energy.csv)"; failures=$((failures + 1)); }
+
+# newton_its is SNES's own count: the converged-reason lines' iterations, step by step.
+expect 0 "" "$labs/mass_spring" -model chain -scheme implicit_euler -T 0.05 -ms_snes_converged_reason -quiet -output_dir nits
+snes=$(grep -o 'iterations [0-9]*' out.txt | cut -d' ' -f2 | tr '\n' ' ')
+logged=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) c[$i] = i; next } NR > 2 { printf "%s ", $c["newton_its"] }' nits/energy.csv)
+[ -n "$snes" ] && [ "$snes" = "$logged" ] && [ "$(echo $snes | wc -w)" = 50 ] && passed=$((passed + 1)) ||
+  { echo "FAIL: newton_its '$logged' against SNES's '$snes'"; failures=$((failures + 1)); }
 
 # An unconverged energy-scale solve (CG capped at 2 iterations) is said once per run, however many
 # schemes (energy_drift: one model) or trial runs (stability: the scale handed to every trial) use it.

@@ -60,6 +60,22 @@ if [ $? = 0 ] && grep -q "^omega_max = 5.47722557" s1.txt && grep -q "^critical_
 else
   fail "stability -system two_dof: $(head -c 600 s1.txt s1.err)"
 fi
+# Each spectral_radius.csv column under its own scheme's name: the closed forms of the undamped schemes'
+# amplification matrices (a 2x2 eigenproblem: round-off 1e-15; at Omega = 2 central differences have a
+# double eigenvalue, where it is sqrt(eps)). Columns in another order passed every test until 2026-11-28.
+awk -F, 'function err(x, y) { d = x - y; if (d < 0) d = -d; return d / y }
+  NR == 1 { for (i = 1; i <= NF; ++i) c[$i] = i; ok = (NF == 17); next }
+  { w = $1; grow = sqrt(1 + w * w); cd = w <= 2 ? 1 : (w * w - 2 + w * sqrt(w * w - 4)) / 2
+    a = 1 - w * w / 2 + w ^ 4 / 24; b = w - w ^ 3 / 6; rk4 = sqrt(a * a + b * b)
+    tol = (w - 2) ^ 2 < 1e-12 ? 1e-7 : 1e-12
+    if (err($c["almost_explicit"], grow) > tol || err($c["forward_euler"], grow) > tol) ok = 0
+    if (err($c["fully_implicit"], 1 / grow) > tol || err($c["implicit_euler"], 1 / grow) > tol) ok = 0
+    if (err($c["midpoint"], 1) > tol || err($c["implicit_midpoint"], 1) > tol || err($c["newmark"], 1) > tol) ok = 0
+    if (err($c["central_difference"], cd) > tol || err($c["semi_implicit"], cd) > tol || err($c["verlet"], cd) > tol) ok = 0
+    if (err($c["rk4"], rk4) > tol) ok = 0
+    ++rows }
+  END { exit !(ok && rows == 11) }' s1/spectral_radius.csv && passed=$((passed + 1)) ||
+  fail "stability: spectral_radius.csv against the closed forms: $(sed -n '1p;8p' s1/spectral_radius.csv)"
 mm() { printf '%%%%MatrixMarket matrix coordinate real symmetric\n'; }
 { mm; printf '2 2 2\n1 1 1\n2 2 1\n'; } > M.mtx
 { mm; printf '2 2 3\n1 1 2\n2 1 -1\n2 2 2\n'; } > K.mtx

@@ -218,6 +218,10 @@ TEST(VtkSnapshots, SeriesFilesAndFieldsReadBack) {
     ASSERT_TRUE(disp && vel);
     ASSERT_EQ(disp->GetNumberOfComponents(), 3);
     ASSERT_EQ(vel->GetNumberOfComponents(), 3);
+    // The displacement is the active vector array (ParaView's Warp By Vector and Glyph take it without a
+    // choice), in the .vtu and in the .pvtu's summary.
+    ASSERT_NE(g->GetPointData()->GetVectors(), nullptr);
+    EXPECT_STREQ(g->GetPointData()->GetVectors()->GetName(), "displacement");
     for (vtkIdType p = 0; p < g->GetNumberOfPoints(); ++p) {
       const auto [X, Y] = gridPos(g, p, mesh);
       seen.insert({X, Y});
