@@ -111,6 +111,8 @@ private:
   std::vector<int> independentRows(int nq, int nc, int rank, const Eigen::VectorXi &order) const;
   void chooseSparseRows(const Eigen::SparseMatrix<double> &K, int nq, int nc) const;
   bool sparseSolve(const Eigen::SparseMatrix<double> &K, const Vector &rhs, Vector &solution, bool reduced) const;
+  bool droppedRowsImplied(const Eigen::SparseMatrix<double> &K, int nq, int nc) const;
+  void keepRows(int N, std::vector<int> keep) const;
   void springForces(const StateView &s, double *F) const;
 
   Description d_;
