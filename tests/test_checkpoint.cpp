@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <optional>
 #include <string>
@@ -302,6 +303,51 @@ TEST(Checkpoint, AFullDiskInTheVectorsStopsEveryRankTogether) {
     EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), previous) << "the previous checkpoint must stay";
     EXPECT_FALSE(std::ifstream(tmp).good()) << tmp << " left behind";
     std::remove(path.c_str());
+  }
+}
+
+// The header's own checks (a fifth mutation audit, 2026-11-28: each removed passed every test): a
+// non-finite accumulator is refused when read, an identity field of another name is another field (not
+// the same value under any name), and a checkpoint with more history vectors than the scheme keeps says
+// how many it holds. Collective, as the labs write and read them.
+TEST(CheckpointHeader, OwnChecksNameTheField) {
+  auto vector = [](double value) {
+    PVec v;
+    BEAM_PETSC(VecCreateMPI(PETSC_COMM_WORLD, PETSC_DECIDE, 6, v.out()));
+    BEAM_PETSC(VecSet(v, value));
+    return v;
+  };
+  PVec x = vector(1), y = vector(2), h1 = vector(3), h2 = vector(4), h3 = vector(5);
+  CheckpointHeader h;
+  h.scheme = "midpoint";
+  h.size = 6;
+  h.dt = 0.1;
+  h.identity = {{"model", "m"}};
+  auto errorOf = [](const std::function<void()> &f) {
+    try {
+      f();
+    } catch (const Error &e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string nan_path = checkpointPath("header_nan");
+  h.dissipated = NAN;
+  writeCheckpoint(nan_path, h, x, y, {});
+  EXPECT_NE(errorOf([&] { readCheckpointHeader(PETSC_COMM_WORLD, nan_path); }).find("not finite"), std::string::npos);
+  h.dissipated = 0;
+  EXPECT_NE(errorOf([] { checkIdentity("p", {{"model", "m"}, {"a", "1"}}, {{"model", "m"}, {"b", "1"}}); }).find("b was (none), now 1"),
+            std::string::npos);
+  const std::string history_path = checkpointPath("header_history");
+  h.history = 3;
+  writeCheckpoint(history_path, h, x, y, {h1, h2, h3});
+  EXPECT_NE(errorOf([&] { readCheckpointState(history_path, x, y, {h1, h2}); }).find("scheme history has 3 vectors"), std::string::npos);
+  MPI_Barrier(PETSC_COMM_WORLD);
+  int rank = 0;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  if (rank == 0) {
+    std::remove(nan_path.c_str());
+    std::remove(history_path.c_str());
   }
 }
 

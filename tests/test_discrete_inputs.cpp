@@ -168,6 +168,62 @@ TEST(MatrixMarketReader, UseChecks) {
   }
 }
 
+// The use checks' tolerances from both sides, and the model's own rules (a fifth mutation audit,
+// 2026-11-28: each changed passed every test). Symmetry is compared at 1e-10 of each pair's scale:
+// -1 against -1.000000001 (5e-10) is refused, 1e-17 against -1e-17 beside a diagonal of 1 accepted; an
+// eigenvalue of -1e-6 is indefinite; a negative entry count is a bad size line.
+TEST(MatrixMarketReader, TolerancesFromBothSides) {
+  const std::string head = "%%MatrixMarket matrix coordinate real ";
+  const std::string d2 = writeFile("tol_skew", head + "general\n2 2 4\n1 1 2\n1 2 -1\n2 1 -1.000000001\n2 2 2\n");
+  expectInputError([&] { requireSymmetric(readMatrixMarket(d2), "K"); }, d2, 5, "K is not symmetric");
+  const std::string d3 = writeFile("tol_noise", head + "general\n2 2 4\n1 1 1\n1 2 1e-17\n2 1 -1e-17\n2 2 1\n");
+  EXPECT_NO_THROW(requireSymmetric(readMatrixMarket(d3), "K"));
+  const std::string d4 = writeFile("tol_indef", head + "symmetric\n2 2 3\n1 1 1\n2 1 1.000001\n2 2 1\n");
+  try {
+    requirePositiveSemidefinite(readMatrixMarket(d4), "K");
+    ADD_FAILURE() << "an eigenvalue of -1e-6 accepted";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("indefinite"), std::string::npos) << e.what();
+  }
+  const std::string d6 = writeFile("count_negative", head + "general\n2 2 -1\n1 1 1\n");
+  expectInputError([&] { readMatrixMarket(d6); }, d6, 2, "bad size line");
+}
+
+// fifteen_dof's damping is reference 002's chain of dashpots c_1..c_16: C(i,i) = c_i + c_(i+1),
+// C(i,i+1) = -c_(i+1), exactly as written.
+TEST(DiscreteModel, FifteenDofDampingIsTheChainOfReference002) {
+  const std::vector<double> c = {3.5, 3.6, 2.8, 3.9, 4, 4.1, 4.2, 4.3, 3.3, 4.5, 4.8, 5, 5.3, 5.2, 3.5, 5.5};
+  const DiscreteModel f = builtinModel("fifteen_dof");
+  for (int i = 0; i < 15; ++i) {
+    EXPECT_EQ(f.C.coeff(i, i), c[size_t(i)] + c[size_t(i) + 1]) << i;
+    if (i < 14) EXPECT_EQ(f.C.coeff(i, i + 1), -c[size_t(i) + 1]) << i;
+  }
+}
+
+// A free-free chain's K is singular although its LU's last pivot is round-off (springs 6.2 and 9.6:
+// 1.1e-16 of the largest): reported not invertible. -F and -load_history together are refused.
+TEST(DiscreteModel, SingularStiffnessAndTwoLoadsAreSaid) {
+  char diagonal[64];
+  std::snprintf(diagonal, sizeof diagonal, "%.17g", 6.2 + 9.6);
+  const std::string head = "%%MatrixMarket matrix coordinate real symmetric\n";
+  DiscreteFiles files;
+  files.M = writeFile("ff_M.mtx", head + "3 3 3\n1 1 1\n2 2 1\n3 3 1\n");
+  files.K = writeFile("ff_K.mtx", head + "3 3 5\n1 1 6.2\n2 1 -6.2\n2 2 " + diagonal + "\n3 2 -9.6\n3 3 9.6\n");
+  EXPECT_FALSE(readModel(files).stiffness_invertible);
+  DiscreteFiles both;
+  both.M = writeFile("both_M.mtx", head + "2 2 2\n1 1 1\n2 2 1\n");
+  both.K = writeFile("both_K.mtx", head + "2 2 2\n1 1 1\n2 2 1\n");
+  both.F = writeFile("both_F.mtx", "%%MatrixMarket matrix array real general\n2 1\n1\n0\n");
+  both.load_history = writeFile("both_H.mtx", "%%MatrixMarket matrix array real general\n2 2\n0\n0\n0\n0\n");
+  both.load_dt = 1;
+  try {
+    readModel(both);
+    ADD_FAILURE() << "-F and -load_history both accepted";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("both given"), std::string::npos) << e.what();
+  }
+}
+
 TEST(LoadInTime, CurveInterpolatesAndHoldsTheEnds) {
   const std::string path = writeFile("curve.csv", "t,g\n# ramp then hold\n0,0\n1, 2\n3,2\n\n4,-1\n");
   const LoadCurve g = LoadCurve::read(path);

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <set>
 #include <string>
 
 #include "MassSpring/BuiltinModels.hpp"
@@ -77,6 +78,7 @@ TEST(MassSpringReaders, BadFilesNameTheLineAndTheProblem) {
       {"zero_mass", "x,y,z,mass,fixed\n0,0,0,0,0\n", ":2: mass 0"},
       {"negative_mass", "x,y,z,mass,fixed\n0,0,0,-1,0\n", ":2: mass -1"},
       {"fixed", "x,y,z,mass,fixed\n0,0,0,1,2\n", ":2: fixed 2"},
+      {"fixed_half", "x,y,z,mass,fixed\n0,0,0,1,0.5\n", ":2: fixed 0.5"},
       {"no_rows", "x,y,z,mass,fixed\n", "no data lines"},
       {"only_comments", "# nothing\n", "no header line"},
   };
@@ -164,6 +166,53 @@ TEST(MassSpringValidation, BuiltinModelsAndTheirParameters) {
   for (auto &p : params)
     if (p.name == "beam_hx") p.value = 2;
   expectInputError([&] { builtinNetwork("beam_lattice", params); }, "aspect ratio");
+}
+
+// The built-in networks' geometry and defaults as the README gives them (a fifth mutation audit,
+// 2026-11-28: each of these changed passed every test): the chain's free particles carry its total mass
+// 1; the beam lattice's load sits at its bottom-right node (20, 0); the disk's ring r of S particles
+// lies at radius R r / rings about its centre (0, h), neighbours 2 rho sin(pi/S) apart, each pair joined
+// once and both diagonals of every ring quad present; the cloth's three stiffnesses are 1000.
+TEST(MassSpringBuiltins, GeometryAndDefaultsAsDocumented) {
+  const Network chain = builtinNetwork("chain", builtinParameters("chain"));
+  double free_mass = 0;
+  for (const auto &p : chain.particles)
+    if (!p.fixed) free_mass += p.mass;
+  EXPECT_NEAR(free_mass, 1.0, 1e-14);
+
+  const Network lattice = builtinNetwork("beam_lattice", builtinParameters("beam_lattice"));
+  ASSERT_EQ(lattice.loads.size(), 1u);
+  const Vec3 loaded = lattice.particles[size_t(lattice.loads[0].particle)].x;
+  EXPECT_EQ(loaded[0], 20.0);
+  EXPECT_EQ(loaded[1], 0.0);
+
+  const Network disk = builtinNetwork("disk", builtinParameters("disk"));
+  const int S = 16, rings = 4;
+  const double R = 0.5, h = 1, pi = std::acos(-1.0);
+  auto at = [&](int r, int s) { return PetscInt(1 + (r - 1) * S + (s + S) % S); };
+  for (int r = 1; r <= rings; ++r)
+    for (int s = 0; s < S; ++s) {
+      const Vec3 p = disk.particles[size_t(at(r, s))].x, q = disk.particles[size_t(at(r, s + 1))].x;
+      const double rho = R * r / rings;
+      EXPECT_NEAR(std::hypot(p[0], p[2] - h), rho, 1e-14);
+      EXPECT_NEAR(std::hypot(p[0] - q[0], p[2] - q[2]), 2 * rho * std::sin(pi / S), 1e-14) << r << "," << s;
+    }
+  std::set<std::pair<PetscInt, PetscInt>> pairs;
+  for (const auto &sp : disk.springs) EXPECT_TRUE(pairs.insert({std::min(sp.i, sp.j), std::max(sp.i, sp.j)}).second) << sp.i << "-" << sp.j;
+  auto joined = [&](PetscInt a, PetscInt b) { return pairs.count({std::min(a, b), std::max(a, b)}); };
+  for (int r = 1; r < rings; ++r)
+    for (int s = 0; s < S; ++s) {
+      EXPECT_EQ(joined(at(r, s), at(r + 1, s + 1)), 1u);
+      EXPECT_EQ(joined(at(r, s + 1), at(r + 1, s)), 1u);
+    }
+
+  int stiffnesses = 0;
+  for (const auto &p : builtinParameters("cloth"))
+    if (p.name == "stiffness" || p.name == "shear_stiffness" || p.name == "bend_stiffness") {
+      EXPECT_EQ(p.value, 1000) << p.name;
+      ++stiffnesses;
+    }
+  EXPECT_EQ(stiffnesses, 3);
 }
 
 // A built-in spring with neither stiffness nor damping is left out, so the network written reads back

@@ -114,6 +114,52 @@ TEST(MassSpringForces, DefaultRestLengthIsTheInitialDistanceAndFixedParticlesFee
   EXPECT_NEAR(e.energy[1], 0.0, 1e-14);                      // gravity energy -m g . x of free particles, z = 0
 }
 
+// A dashpot dissipates c (du/dt . e)^2 whether the spring lengthens or shortens: two particles closing
+// at relative speed 1 with c = 2 dissipate exactly 2 (a sign slip made it -2 while shortening).
+TEST(MassSpringForces, DashpotDissipatesWhenCompressing) {
+  Network net;
+  net.particles.resize(2);
+  net.particles[0].x = {0, 0, 0};
+  net.particles[0].v = {0.5, 0, 0};
+  net.particles[1].x = {1, 0, 0};
+  net.particles[1].v = {-0.5, 0, 0};
+  Spring s;
+  s.i = 0;
+  s.j = 1;
+  s.stiffness = 100;
+  s.rest_length = 1;
+  s.damping = 2;
+  net.springs = {s};
+  net.gravity = {0, 0, 0};
+  net.validate();
+  const MassSpringModel model(net, PETSC_COMM_SELF);
+  PVec x = model.createVector(), v = model.createVector();
+  model.initialState(x, v);
+  EXPECT_DOUBLE_EQ(model.dissipationRate(0, x, v), 2.0);
+}
+
+// The energy offset (gravity's potential, left out of the drift scale) is -m g . x of the free
+// particles only: a spring with a fixed end adds nothing to it (a pre-stretched one did, by mutation).
+TEST(MassSpringEnergy, OffsetIsGravityOfTheFreeParticles) {
+  Network net;
+  net.particles.resize(2);
+  net.particles[0].x = {0, 0, 0};
+  net.particles[0].fixed = true;
+  net.particles[1].x = {0, 0, -1};
+  net.particles[1].mass = 2;
+  Spring s;
+  s.i = 0;
+  s.j = 1;
+  s.stiffness = 10;
+  s.rest_length = 0.5;
+  net.springs = {s};
+  net.validate();
+  const MassSpringModel model(net, PETSC_COMM_SELF);
+  PVec x = model.createVector(), v = model.createVector();
+  model.initialState(x, v);
+  EXPECT_NEAR(model.offsetEnergy(0, x, v), -2 * 9.81, 1e-13);
+}
+
 TEST(MassSpringContact, PenaltyDampingAndNoPull) {
   // s = -0.01, k_c = 1000, b_c = 10.
   const Plane plane{{0, 0, 0}, {0, 0, 1}};

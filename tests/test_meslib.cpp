@@ -23,6 +23,7 @@
 #include "tests/GridBeam.hpp"
 #include "MesLib/Beam.hpp"
 #include "MesLib/BeamSystem.hpp"
+#include "MesLib/ElementMatrices.hpp"
 
 using namespace beam;
 
@@ -404,6 +405,38 @@ TEST(MesLib, AssemblyDoesNotMalloc) {
 }
 
 // (i) Loads: the default point load, and a uniform top load's total force.
+// The stress drawn for ParaView is the element's centre value: u_x = a X Y on an hx x hy element gives
+// eps_xx = a Y and gamma_xy = a X, at the centre a hy/2 and a hx/2, so sigma_xx = E/(1-nu^2) a hy/2,
+// sigma_yy = nu sigma_xx, sigma_xy = E/(2(1+nu)) a hx/2 (a corner's value passed every test until a
+// mutation audit on 2026-11-28). Round-off of a few products: 1e-13.
+TEST(MesLib, CentreStressOfABilinearField) {
+  Material m;
+  m.E = 200;
+  m.nu = 0.25;
+  const double hx = 2, hy = 0.5, a = 1e-3;
+  const double ue[8] = {0, 0, 0, 0, a * hx * hy, 0, 0, 0}; // only the top-right node moves: X Y = hx hy
+  const auto s = q4CentreStress(m, hx, hy, ue);
+  const double sxx = m.E / (1 - m.nu * m.nu) * a * hy / 2, sxy = m.E / (2 * (1 + m.nu)) * a * hx / 2;
+  EXPECT_NEAR(s[0], sxx, 1e-13 * sxx);
+  EXPECT_NEAR(s[1], m.nu * sxx, 1e-13 * sxx);
+  EXPECT_NEAR(s[2], sxy, 1e-13 * sxy);
+}
+
+// A point load on a node above the top edge is refused as outside the beam (one past the last row of
+// nodes was dropped silently by a mutant: the beam ran unloaded, exit 0).
+TEST(MesLib, PointLoadAboveTheTopIsRefused) {
+  BeamSpec spec;
+  spec.mx = 4;
+  spec.my = 2;
+  spec.point_loads = {{1, 3, 0, -1}};
+  try {
+    spec.validate();
+    ADD_FAILURE() << "accepted a load at node (1, 3) of a 4 x 2 beam";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("outside the beam"), std::string::npos) << e.what();
+  }
+}
+
 TEST(MesLib, DefaultAndTopLoads) {
   {
     const BeamSpec spec; // 20x5, clamped left, no loads given
