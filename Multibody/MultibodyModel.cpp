@@ -259,6 +259,22 @@ std::vector<int> MultibodyModel::independentRows(int nq, int nc, int rank, const
   return keep;
 }
 
+// G D: the constraint gradient (K's bottom-left block) with each body's coordinates scaled by its mass
+// block (coordinateScaling), as both sparse rank tests see it.
+Eigen::SparseMatrix<double> MultibodyModel::scaledGradient(const Eigen::SparseMatrix<double> &K, int nq, int nc) const {
+  return K.bottomLeftCorner(nc, nq) * coordinateScaling(Vector(K.diagonal()).head(nq)).asDiagonal();
+}
+
+namespace {
+// Each row's largest |entry|: the rank tests scale every constraint row to a largest entry of 1.
+Eigen::VectorXd rowMaxima(const Eigen::SparseMatrix<double> &A) {
+  Eigen::VectorXd m = Eigen::VectorXd::Zero(A.rows());
+  for (int k = 0; k < A.outerSize(); ++k)
+    for (Eigen::SparseMatrix<double>::InnerIterator e(A, k); e; ++e) m(e.row()) = std::max(m(e.row()), std::abs(e.value()));
+  return m;
+}
+} // namespace
+
 // Above the dense size: G's rank decided by a sparse QR of G^T (scaled as the dense solve scales it:
 // coordinates by their mass blocks, then each row of G to a largest entry of 1; columns of G^T under
 // 1e-10 of the largest column norm are dependent). A zero pivot alone does not tell: planar loops lying
@@ -267,16 +283,12 @@ std::vector<int> MultibodyModel::independentRows(int nq, int nc, int rank, const
 // (three A02 four-bars side by side, 225 unknowns, could not run).
 void MultibodyModel::chooseSparseRows(const Eigen::SparseMatrix<double> &K, int nq, int nc) const {
   const int N = nq + nc;
-  const Vector Dc = coordinateScaling(Vector(K.diagonal()).head(nq));
-  Eigen::SparseMatrix<double> Gt = (K.bottomLeftCorner(nc, nq) * Dc.asDiagonal()).transpose(); // nq x nc
-  double largest = 0;
-  for (int r = 0; r < nc; ++r) {
-    double row_max = 0;
-    for (Eigen::SparseMatrix<double>::InnerIterator e(Gt, r); e; ++e) row_max = std::max(row_max, std::abs(e.value()));
-    if (row_max > 0) Gt.col(r) /= row_max;
-    largest = std::max(largest, Gt.col(r).norm());
-  }
+  const Eigen::SparseMatrix<double> GD = scaledGradient(K, nq, nc);
+  const Vector scale = rowMaxima(GD).unaryExpr([](double m) { return m > 0 ? 1 / m : 1.0; });
+  Eigen::SparseMatrix<double> Gt = (scale.asDiagonal() * GD).transpose(); // nq x nc
   Gt.makeCompressed();
+  double largest = 0;
+  for (int r = 0; r < nc; ++r) largest = std::max(largest, Gt.col(r).norm());
   Eigen::SparseQR<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> qr;
   qr.setPivotThreshold(kRankThreshold * largest);
   qr.compute(Gt);
@@ -325,19 +337,14 @@ bool MultibodyModel::sparseSolve(const Eigen::SparseMatrix<double> &K, const Vec
 // a QR (their equations hold only on the constraints, off them by the Baumgarte terms).
 bool MultibodyModel::droppedRowsImplied(const Eigen::SparseMatrix<double> &K, int nq, int nc) const {
   const Vector Dc = coordinateScaling(Vector(K.diagonal()).head(nq));
-  std::vector<bool> kept(nc, false);
-  for (std::size_t k = nq; k < sparse_->keep.size(); ++k) kept[sparse_->keep[k] - nq] = true;
-  const Eigen::SparseMatrix<double> G = K.bottomLeftCorner(nc, nq);
-  const Eigen::SparseMatrix<double, Eigen::RowMajor> GD = G * Dc.asDiagonal();
+  const Eigen::SparseMatrix<double> GD = scaledGradient(K, nq, nc);
+  const Vector row_max = rowMaxima(GD);
   Vector w = Vector::Zero(nc);
-  for (int r = 0; r < nc; ++r) {
-    if (kept[r]) continue;
-    double row_max = 0;
-    for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator e(GD, r); e; ++e) row_max = std::max(row_max, std::abs(e.value()));
-    if (row_max > 0) w(r) = (1 + std::fmod(0.6180339887498949 * (r + 1), 1.0)) / row_max;
-  }
+  for (int r = 0; r < nc; ++r)
+    if (row_max(r) > 0) w(r) = (1 + std::fmod(0.6180339887498949 * (r + 1), 1.0)) / row_max(r);
+  for (std::size_t k = nq; k < sparse_->keep.size(); ++k) w(sparse_->keep[k] - nq) = 0; // the kept rows
   Vector v = Vector::Zero(nq + nc);
-  v.head(nq) = G.transpose() * w;
+  v.head(nq) = Dc.cwiseInverse().asDiagonal() * (GD.transpose() * w); // G_d^T w
   const double size = v.head(nq).cwiseProduct(Dc).norm();
   if (!(size > 0)) return true; // the dropped rows are zero here
   const Vector z = (sparse_->pick * Vector(sparse_->reduced_lu.solve(Vector(sparse_->pick.transpose() * v)))).head(nq);
