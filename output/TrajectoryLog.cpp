@@ -78,7 +78,7 @@ void TrajectoryLog::resume(const StepState &s) {
       if (t > s.time * (1 + 1e-12)) break;
       steps.push_back(std::llround(t / dt));
     }
-    drop_end_row = dropEndEntry(steps, s.step, s.steps);
+    drop_end_row = dropEndEntry(steps, s.step, s.steps, s.resumed_grid);
   }
   const double keep = drop_end_row ? s.time * (1 - 1e-12) : s.time * (1 + 1e-12);
   double last_kept = -1;

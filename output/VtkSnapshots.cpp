@@ -587,7 +587,7 @@ void VtkSnapshots::resumeSeries(const StepState &state, std::vector<std::pair<do
   PetscInt end_frame = -1;
   std::vector<long long> entry_steps;
   for (const auto &entry : series_) entry_steps.push_back(parseSnapshotFileName(entry.second, name_).step);
-  if (dropEndEntry(entry_steps, state.step, state.steps)) {
+  if (dropEndEntry(entry_steps, state.step, state.steps, state.resumed_grid)) {
     end_frame = state.step;
     series_.pop_back();
   }

@@ -23,13 +23,14 @@ constexpr PetscInt kMagic = 0x4245414d; // "BEAM"
 // 3: fully_implicit's history is y_n - y_{n-1} (was y_{n-1}); 4: whether the scheme's history continues
 // the saved state, whether the drift scale follows the energies, and a checksum of the header alone (a flipped identity bit was named as another run's
 // setting, before the whole file's checksum could be compared).
-constexpr PetscInt kVersion = 6; // 5: the drift's signed extremes and largest drawdown; 6: mass-spring and
-                                  // multibody runs identified by their data, not file paths; exactDecimal
+constexpr PetscInt kVersion = 7; // 5: the drift's signed extremes and largest drawdown; 6: mass-spring and
+                                  // multibody runs identified by their data, not file paths; exactDecimal;
+                                  // 7: the series' grid (the writing run's -snapshot_every)
 constexpr PetscInt kMaxIdentity = 1 << 20; // bytes of identity text a header may announce
 constexpr PetscInt kMaxHistory = 16;
 constexpr int kNameLength = 64;
 constexpr int kChecksumLength = 16; // hex digits
-constexpr int kInts = 8;
+constexpr int kInts = 9;
 constexpr int kReals = 10;
 
 using PViewer = Handle<PetscViewer, PetscViewerDestroy>;
@@ -103,7 +104,7 @@ Identity parseIdentity(const std::string &text) {
 
 struct RawHeader {
   PetscInt ints[kInts] = {}; // magic, version, size, step, history, identity length, history continues,
-                             // scale follows
+                             // scale follows, series grid
   char name[kNameLength] = {};
   PetscReal reals[kReals] = {}; // time, dt, work, dissipated, total0, energy_scale, max_abs_drift, max_drift,
                                 // min_drift, max_drawdown
@@ -128,7 +129,7 @@ RawHeader rawHeader(const CheckpointHeader &h) {
   RawHeader r;
   r.identity = identityText(h.identity);
   const PetscInt ints[kInts] = {kMagic, kVersion, h.size, h.step, h.history, PetscInt(r.identity.size()),
-                                h.continues ? 1 : 0, h.scale_follows ? 1 : 0};
+                                h.continues ? 1 : 0, h.scale_follows ? 1 : 0, h.series_every};
   std::memcpy(r.ints, ints, sizeof ints);
   std::strncpy(r.name, h.scheme.c_str(), kNameLength - 1);
   const PetscReal reals[kReals] = {h.time,         h.dt,           h.work,      h.dissipated, h.total0,
@@ -145,7 +146,7 @@ std::string readRaw(PetscViewer v, RawHeader &r, std::string &stored_checksum) {
   if (r.ints[1] != kVersion) return "written by another version (" + std::to_string(r.ints[1]) + ")";
   if (r.ints[2] < 1 || r.ints[3] < 0 || r.ints[4] < 0 || r.ints[4] > kMaxHistory || r.ints[5] < 0 ||
       r.ints[5] > kMaxIdentity || r.ints[6] < 0 || r.ints[6] > 1 ||
-      r.ints[7] < 0 || r.ints[7] > 1)
+      r.ints[7] < 0 || r.ints[7] > 1 || r.ints[8] < 0)
     return "corrupted header (a count out of range)";
   if (PetscViewerBinaryRead(v, r.name, kNameLength, &got, PETSC_CHAR) || got != kNameLength) return "too short";
   r.name[kNameLength - 1] = '\0';
@@ -324,6 +325,7 @@ CheckpointHeader readCheckpointHeader(MPI_Comm comm, const std::string &path) {
   h.history = r.ints[4];
   h.continues = r.ints[6] == 1;
   h.scale_follows = r.ints[7] == 1;
+  h.series_every = r.ints[8];
   h.max_drawdown = r.reals[9];
   h.scheme = r.name;
   h.time = r.reals[0];

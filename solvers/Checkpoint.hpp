@@ -39,6 +39,7 @@ struct CheckpointHeader {
   PetscInt history = 0;      // number of scheme history vectors
   bool continues = true;     // the history continues (x, y): false after a state changed outside the step
   bool scale_follows = false; // the drift scale follows the energies (the model gave none)
+  PetscInt series_every = 0; // the writing run's -snapshot_every: the grid of its series' entries (0: none)
   Identity identity;         // what defines the run
 };
 

@@ -17,6 +17,8 @@ struct StepState {
   double drift = 0;    // (E - E0) / scale
   PetscInt newton_its = -1; // Newton iterations of the step (0 at the start), -1 for schemes without
   bool stopping = false; // the run stops here early (a signal): monitors treat it as the last step
+  PetscInt resumed_grid = 0; // after a restart: the -snapshot_every of the run that wrote the checkpoint
+                             // (the grid its series' entries are on; 0: it wrote none)
   bool last() const { return step == steps || stopping; }
 };
 

@@ -124,6 +124,7 @@ void readCheckpointOptions(MPI_Comm comm, RunSettings &run, OutputOptions &outpu
   });
   // Checkpoints always have a place, so a signal can stop any run cleanly.
   run.checkpoint_path = output.dir + "/checkpoint.bin";
+  run.series_every = output.snapshot_every;
 }
 
 std::string readModelRunOptions(MPI_Comm comm, RunSettings &run, OutputOptions &output, const std::string &default_scheme,

@@ -176,6 +176,7 @@ void TimeLoop::restore(Progress &p, const std::vector<Monitor *> &monitors) {
   s.time = h.time;
   s.energy = p.meter.resume(h.time, s.x, s.y, h.work, h.dissipated, h.total0);
   s.newton_its = scheme_.newtonIterations() >= 0 ? 0 : -1;
+  s.resumed_grid = h.series_every;
   s.drift = driftOf(s.energy.total() - h.total0, h.energy_scale);
   p.scale_follows = h.scale_follows;
   // Every monitor checks it can continue its files before any of them changes one.
@@ -280,6 +281,7 @@ void TimeLoop::checkpoint(const Progress &p) const {
   const std::vector<Vec> history = scheme_.history();
   h.history = PetscInt(history.size());
   h.continues = scheme_.continues(p.state.time, p.state.x, p.state.y);
+  h.series_every = settings_.series_every;
   h.identity = identity();
   writeCheckpoint(settings_.checkpoint_path, h, p.state.x, p.state.y, history);
 }

@@ -36,6 +36,8 @@ struct RunSettings {
   PetscInt checkpoint_every = 0; // write a checkpoint every N steps (and at the end); 0 = only on a signal
   std::string checkpoint_path;   // where checkpoints go; empty = none, not even on a signal
   std::string restart_path;      // continue from this checkpoint instead of starting at t = 0
+  PetscInt series_every = 0;     // the run's -snapshot_every, kept in its checkpoints: a restart then knows
+                                 // which entry of a series (a frame, a trajectory row) was off that grid
   Identity identity;             // the lab's part of the run's identity (lab name, its own options)
   // > 0: the drift's scale, in place of the model's (a stability trial measures growth against its own
   // perturbation's energy, not against a prestressed network's stored energy). Not in the identity:

@@ -106,6 +106,22 @@ check "discrete_system restart from an end off the row grid" 'cmp -s dgrid_full/
 "$d" -system fifteen_dof -dt 0.01 -T 0.5 -snapshot_every 5 -quiet -output_dir dgrid5 > /dev/null
 "$d" -system fifteen_dof -dt 0.01 -T 1 -snapshot_every 3 -quiet -restart dgrid5 > /dev/null
 check "discrete_system restart keeps the first run's row on its own grid" 'grep -q "^0.5," dgrid5/trajectory.csv && grep -q "^0.51000000000000001," dgrid5/trajectory.csv'
+# Chained restarts, each ending off the -snapshot_every 7 grid (steps 5 and 9, then on to 20): the series
+# is the uninterrupted run's, frames and rows at 0, 7, 14, 20. The checkpoint keeps the writing run's
+# grid; read off the entries before the end one, the first restart kept frame 5 (fewer than three
+# frames) and the second read a spacing of 2 from frames 5 and 7 and kept frame 9 too (exit 0).
+ch=(-mx 6 -my 2 -dt 0.01 -quiet -snapshot_every 7)
+"$m" "${ch[@]}" -T 0.05 -output_dir chain > /dev/null
+"$m" "${ch[@]}" -T 0.09 -restart chain > /dev/null
+"$m" "${ch[@]}" -T 0.2 -restart chain > /dev/null
+"$m" "${ch[@]}" -T 0.2 -output_dir chain_ref > /dev/null
+check "chained restarts off the grid: the uninterrupted series" 'cmp -s chain/beam.pvd chain_ref/beam.pvd && [ "$(ls chain | grep -c vtu)" = 4 ] && cmp -s chain/beam_000020.vtu chain_ref/beam_000020.vtu'
+dch=(-system two_dof -scheme central_difference -dt 0.4 -snapshot_every 7 -quiet)
+"$d" "${dch[@]}" -T 2 -output_dir dchain > /dev/null
+"$d" "${dch[@]}" -T 3.6 -restart dchain > /dev/null
+"$d" "${dch[@]}" -T 8 -restart dchain > /dev/null
+"$d" "${dch[@]}" -T 8 -output_dir dchain_ref > /dev/null
+check "discrete_system chained restarts off the grid: the uninterrupted rows" 'cmp -s dchain/trajectory.csv dchain_ref/trajectory.csv && [ "$(wc -l < dchain/trajectory.csv)" = 5 ]'
 # A restart with no step left (T at the checkpoint's, here after a divergence at step 12 with the last
 # checkpoint at 10): the last frame and trajectory row an uninterrupted run ends with were not written,
 # and discrete_system printed zero energies (exit 0).
