@@ -18,6 +18,7 @@
 #include "MesLib/BeamSystem.hpp"
 #include "output/CsvLog.hpp"
 #include "common/StopSignal.hpp"
+#include "output/EndFrame.hpp"
 #include "solvers/Checkpoint.hpp"
 #include "solvers/LinearModel.hpp"
 #include "solvers/TimeLoop.hpp"
@@ -342,13 +343,37 @@ TEST(CheckpointHeader, OwnChecksNameTheField) {
   h.history = 3;
   writeCheckpoint(history_path, h, x, y, {h1, h2, h3});
   EXPECT_NE(errorOf([&] { readCheckpointState(history_path, x, y, {h1, h2}); }).find("scheme history has 3 vectors"), std::string::npos);
+  // The writing run's -snapshot_every comes back; a negative one is a corrupted header.
+  const std::string grid_path = checkpointPath("header_grid");
+  h.history = 0;
+  h.series_every = 7;
+  writeCheckpoint(grid_path, h, x, y, {});
+  EXPECT_EQ(readCheckpointHeader(PETSC_COMM_WORLD, grid_path).series_every, 7);
+  h.series_every = -1;
+  writeCheckpoint(grid_path, h, x, y, {});
+  EXPECT_NE(errorOf([&] { readCheckpointHeader(PETSC_COMM_WORLD, grid_path); }).find("count out of range"), std::string::npos);
   MPI_Barrier(PETSC_COMM_WORLD);
   int rank = 0;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   if (rank == 0) {
     std::remove(nan_path.c_str());
     std::remove(history_path.c_str());
+    std::remove(grid_path.c_str());
   }
+}
+
+// The entry an interrupted run wrote where it ended goes when the restart goes on, judged by that run's
+// grid: off it (5 of every 7) dropped, on it (14) kept, whatever the entries before it say.
+TEST(EndFrame, DroppedOnlyOffTheWritingRunsGrid) {
+  EXPECT_TRUE(dropEndEntry({0, 5}, 5, 20, 7));          // two entries: still the end frame
+  EXPECT_TRUE(dropEndEntry({0, 5, 7, 9}, 9, 20, 7));    // spacing 2 before it, grid 7
+  EXPECT_FALSE(dropEndEntry({0, 7, 14}, 14, 20, 7));    // on the grid
+  EXPECT_FALSE(dropEndEntry({0, 5, 10}, 10, 20, 5));    // on a grid the new run may not share
+  EXPECT_FALSE(dropEndEntry({0, 7, 9}, 9, 9, 7));       // no step left: the series ends there
+  EXPECT_FALSE(dropEndEntry({0, 7, 9}, 9, 20, 0));      // the writing run wrote no series
+  EXPECT_FALSE(dropEndEntry({0, 7}, 9, 20, 7));         // no entry at the checkpoint
+  EXPECT_FALSE(dropEndEntry({}, 9, 20, 7));
+  EXPECT_FALSE(dropEndEntry({0}, 0, 20, 7));            // the initial state
 }
 
 // A row that does not fit (a full disk, here the file-size limit) is cut off again: the log stays valid
