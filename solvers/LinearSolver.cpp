@@ -116,6 +116,35 @@ void LinearSolver::checkTolerances(KSP ksp, const std::string &prefix) {
   if (max_it < 1) bad("ksp_max_it", double(max_it), "an integer >= 1");
 }
 
+void LinearSolver::checkFactorPackage(KSP ksp, Mat A, const std::string &prefix) {
+  PC pc;
+  BEAM_PETSC(KSPGetPC(ksp, &pc));
+  PCType type = nullptr;
+  BEAM_PETSC(PCGetType(pc, &type));
+  if (!type) return;
+  const std::string kind = type;
+  MatFactorType factor;
+  if (kind == PCLU) factor = MAT_FACTOR_LU;
+  else if (kind == PCCHOLESKY) factor = MAT_FACTOR_CHOLESKY;
+  else if (kind == PCILU) factor = MAT_FACTOR_ILU;
+  else if (kind == PCICC) factor = MAT_FACTOR_ICC;
+  else return;
+  MatSolverType package = nullptr;
+  BEAM_PETSC(PCFactorGetMatSolverType(pc, &package));
+  PetscBool available = PETSC_FALSE;
+  if (!package || (MatGetFactorAvailable(A, package, factor, &available) == 0 && available)) return;
+  std::string accepted;
+  for (const char *candidate : {MATSOLVERPETSC, MATSOLVERMUMPS, MATSOLVERSUPERLU, MATSOLVERSUPERLU_DIST, MATSOLVERUMFPACK,
+                                MATSOLVERCHOLMOD, MATSOLVERKLU, MATSOLVERSTRUMPACK, MATSOLVERMKL_PARDISO, MATSOLVERPASTIX}) {
+    PetscBool can = PETSC_FALSE;
+    if (MatGetFactorAvailable(A, candidate, factor, &can) == 0 && can) accepted += (accepted.empty() ? "" : ", ") + std::string(candidate);
+  }
+  MatType matrix;
+  BEAM_PETSC(MatGetType(A, &matrix));
+  throw inputError("-" + prefix + "pc_factor_mat_solver_type " + package + ": cannot make the " + kind + " factorization of a " +
+                   matrix + " matrix; accepted here: " + (accepted.empty() ? "none (choose another -" + prefix + "pc_type)" : accepted));
+}
+
 void LinearSolver::finish(Mat A, const std::string &prefix) {
   PC pc;
   BEAM_PETSC(KSPGetPC(ksp_, &pc));
@@ -142,6 +171,7 @@ void LinearSolver::finish(Mat A, const std::string &prefix) {
     BEAM_PETSC(PCGetType(pc, &type));
     throw inputError("-" + prefix + "pc_type " + type + ": needs an assembled matrix; accepted with -operator matfree: jacobi, none");
   }
+  checkFactorPackage(ksp_, A, prefix);
   BEAM_PETSC(KSPSetUp(ksp_)); // the factorization happens here, once
 }
 

@@ -1017,6 +1017,15 @@ expect 2 "Unknown option nope for -ms_ksp_pc_side" "$labs/mass_spring" -scheme i
   -ms_ksp_pc_side nope -output_dir $out
 expect 2 "-ms_ksp_pc_side" "$labs/mass_spring" -scheme implicit_euler -T 0.01 -ms_ksp_pc_side nope -output_dir $out # direct path
 expect 2 "Unable to find requested PC type nope" "$m" -shifted_pc_type nope -output_dir $out
+# A factorization package that cannot make the factorization: named with those that can (PETSc finds out
+# at the first factorization: a diverged run, exit 3, until 2026-11-28); on two ranks PETSc's own LU is
+# serial only.
+expect 2 "-ms_pc_factor_mat_solver_type nope: cannot make the lu factorization of a seqaij matrix; accepted here: petsc, mumps" \
+  "$labs/mass_spring" -model chain -scheme implicit_euler -T 0.01 -ms_pc_type lu -ms_pc_factor_mat_solver_type nope -output_dir $out
+expect 2 "-shifted_pc_factor_mat_solver_type nope: cannot make the lu factorization" "$m" -shifted_pc_type lu \
+  -shifted_pc_factor_mat_solver_type nope -output_dir $out
+expect 2 "-shifted_pc_factor_mat_solver_type petsc: cannot make the lu factorization of a mpiaij matrix; accepted here: mumps, superlu_dist" \
+  mpiexec --quiet -n 2 "$m" -shifted_pc_type lu -shifted_pc_factor_mat_solver_type petsc -output_dir $out
 # Tolerances PETSc takes without a word on an iterative solver: rtol outside [0, 1) (-1 acted as 1, and
 # every solve stopped at once: the beam did not move, exit 0), a negative atol, max_it below 1; also on
 # one rank only. (On a direct solver the options are unused, hence unknown: exit 2 as well.)
