@@ -248,7 +248,7 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
     fallback_allowed_ = newton_ls && !mf_operator && !mf;
   }
   LinearSolver::checkTolerances(ksp, newton_prefix_);
-  LinearSolver::checkFactorPackage(ksp, J_, newton_prefix_);
+  LinearSolver::checkFactorOptions(ksp, J_, newton_prefix_);
   // A shell line search is the energy search, which needs a conservative model (PETSc would fail at the
   // first step, asking for a shell function).
   SNESLineSearch line_search;

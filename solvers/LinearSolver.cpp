@@ -116,7 +116,7 @@ void LinearSolver::checkTolerances(KSP ksp, const std::string &prefix) {
   if (max_it < 1) bad("ksp_max_it", double(max_it), "an integer >= 1");
 }
 
-void LinearSolver::checkFactorPackage(KSP ksp, Mat A, const std::string &prefix) {
+void LinearSolver::checkFactorOptions(KSP ksp, Mat A, const std::string &prefix) {
   PC pc;
   BEAM_PETSC(KSPGetPC(ksp, &pc));
   PCType type = nullptr;
@@ -129,6 +129,28 @@ void LinearSolver::checkFactorPackage(KSP ksp, Mat A, const std::string &prefix)
   else if (kind == PCILU) factor = MAT_FACTOR_ILU;
   else if (kind == PCICC) factor = MAT_FACTOR_ICC;
   else return;
+  // Levels of fill and the ordering, which PETSc also checks only at the factorization.
+  if (factor == MAT_FACTOR_ILU || factor == MAT_FACTOR_ICC) {
+    PetscInt levels = 0;
+    BEAM_PETSC(PCFactorGetLevels(pc, &levels));
+    if (levels < 0) refuseOptionValue(prefix, "pc_factor_levels", double(levels), "an integer >= 0");
+  }
+  char ordering[64] = "";
+  PetscBool ordering_given = PETSC_FALSE;
+  BEAM_PETSC(PetscOptionsGetString(nullptr, prefix.c_str(), "-pc_factor_mat_ordering_type", ordering, sizeof ordering, &ordering_given));
+  if (ordering_given) {
+    auto registered = [](const char *name) {
+      PetscErrorCode (*make)(Mat, MatOrderingType, IS *, IS *) = nullptr;
+      return PetscFunctionListFind(MatOrderingList, name, &make) == 0 && make;
+    };
+    if (!registered(ordering)) {
+      std::string accepted;
+      for (const char *candidate : {MATORDERINGNATURAL, MATORDERINGND, MATORDERING1WD, MATORDERINGRCM, MATORDERINGQMD,
+                                    MATORDERINGROWLENGTH, MATORDERINGWBM, MATORDERINGSPECTRAL, MATORDERINGAMD, MATORDERINGMETISND})
+        if (registered(candidate)) accepted += (accepted.empty() ? "" : ", ") + std::string(candidate);
+      throw inputError("-" + prefix + "pc_factor_mat_ordering_type " + ordering + ": not an ordering; accepted: " + accepted);
+    }
+  }
   MatSolverType package = nullptr;
   BEAM_PETSC(PCFactorGetMatSolverType(pc, &package));
   PetscBool available = PETSC_FALSE;
@@ -171,7 +193,7 @@ void LinearSolver::finish(Mat A, const std::string &prefix) {
     BEAM_PETSC(PCGetType(pc, &type));
     throw inputError("-" + prefix + "pc_type " + type + ": needs an assembled matrix; accepted with -operator matfree: jacobi, none");
   }
-  checkFactorPackage(ksp_, A, prefix);
+  checkFactorOptions(ksp_, A, prefix);
   BEAM_PETSC(KSPSetUp(ksp_)); // the factorization happens here, once
 }
 

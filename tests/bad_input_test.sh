@@ -1026,6 +1026,10 @@ expect 2 "-shifted_pc_factor_mat_solver_type nope: cannot make the lu factorizat
   -shifted_pc_factor_mat_solver_type nope -output_dir $out
 expect 2 "-shifted_pc_factor_mat_solver_type petsc: cannot make the lu factorization of a mpiaij matrix; accepted here: mumps, superlu_dist" \
   mpiexec --quiet -n 2 "$m" -shifted_pc_type lu -shifted_pc_factor_mat_solver_type petsc -output_dir $out
+# ... and the other factorization options PETSc checks only there: negative levels of fill, an unknown ordering.
+expect 2 "-shifted_pc_factor_levels -1: accepted: an integer >= 0" "$m" -shifted_pc_type ilu -shifted_pc_factor_levels -1 -output_dir $out
+expect 2 "-ms_pc_factor_mat_ordering_type nope: not an ordering; accepted: natural, nd" "$labs/mass_spring" -model chain \
+  -scheme implicit_euler -T 0.01 -ms_pc_type lu -ms_pc_factor_mat_ordering_type nope -output_dir $out
 # Tolerances PETSc takes without a word on an iterative solver: rtol outside [0, 1) (-1 acted as 1, and
 # every solve stopped at once: the beam did not move, exit 0), a negative atol, max_it below 1; also on
 # one rank only. (On a direct solver the options are unused, hence unknown: exit 2 as well.)
