@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cmath>
 #include <limits>
+#include <regex>
 #include <cstdlib>
 #include <cstring>
 #include <strings.h>
@@ -349,6 +350,21 @@ bool finishOptions(MPI_Comm comm) {
     PetscOptionsLeftRestore(nullptr, &n, &names, &values);
     if (!unknown.empty())
       throw inputError("unknown option -" + unknown + "; run with -help for the accepted options");
+    // The labs' own options are read as finite numbers; PETSc's and SLEPc's reader takes nan, inf and
+    // 1e400 (as inf) without a word (-shifted_pc_gamg_threshold nan ran, -ms_pc_factor_shift_amount nan
+    // too): a number that is not finite is refused for every solver option (a lab's path may be "nan").
+    static const std::regex solver_option("(^-|_)(ksp|pc|snes|eps|st|mat|mg|sub|redundant|npc|linesearch|bv|ds|rg|fn)_");
+    for (const auto &[name, value] : databaseOptions()) {
+      if (value.empty() || !std::regex_search(name, solver_option)) continue;
+      std::string lower;
+      for (char c : value) lower += char(std::tolower(static_cast<unsigned char>(c)));
+      const std::string bare = lower[0] == '+' || lower[0] == '-' ? lower.substr(1) : lower;
+      char *end = nullptr;
+      const double v = std::strtod(value.c_str(), &end);
+      const bool number = end != value.c_str() && *end == '\0';
+      if (bare == "nan" || bare == "inf" || bare == "infinity" || (number && !std::isfinite(v)))
+        throw inputError(name + " " + value + ": not a finite number; accepted: a finite number");
+    }
   });
   return help;
 }
@@ -376,7 +392,11 @@ void acceptSolveTimeOptions(const std::string &prefix) {
     const std::string name = names[i];
     if (name.compare(0, prefix.size(), prefix) != 0) continue;
     const std::string rest = name.substr(prefix.size());
-    if (rest.compare(0, 3, "mg_") == 0 || rest.compare(0, 6, "pc_mg_") == 0 || rest == "ksp_converged_reason" ||
+    // (The inner solvers of block Jacobi, ASM, redundant, PCKSP and a nonlinear preconditioner are made
+    // when the solver is set up: for Newton at its first solve.)
+    const bool inner = rest.compare(0, 4, "sub_") == 0 || rest.compare(0, 10, "redundant_") == 0 ||
+                       rest.compare(0, 8, "ksp_ksp_") == 0 || rest.compare(0, 4, "npc_") == 0;
+    if (inner || rest.compare(0, 3, "mg_") == 0 || rest.compare(0, 6, "pc_mg_") == 0 || rest == "ksp_converged_reason" ||
         rest == "snes_converged_reason" || rest == "eps_converged_reason" || rest == "ksp_view" || rest == "snes_view" || rest == "eps_view")
       solve_time.push_back("-" + name);
   }

@@ -428,6 +428,24 @@ void throwPetscError(PetscErrorCode code, const char *expr, const char *file, in
   throw runError(msg);
 }
 
+bool isArgumentError(PetscErrorCode code) {
+  switch (code) {
+  case PETSC_ERR_SUP:
+  case PETSC_ERR_ARG_WRONG:
+  case PETSC_ERR_ARG_OUTOFRANGE:
+  case PETSC_ERR_ARG_INCOMP:
+  case PETSC_ERR_ARG_WRONGSTATE:
+  case PETSC_ERR_ARG_UNKNOWN_TYPE:
+  case PETSC_ERR_ARG_TYPENOTSET:
+  case PETSC_ERR_USER:
+  case PETSC_ERR_USER_INPUT:
+  case PETSC_ERR_MISSING_FACTOR:
+    return true;
+  default:
+    return false;
+  }
+}
+
 PetscErrorCode registerLogEvent(const char *name, PetscLogEvent *event) {
   PetscFunctionBeginUser;
   if (*event < 0) {

@@ -21,6 +21,10 @@ namespace beam {
 // forgets it (for callers that replace it by their own message).
 std::string lastPetscMessage(bool clear = false);
 [[noreturn]] void throwPetscError(PetscErrorCode code, const char *expr, const char *file, int line);
+// PETSc's codes for a refused argument or combination (PETSC_ERR_SUP, PETSC_ERR_ARG_OUTOFRANGE, ...): raised
+// when a solver is set up or first applied with options PETSc checks only then (-ms_ksp_gcr_restart 0,
+// -shifted_pc_type fieldsplit, CG with -ksp_pc_side right), they are bad input, not a failed run.
+bool isArgumentError(PetscErrorCode code);
 
 #define BEAM_PETSC(...)                                                                            \
   do {                                                                                             \

@@ -162,7 +162,7 @@ void refuseRetargeting(EPS eps, EPSWhich which, PetscInt count, const std::strin
 }
 
 // The inner solves of ModalSolver (Cholesky by default): one preconditioner application is refused.
-void refuseInexactInnerSolve(EPS eps, const std::string &prefix) {
+void refuseInexactInnerSolve(EPS eps, Mat like, const std::string &prefix) {
   const std::string p = "-" + prefix;
   const auto [ksp, pc] = innerSolver(eps);
   PetscBool preonly = PETSC_FALSE, factor = PETSC_FALSE;
@@ -176,6 +176,7 @@ void refuseInexactInnerSolve(EPS eps, const std::string &prefix) {
                      "or a Krylov method (" + p + "st_ksp_type cg, or " + p + "st_pc_type alone: CG to 1e-12)");
   }
   LinearSolver::checkTolerances(ksp, prefix + "st_");
+  LinearSolver::checkPreconditionerOptions(ksp, like, prefix + "st_"); // `like`: a matrix of the ST operator's type
 }
 
 } // namespace
@@ -211,7 +212,7 @@ ModalSolver::ModalSolver(const FreeVibration &problem, const ModalSettings &sett
   }
   refuseRetargeting(eps, settings.end == SpectrumEnd::Largest ? EPS_LARGEST_MAGNITUDE : EPS_TARGET_MAGNITUDE,
                     settings.count, settings.prefix, settings.count_name, 1e-6);
-  refuseInexactInnerSolve(eps, settings.prefix);
+  refuseInexactInnerSolve(eps, problem.stiffness(), settings.prefix);
   acceptSolveTimeOptions(settings.prefix); // -<prefix>eps_view, -<prefix>eps_converged_reason: read by EPSSolve
 }
 

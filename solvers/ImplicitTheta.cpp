@@ -87,7 +87,7 @@ void checkNewtonTolerances(SNES snes, const std::string &prefix) {
   PetscInt maxit, maxf;
   BEAM_PETSC(SNESGetTolerances(snes, &atol, &rtol, &stol, &maxit, &maxf));
   if (!(rtol >= 0 && rtol < 1)) bad("snes_rtol", rtol, "0 <= rtol < 1");
-  if (!(atol >= 0)) bad("snes_atol", atol, "atol >= 0");
+  if (!(atol >= 0 && std::isfinite(atol))) bad("snes_atol", atol, "a finite atol >= 0");
   if (!(stol >= 0 && stol < 1)) bad("snes_stol", stol, "0 <= stol < 1");
   if (maxit < 1) bad("snes_max_it", double(maxit), "an integer >= 1");
   if (maxf == 0 || maxf < -1) bad("snes_max_funcs", double(maxf), "-1 (no limit) or an integer >= 1");
@@ -241,6 +241,15 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
     throw inputError("options of Newton's solver (-" + newton_prefix_ + "snes_*, -" + newton_prefix_ + "ksp_*): " + e.what());
   }
   checkNewtonTolerances(snes_, newton_prefix_);
+  // Methods that solve R(dv) = 0 themselves; ksponly (one linear solve, accepted as CONVERGED_ITS: the
+  // chain gained energy, exit 0), ms, composite, fas, nasm, aspin, shell and the VI methods need what a
+  // step does not give them.
+  SNESType snes_type = nullptr;
+  BEAM_PETSC(SNESGetType(snes_, &snes_type));
+  const std::vector<std::string> solving = {SNESNEWTONLS, SNESNEWTONTR, SNESQN, SNESNGMRES, SNESANDERSON, SNESNCG, SNESNRICHARDSON};
+  if (std::find(solving.begin(), solving.end(), std::string(snes_type ? snes_type : "")) == solving.end())
+    throw inputError("-" + newton_prefix_ + "snes_type " + (snes_type ? snes_type : "") +
+                     ": not a method that solves the step by itself; accepted: newtonls, newtontr, qn, ngmres, anderson, ncg, nrichardson");
   if (fallback_allowed_) { // the fallback swaps the linear solver of Newton's line search method on J_ only
     PetscBool newton_ls = PETSC_FALSE, mf_operator = PETSC_FALSE, mf = PETSC_FALSE;
     BEAM_PETSC(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(snes_.get()), SNESNEWTONLS, &newton_ls));
@@ -248,7 +257,7 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
     fallback_allowed_ = newton_ls && !mf_operator && !mf;
   }
   LinearSolver::checkTolerances(ksp, newton_prefix_);
-  LinearSolver::checkFactorOptions(ksp, J_, newton_prefix_);
+  LinearSolver::checkPreconditionerOptions(ksp, J_, newton_prefix_);
   // A shell line search is the energy search, which needs a conservative model (PETSc would fail at the
   // first step, asking for a shell function).
   SNESLineSearch line_search;
@@ -471,7 +480,11 @@ SNESConvergedReason ImplicitTheta::directFallback() {
 SNESConvergedReason ImplicitTheta::solveOnce() {
   SNESConvergedReason reason;
   PetscInt its = 0, linear = 0;
-  BEAM_PETSC(SNESSolve(snes_, nullptr, dv_));
+  const PetscErrorCode solved = SNESSolve(snes_, nullptr, dv_);
+  if (solved && isArgumentError(solved))
+    throw inputError("options of Newton's solver (-" + newton_prefix_ + "snes_*, -" + newton_prefix_ + "ksp_*, -" + newton_prefix_ +
+                     "pc_*): " + lastPetscMessage(true));
+  BEAM_PETSC(solved);
   BEAM_PETSC(SNESGetConvergedReason(snes_, &reason));
   BEAM_PETSC(SNESGetIterationNumber(snes_, &its));
   BEAM_PETSC(SNESGetLinearSolveIterations(snes_, &linear));

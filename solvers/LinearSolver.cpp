@@ -112,17 +112,27 @@ void LinearSolver::checkTolerances(KSP ksp, const std::string &prefix) {
   BEAM_PETSC(KSPGetTolerances(ksp, &rtol, &abstol, &dtol, &max_it));
   auto bad = [&](const char *name, double value, const char *accepted) { refuseOptionValue(prefix, name, value, accepted); };
   if (!(rtol >= 0 && rtol < 1)) bad("ksp_rtol", rtol, "0 <= rtol < 1");
-  if (!(abstol >= 0)) bad("ksp_atol", abstol, "atol >= 0");
+  // A tolerance of inf (or 1e400) let every solve "converge" at once: the beam did not move, exit 0.
+  if (!(abstol >= 0 && std::isfinite(abstol))) bad("ksp_atol", abstol, "a finite atol >= 0");
+  if (!(dtol >= 1)) bad("ksp_divtol", dtol, "divtol >= 1 (a residual growing that many times is divergence)");
   if (max_it < 1) bad("ksp_max_it", double(max_it), "an integer >= 1");
 }
 
-void LinearSolver::checkFactorOptions(KSP ksp, Mat A, const std::string &prefix) {
+void LinearSolver::checkPreconditionerOptions(KSP ksp, Mat A, const std::string &prefix) {
   PC pc;
   BEAM_PETSC(KSPGetPC(ksp, &pc));
   PCType type = nullptr;
   BEAM_PETSC(PCGetType(pc, &type));
   if (!type) return;
   const std::string kind = type;
+  if (kind == PCFIELDSPLIT) // fields are not defined by any model here ("Unhandled case", exit 3)
+    throw inputError("-" + prefix + "pc_type fieldsplit: needs fields, which no model here defines; accepted: another -" + prefix + "pc_type");
+  if (kind == PCEISENSTAT) { // PETSc 3.18 applies omega != 1 through a block diagonal it never made: a crash
+    PetscReal omega = 1;
+    BEAM_PETSC(PCEisenstatGetOmega(pc, &omega));
+    if (omega != 1) refuseOptionValue(prefix, "pc_eisenstat_omega", omega, "1 (for another omega: -pc_type sor with -pc_sor_omega)");
+    return;
+  }
   MatFactorType factor;
   if (kind == PCLU) factor = MAT_FACTOR_LU;
   else if (kind == PCCHOLESKY) factor = MAT_FACTOR_CHOLESKY;
@@ -193,8 +203,10 @@ void LinearSolver::finish(Mat A, const std::string &prefix) {
     BEAM_PETSC(PCGetType(pc, &type));
     throw inputError("-" + prefix + "pc_type " + type + ": needs an assembled matrix; accepted with -operator matfree: jacobi, none");
   }
-  checkFactorOptions(ksp_, A, prefix);
-  BEAM_PETSC(KSPSetUp(ksp_)); // the factorization happens here, once
+  checkPreconditionerOptions(ksp_, A, prefix);
+  const PetscErrorCode set_up = KSPSetUp(ksp_); // the factorization happens here, once
+  if (set_up && isArgumentError(set_up)) throw inputError("options of the '" + prefix + "' solver: " + lastPetscMessage(true));
+  BEAM_PETSC(set_up);
 }
 
 bool LinearSolver::asConfigured(KSPType type) const {
@@ -237,6 +249,7 @@ void LinearSolver::solve(Vec b, Vec x, bool require_convergence, Start start) co
   if (from_zero && nonzero) BEAM_PETSC(KSPSetInitialGuessNonzero(ksp_, PETSC_FALSE)); // KSP zeroes x itself
   const PetscErrorCode solved = KSPSolve(ksp_, b, x);
   if (from_zero && nonzero) BEAM_PETSC(KSPSetInitialGuessNonzero(ksp_, PETSC_TRUE));
+  if (solved && isArgumentError(solved)) throw inputError("options of the '" + prefix_ + "' solver: " + lastPetscMessage(true));
   BEAM_PETSC(solved);
   BEAM_PETSC(KSPGetIterationNumber(ksp_, &last_iterations_));
   KSPConvergedReason reason;

@@ -47,11 +47,12 @@ public:
   // Refuses (input error, naming the option) tolerances PETSc takes without a word but that mean
   // nothing: -<prefix>ksp_rtol outside [0, 1), a negative -<prefix>ksp_atol, -<prefix>ksp_max_it < 1.
   static void checkTolerances(KSP ksp, const std::string &prefix);
-  // Refuses (input error, naming the option and what is accepted) the factorization options PETSc checks
-  // only at the first factorization, which failed as a diverged run (exit 3): a
+  // Refuses (input error, naming the option and what is accepted) the preconditioner options PETSc checks
+  // only at the first factorization or application, which failed as a diverged run (exit 3) or crashed: a
   // -<prefix>pc_factor_mat_solver_type that cannot factor A as the PC asks (an unknown name, petsc on
-  // several ranks), negative -<prefix>pc_factor_levels, an unknown -<prefix>pc_factor_mat_ordering_type.
-  static void checkFactorOptions(KSP ksp, Mat A, const std::string &prefix);
+  // several ranks), negative -<prefix>pc_factor_levels, an unknown -<prefix>pc_factor_mat_ordering_type,
+  // -<prefix>pc_eisenstat_omega other than 1.
+  static void checkPreconditionerOptions(KSP ksp, Mat A, const std::string &prefix);
   // True when the options give -<prefix>pc_type a preconditioner that does not solve by itself (not a
   // factorization, nor one of `also_exact`) and no -<prefix>ksp_type: a solver whose default is one
   // preconditioner application (KSPPREONLY) must then iterate, or it would apply it once and call that

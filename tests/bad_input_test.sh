@@ -1030,6 +1030,28 @@ expect 2 "-shifted_pc_factor_mat_solver_type petsc: cannot make the lu factoriza
 expect 2 "-shifted_pc_factor_levels -1: accepted: an integer >= 0" "$m" -shifted_pc_type ilu -shifted_pc_factor_levels -1 -output_dir $out
 expect 2 "-ms_pc_factor_mat_ordering_type nope: not an ordering; accepted: natural, nd" "$labs/mass_spring" -model chain \
   -scheme implicit_euler -T 0.01 -ms_pc_type lu -ms_pc_factor_mat_ordering_type nope -output_dir $out
+# A hostile pass over solver options (2026-11-28): Eisenstat with omega != 1 crashed in PETSc (exit 59,
+# a traceback); an infinite absolute tolerance let every solve "converge" at once (the beam did not move,
+# exit 0); ksponly took one linear solve per step as converged (exit 0); options PETSc refuses only when
+# it sets a solver up or first applies it were a diverged run (exit 3); a divergence tolerance below 1,
+# fieldsplit without fields, a nan in a solver option; valid inner-solver options of Newton's block
+# Jacobi were refused as unknown.
+ms=("$labs/mass_spring" -model chain -scheme implicit_euler -T 0.01 -output_dir $out)
+expect 2 "-shifted_pc_eisenstat_omega 1.5: accepted: 1" "$m" -shifted_pc_type eisenstat -shifted_pc_eisenstat_omega 1.5 -output_dir $out
+expect 2 "-omega_min_st_pc_eisenstat_omega 1.5: accepted: 1" "$labs/stability" -mx 6 -my 2 -omega_min_st_pc_type eisenstat \
+  -omega_min_st_pc_eisenstat_omega 1.5 -output_dir $out
+expect 2 "-shifted_ksp_atol inf: accepted: a finite atol >= 0" "$m" -linear_solver cg -shifted_ksp_atol inf -output_dir $out
+expect 2 "-ms_snes_atol inf: accepted: a finite atol >= 0" "${ms[@]}" -ms_snes_atol 1e400
+expect 2 "-ms_snes_type ksponly: not a method that solves the step by itself; accepted: newtonls" "${ms[@]}" -ms_snes_type ksponly
+expect 2 "options of the 'shifted_' solver: KSP cg does not support norm type NATURAL with preconditioner side RIGHT" \
+  "$m" -linear_solver cg -shifted_ksp_pc_side right -output_dir $out
+expect 2 "options of Newton's solver (-ms_snes_*, -ms_ksp_*, -ms_pc_*): m must be > 0" "${ms[@]}" -ms_ksp_type gcr -ms_ksp_gcr_restart 0
+expect 2 "options of Newton's solver" "$labs/mass_spring_stability" -model chain -ms_ksp_type gcr -ms_ksp_gcr_restart 0 -output_dir $out
+expect 2 "-shifted_ksp_divtol 0.5: accepted: divtol >= 1" "$m" -linear_solver cg -shifted_ksp_divtol 0.5 -output_dir $out
+expect 2 "-shifted_pc_type fieldsplit: needs fields" "$m" -shifted_pc_type fieldsplit -output_dir $out
+expect 2 "-shifted_pc_gamg_threshold nan: not a finite number" "$m" -shifted_pc_type gamg -shifted_pc_gamg_threshold nan -output_dir $out
+expect 0 "" "${ms[@]}" -ms_pc_type bjacobi -ms_sub_pc_type ilu
+expect 0 "" "$m" -T 0.1 -output_dir nan # a path is not a number
 # Tolerances PETSc takes without a word on an iterative solver: rtol outside [0, 1) (-1 acted as 1, and
 # every solve stopped at once: the beam did not move, exit 0), a negative atol, max_it below 1; also on
 # one rank only. (On a direct solver the options are unused, hence unknown: exit 2 as well.)
