@@ -364,6 +364,13 @@ bool finishOptions(MPI_Comm comm) {
       const bool number = end != value.c_str() && *end == '\0';
       if (bare == "nan" || bare == "inf" || bare == "infinity" || (number && !std::isfinite(v)))
         throw inputError(name + " " + value + ": not a finite number; accepted: a finite number");
+      // PETSc's integers are 32-bit and its reader wraps larger ones (-shifted_ksp_max_it 4294967297 ran
+      // as 1). An integer-valued option cannot be told from a real one here, so a real option written as
+      // a large integer is refused too, with the way out.
+      const bool integer = !bare.empty() && bare.find_first_not_of("0123456789") == std::string::npos;
+      if (integer && std::abs(v) > double(std::numeric_limits<PetscInt>::max()))
+        throw inputError(name + " " + value + ": above PETSc's largest integer " + std::to_string(std::numeric_limits<PetscInt>::max()) +
+                         "; accepted: a smaller integer (for a real value, an exponent: 4.3e9)");
     }
   });
   return help;

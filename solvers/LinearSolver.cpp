@@ -49,7 +49,7 @@ LinearSolver::LinearSolver(Mat A, const std::string &prefix, LinearSolverKind ki
     BEAM_PETSC(PCSetType(pc, PCJACOBI));
     configureCG();
   }
-  finish(A, prefix);
+  finish(A, prefix, kind == LinearSolverKind::Diagonal ? std::vector<std::string>{PCJACOBI} : std::vector<std::string>{});
 }
 
 LinearSolver::LinearSolver(Mat A, const std::string &prefix, const std::function<void(PC)> &pc_setup, bool exact)
@@ -64,7 +64,7 @@ LinearSolver::LinearSolver(Mat A, const std::string &prefix, const std::function
     BEAM_PETSC(KSPSetType(ksp_, KSPPREONLY));
   else
     configureCG();
-  finish(A, prefix);
+  finish(A, prefix, exact ? std::vector<std::string>{PCSHELL} : std::vector<std::string>{});
   if (exact && asConfigured(KSPPREONLY)) {
     // The model's exact inverse, applied as KSPSolve with KSPPREONLY would, less the pass in which
     // KSPSolve zeroes x first (a preonly KSP always starts from zero): 4 % of a semi-implicit step at 2e6
@@ -177,7 +177,7 @@ void LinearSolver::checkPreconditionerOptions(KSP ksp, Mat A, const std::string 
                    matrix + " matrix; accepted here: " + (accepted.empty() ? "none (choose another -" + prefix + "pc_type)" : accepted));
 }
 
-void LinearSolver::finish(Mat A, const std::string &prefix) {
+void LinearSolver::finish(Mat A, const std::string &prefix, const std::vector<std::string> &also_exact) {
   PC pc;
   BEAM_PETSC(KSPGetPC(ksp_, &pc));
   try {
@@ -202,6 +202,21 @@ void LinearSolver::finish(Mat A, const std::string &prefix) {
     PCType type;
     BEAM_PETSC(PCGetType(pc, &type));
     throw inputError("-" + prefix + "pc_type " + type + ": needs an assembled matrix; accepted with -operator matfree: jacobi, none");
+  }
+  // A preconditioner applied once is no solve unless it is exact (a factorization, the lumped mass's
+  // Jacobi, the model's exact inverse): -shifted_ksp_type preonly -shifted_pc_type jacobi left the
+  // midpoint rule's steps unsolved, "gains energy", exit 0 (the modes lab refused it already).
+  if (preonly) {
+    PCType type = nullptr;
+    BEAM_PETSC(PCGetType(pc, &type));
+    const std::string chosen = type ? type : "none";
+    bool exact = false;
+    for (const char *direct : {PCLU, PCCHOLESKY, PCQR, PCSVD, PCREDUNDANT}) exact = exact || chosen == direct;
+    for (const auto &e : also_exact) exact = exact || chosen == e;
+    if (!exact)
+      throw inputError("-" + prefix + "ksp_type preonly with -" + prefix + "pc_type " + chosen +
+                       " applies the preconditioner once, not a solve; accepted: a factorization (-" + prefix +
+                       "pc_type cholesky or lu) or a Krylov method (-" + prefix + "ksp_type cg)");
   }
   checkPreconditionerOptions(ksp_, A, prefix);
   const PetscErrorCode set_up = KSPSetUp(ksp_); // the factorization happens here, once

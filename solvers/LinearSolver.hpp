@@ -64,7 +64,8 @@ public:
 
 private:
   void configureCG();
-  void finish(Mat A, const std::string &prefix);
+  // `also_exact`: preconditioners this solver may apply once (KSPPREONLY) as an exact solve, beside the factorizations.
+  void finish(Mat A, const std::string &prefix, const std::vector<std::string> &also_exact);
   // The KSP is still of `type` with the model's shell preconditioner, and no option under the prefix
   // asks KSPSolve for output (-ksp_monitor, -ksp_converged_reason, -ksp_view): a model's own solve may
   // stand in for KSPSolve.

@@ -1052,12 +1052,20 @@ expect 2 "-shifted_pc_type fieldsplit: needs fields" "$m" -shifted_pc_type field
 expect 2 "-shifted_pc_gamg_threshold nan: not a finite number" "$m" -shifted_pc_type gamg -shifted_pc_gamg_threshold nan -output_dir $out
 expect 0 "" "${ms[@]}" -ms_pc_type bjacobi -ms_sub_pc_type ilu
 expect 0 "" "$m" -T 0.1 -output_dir nan # a path is not a number
+# A preconditioner applied once is no solve (the midpoint rule "gained energy", exit 0), unless exact: the
+# lumped mass's Jacobi runs.
+expect 2 "-shifted_ksp_type preonly with -shifted_pc_type jacobi applies the preconditioner once, not a solve" "$m" \
+  -shifted_ksp_type preonly -shifted_pc_type jacobi -output_dir $out
+expect 0 "" "$labs/semi_implicit" -mx 6 -my 2 -T 0.1 -lumped_mass -mass_ksp_type preonly -mass_pc_type jacobi -output_dir $out
+# An integer above PETSc's 32-bit range wrapped (-shifted_ksp_max_it 4294967297 ran as 1, exit 3).
+expect 2 "-shifted_ksp_max_it 4294967297: above PETSc's largest integer 2147483647" "$m" -linear_solver cg \
+  -shifted_ksp_max_it 4294967297 -output_dir $out
 # Tolerances PETSc takes without a word on an iterative solver: rtol outside [0, 1) (-1 acted as 1, and
 # every solve stopped at once: the beam did not move, exit 0), a negative atol, max_it below 1; also on
 # one rank only. (On a direct solver the options are unused, hence unknown: exit 2 as well.)
 expect 2 "-shifted_ksp_rtol -1: accepted: 0 <= rtol < 1" "$m" -linear_solver cg -shifted_ksp_rtol -1 -output_dir $out
 expect 2 "-shifted_ksp_rtol 1: accepted: 0 <= rtol < 1" "$m" -linear_solver cg -shifted_ksp_rtol 1 -output_dir $out
-expect 2 "-mass_ksp_atol -3: accepted: atol >= 0" "$labs/semi_implicit" -linear_solver cg -mass_ksp_atol -3 -output_dir $out
+expect 2 "-mass_ksp_atol -3: accepted: a finite atol >= 0" "$labs/semi_implicit" -linear_solver cg -mass_ksp_atol -3 -output_dir $out
 expect 2 "-ms_ksp_max_it 0: accepted: an integer >= 1" "$labs/mass_spring" -scheme implicit_euler -T 0.01 -ms_ksp_type gmres \
   -ms_ksp_max_it 0 -output_dir $out
 # Newton's own tolerances: -ms_snes_rtol 2 passed the first test at once, every step accepted unsolved,
@@ -1065,7 +1073,7 @@ expect 2 "-ms_ksp_max_it 0: accepted: an integer >= 1" "$labs/mass_spring" -sche
 ms1=("$labs/mass_spring" -scheme implicit_euler -T 0.01 -output_dir $out)
 expect 2 "-ms_snes_rtol 2: accepted: 0 <= rtol < 1" "${ms1[@]}" -ms_snes_rtol 2
 expect 2 "-ms_snes_stol 1: accepted: 0 <= stol < 1" "${ms1[@]}" -ms_snes_stol 1
-expect 2 "-ms_snes_atol -1: accepted: atol >= 0" "${ms1[@]}" -ms_snes_atol -1
+expect 2 "-ms_snes_atol -1: accepted: a finite atol >= 0" "${ms1[@]}" -ms_snes_atol -1
 expect 2 "-ms_snes_max_it 0: accepted: an integer >= 1" "${ms1[@]}" -ms_snes_max_it 0
 expect 2 "-ms_snes_max_funcs 0: accepted: -1 (no limit) or an integer >= 1" "${ms1[@]}" -ms_snes_max_funcs 0
 expect 2 "-ms_snes_max_linear_solve_fail -5: accepted: an integer >= 0" "${ms1[@]}" -ms_snes_max_linear_solve_fail -5
