@@ -13,8 +13,17 @@
 // (kappa = 5/6): the two effects have opposite signs, each below 3%.
 #include <gtest/gtest.h>
 
+#include <vtkDataArray.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkXMLPUnstructuredGridReader.h>
+#include <vtkXMLUnstructuredGridReader.h>
+
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "MesLib/Beam.hpp"
 #include "MesLib/BeamSystem.hpp"
@@ -64,6 +73,34 @@ TEST(Modes, EulerBernoulliReferenceOfTheDefaultBeam) {
   EXPECT_NEAR(eulerBernoulliOmegas(course, 1)[0] * 6, eb[0], 1e-12);
 }
 
+// The constants (beta_n L)^2 of every support against the roots of the frequency equations, found here
+// by bisection: cos(bL) cosh(bL) = -1 clamped-free, = +1 clamped-clamped, sin(bL) = 0 simply supported
+// (n^2 pi^2 exactly). The lab writes them to 4 decimals: 2e-5 relative at most.
+TEST(Modes, EulerBernoulliConstantsAreTheFrequencyEquationsRoots) {
+  auto root = [](double sign, double lo, double hi) {
+    auto f = [sign](double b) { return std::cos(b) * std::cosh(b) - sign; };
+    for (int i = 0; i < 200; ++i) {
+      const double mid = 0.5 * (lo + hi);
+      (f(lo) * f(mid) <= 0 ? hi : lo) = mid;
+    }
+    return 0.5 * (lo + hi);
+  };
+  const double free_end[] = {root(-1, 1.5, 2.5), root(-1, 4.5, 5), root(-1, 7.5, 8)};
+  const double clamped[] = {root(1, 4.5, 5), root(1, 7.5, 8), root(1, 10.5, 11.5)};
+  const double simply[] = {M_PI, 2 * M_PI, 3 * M_PI};
+  const std::pair<Supports, const double *> cases[] = {
+      {Supports::ClampedLeft, free_end}, {Supports::ClampedBoth, clamped}, {Supports::SimplySupported, simply}};
+  for (const auto &[supports, b] : cases) {
+    BeamSpec spec;
+    spec.supports = supports;
+    const auto eb = eulerBernoulliOmegas(spec, 3);
+    ASSERT_EQ(eb.size(), 3u);
+    for (int n = 1; n < 3; ++n)
+      EXPECT_NEAR(eb[n] / eb[0], b[n] * b[n] / (b[0] * b[0]), 4e-5 * eb[n] / eb[0]) << "supports " << int(supports) << ", mode " << n + 1;
+  }
+  EXPECT_NEAR(free_end[0] * free_end[0], 3.5160, 2e-5 * 3.5160); // the first constant itself (the default beam's test)
+}
+
 TEST(Modes, Q4CantileverConvergesToEulerBernoulli) {
   std::vector<std::vector<double>> r;
   for (int my : {1, 2, 4}) {
@@ -98,6 +135,14 @@ TEST(Modes, WritesCsvAndSeries) {
   std::getline(csv, first);
   EXPECT_EQ(header, "mode,omega,frequency");
   EXPECT_EQ(first.rfind("1,", 0), 0u) << first;
+  // omega as the solver found it (17 digits round-trip) and the frequency omega / 2 pi.
+  std::istringstream row(first);
+  std::string mode, omega, frequency;
+  std::getline(row, mode, ',');
+  std::getline(row, omega, ',');
+  std::getline(row, frequency, ',');
+  EXPECT_EQ(std::stod(omega), solver.omegas()[0]);
+  EXPECT_NEAR(std::stod(frequency) * 2 * M_PI, std::stod(omega), 4e-16 * std::stod(omega));
   std::ifstream pvd(dir + "/modes.pvd");
   const std::string text((std::istreambuf_iterator<char>(pvd)), std::istreambuf_iterator<char>());
   EXPECT_NE(text.find("timestep=\"2\""), std::string::npos) << text;
@@ -108,4 +153,27 @@ TEST(Modes, WritesCsvAndSeries) {
   const std::string xml((std::istreambuf_iterator<char>(vtu)), std::istreambuf_iterator<char>());
   EXPECT_NE(xml.find("Name=\"displacement\""), std::string::npos);
   EXPECT_EQ(xml.find("Name=\"velocity\""), std::string::npos);
+  // Each shape is scaled so that its largest nodal displacement (both components: a bending mode's
+  // sections rotate, so ux is not zero) has length 1.
+  vtkSmartPointer<vtkUnstructuredGrid> grid;
+  if (size > 1) {
+    vtkNew<vtkXMLPUnstructuredGridReader> reader;
+    reader->SetFileName(first_mode.c_str());
+    reader->Update();
+    grid = reader->GetOutput();
+  } else {
+    vtkNew<vtkXMLUnstructuredGridReader> reader;
+    reader->SetFileName(first_mode.c_str());
+    reader->Update();
+    grid = reader->GetOutput();
+  }
+  vtkDataArray *u = grid->GetPointData()->GetArray("displacement");
+  ASSERT_NE(u, nullptr);
+  double largest = 0, largest_uy = 0;
+  for (vtkIdType p = 0; p < u->GetNumberOfTuples(); ++p) {
+    largest = std::max(largest, std::hypot(u->GetComponent(p, 0), u->GetComponent(p, 1)));
+    largest_uy = std::max(largest_uy, std::abs(u->GetComponent(p, 1)));
+  }
+  EXPECT_NEAR(largest, 1.0, 1e-12);
+  EXPECT_LT(largest_uy, 1.0 - 1e-9); // the largest nodal displacement is not purely vertical
 }
