@@ -627,6 +627,11 @@ expect 2 "unknown model 'blob'" "$mss" -model blob -output_dir $out
 # implicit Euler survives every stiffness where the explicit schemes fail.
 expect 0 "" "$mss" -model cloth -cloth_nx 8 -cloth_ny 8 -schemes explicit_euler,verlet,implicit_euler -stiffness_factors 1,1000 \
   -output_dir mss
+grep -q '^stable at every stiffness tried: implicit_euler$' out.txt || fail "mass_spring_stability: the summary of the schemes stable at every stiffness: $(grep stable out.txt)"
+# dt_measured is the stable end of the bisection's bracket, dt_unstable the unstable end, at most 1e-4 apart
+# (a sixth mutation audit: the two swapped passed).
+awk -F, '$1 == "explicit_euler" || $1 == "verlet" { if (!($4 < $5 && ($5 - $4) / $5 <= 1e-4)) bad = 1; n++ }
+  END { exit bad || n != 2 }' mss/critical_steps.csv || fail "mass_spring_stability: dt_measured and dt_unstable: $(cat mss/critical_steps.csv)"
 awk -F, '$1 == "explicit_euler" || $1 == "verlet" { r = $4 / $3; if (r < 0.995 || r > 1.005) bad = 1; n++ }
   END { exit bad || n != 2 }' mss/critical_steps.csv || fail "mass_spring_stability: measured limit off 2 / omega_max"
 awk -F, '$4 == "implicit_euler" && $5 != 1 { bad = 1 } $4 == "explicit_euler" && $5 != 0 { bad = 1 } END { exit bad }' \
@@ -747,6 +752,18 @@ expect 2 "malformed.json" "$cdl" -model malformed.json -output_dir $out
 expect 0 "" "$cdl" -model double_pendulum -T 1 -output_dir cdrift
 awk -F, '$1 == "projection" { p = $5 } $1 == "none" { n = $5 } END { exit !(p < 1e-12 && n > 100 * p) }' \
   cdrift/constraint_drift.csv || fail "constraint_drift: projection should hold g to round-off and beat no stabilization"
+# Each row as its variant: xi and omega as its name says, projection 1 for the projection alone, and the
+# largest and the last position violation of its own energy.csv (a sixth mutation audit: each column
+# changed or swapped passed).
+awk -F, 'NR > 1 { if ($1 ~ /^baumgarte_/) { split($1, p, "_"); if ($2 != p[2] || $3 != p[3]) bad = 1 }
+    if (($4 == 1) != ($1 == "projection") || !($5 >= $6)) bad = 1; ++n } END { exit bad || n != 5 }' cdrift/constraint_drift.csv ||
+  fail "constraint_drift.csv: xi, omega or projection not the variant's: $(cat cdrift/constraint_drift.csv)"
+for v in $(tail -n +2 cdrift/constraint_drift.csv | cut -d, -f1); do
+  read -r largest last < <(awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) if ($i == "position_violation") c = i; next }
+    { v = $c + 0; if (v > m) m = v; l = v } END { printf "%.17g %.17g\n", m, l }' "cdrift/$v/energy.csv")
+  grep "^$v," cdrift/constraint_drift.csv | awk -F, -v m="$largest" -v l="$last" '{ exit !($5 + 0 == m + 0 && $6 + 0 == l + 0) }' ||
+    fail "constraint_drift.csv: $v's violations are not its energy.csv's largest ($largest) and last ($last)"
+done
 # Its variants' energy.csv has the multibody lab's columns, in its order (the violations came last).
 expect 0 "" "$labs/multibody" -model double_pendulum -T 0.01 -quiet -output_dir cdrift_mb
 for v in none projection; do
@@ -1216,6 +1233,7 @@ expect 0 "" "$d" -M ./M.mtx -K "$PWD/K.mtx" -T 0.2 -quiet -restart ds_path
 expect 2 "unknown option -load_history" "$labs/stability" -load_history /nonexistent.mtx -measure_steps 0 -output_dir $out
 expect 2 "unknown option -q0" "$labs/stability" -M M.mtx -K K.mtx -q0 M.mtx -output_dir $out
 expect 2 "-omega_points: 20001 is out of range; accepted: an integer in [2, 20000]" "$labs/stability" -omega_points 20001 -output_dir $out
+expect 2 "-measure_steps: 50 is out of range; accepted: 0 (no measurement) or an integer in [100," "$labs/stability" -measure_steps 50 -output_dir $out
 # energy_drift: -save_final onto a scheme's own file was refused only when that scheme's run began,
 # after the earlier table was removed; a rerun stopped early left the earlier run's later schemes.
 expect 0 "" "$labs/energy_drift" -T 0.1 -quiet -schemes midpoint -output_dir ed_keep

@@ -81,6 +81,10 @@ awk -F, 'NR > 1 { z = $2; e = exp(-atan2(0, -1) * z / sqrt(1 - z * z)); b = 2 * 
     if ($1 != "particle" || de > 1e-12 || db > 1e-12 || dm > 5e-3 || $7 != "ok") bad = 1; ++rows }
   END { exit bad || rows != 2 }' cstudy/contact_study.csv && passed=$((passed + 1)) ||
   { echo "FAIL: contact_study.csv's theory or damping: $(cat cstudy/contact_study.csv)"; failures=$((failures + 1)); }
+# Its relative_difference is (measured - theory) / theory to round-off (divided by the measured value it
+# passed: a sixth mutation audit).
+awk -F, 'NR > 1 { d = $6 - ($5 - $4) / $4; if (d * d > 1e-28) bad = 1 } END { exit bad }' cstudy/contact_study.csv &&
+  passed=$((passed + 1)) || { echo "FAIL: contact_study.csv's relative_difference: $(cat cstudy/contact_study.csv)"; failures=$((failures + 1)); }
 # energy_drift.csv: each scheme's max_abs_rel_drift and final_rel_drift are the largest |drift| and the
 # last drift of its own energy.csv (never read by a test until 2026-11-28: the two columns swapped passed).
 expect 0 "" "$labs/energy_drift" -schemes midpoint,fully_implicit -T 0.5 -output_dir edrift
@@ -120,6 +124,10 @@ awk -F, 'NR == 1 { ok = ($0 ~ /^factor,omega_max,omega_max_dt,scheme,stable,/); 
   END { q = w[4] / w[1] - 2; if (q < 0) q = -q; exit !(ok && rows == 4 && q < 1e-9) }' sweep/stiffness_sweep.csv &&
   passed=$((passed + 1)) ||
   { echo "FAIL: stiffness_sweep.csv: $(cat sweep/stiffness_sweep.csv)"; failures=$((failures + 1)); }
+# steps_done: the trial's T = 1 at dt = 0.01 is 100 steps when stable, fewer when it diverged (a sixth
+# mutation audit: one more passed).
+awk -F, 'NR > 1 { if ($5 == 1 ? $6 != 100 : !($6 < 100)) bad = 1 } END { exit bad }' sweep/stiffness_sweep.csv &&
+  passed=$((passed + 1)) || { echo "FAIL: stiffness_sweep.csv's steps_done: $(cat sweep/stiffness_sweep.csv)"; failures=$((failures + 1)); }
 
 # Write errors: a full disk (/dev/full) stops the run with exit 3 naming the file.
 mkdir diskfull && ln -s /dev/full diskfull/energy.csv

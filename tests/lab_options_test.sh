@@ -76,6 +76,15 @@ awk -F, 'function err(x, y) { d = x - y; if (d < 0) d = -d; return d / y }
     ++rows }
   END { exit !(ok && rows == 11) }' s1/spectral_radius.csv && passed=$((passed + 1)) ||
   fail "stability: spectral_radius.csv against the closed forms: $(sed -n '1p;8p' s1/spectral_radius.csv)"
+# (A sixth mutation audit's survivors.) The chart's grid: Omega from 0 to -omega_range (4) in
+# -omega_points - 1 equal steps, the last exactly 4; the printed ratio is the stable end of the bracket
+# over the theory (0.3651483717 = 2/sqrt(30)), to its 6 printed digits.
+awk -F, 'NR > 1 { d = $1 - 0.4 * (NR - 2); if (d < 0) d = -d; if (d > 1e-15) bad = 1; last = $1 }
+  END { exit bad || last != 4 }' s1/spectral_radius.csv && passed=$((passed + 1)) ||
+  fail "stability: spectral_radius.csv's Omega grid: $(cut -d, -f1 s1/spectral_radius.csv | tr '\n' ' ')"
+grep "^measured_dt central_difference = " s1.txt | sed 's/[=(;]/ /g' | awk '{ x = $3; r = $8
+    d = r - x / 0.3651483717; if (d < 0) d = -d; exit !(d < 3e-5 && $4 == "unstable" && $7 == "measured/theory") }' && passed=$((passed + 1)) ||
+  fail "stability: measured/theory is not the measured (stable) dt over the theory: $(grep '^measured_dt central' s1.txt)"
 mm() { printf '%%%%MatrixMarket matrix coordinate real symmetric\n'; }
 { mm; printf '2 2 2\n1 1 1\n2 2 1\n'; } > M.mtx
 { mm; printf '2 2 3\n1 1 2\n2 1 -1\n2 2 2\n'; } > K.mtx
