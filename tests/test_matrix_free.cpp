@@ -80,6 +80,21 @@ TEST_P(MatrixFree, DiagonalEqualsAssembled) {
 INSTANTIATE_TEST_SUITE_P(ConsistentAndLumped, MatrixFree,
                          ::testing::Values(Case{false, true}, Case{true, true}, Case{false, false}, Case{true, false}));
 
+// Two node rows (mx = 8, my = 1): on 2 ranks each owns one, so the lower rank's only row is the top one
+// of its part with the upper rank's row as its ghost (a sixth mutation audit: waiting for that ghost only
+// below the row my - 1 passed every other partition).
+TEST(MatrixFreeStencil, RankBoundaryBelowTheTopRow) {
+  BeamSpec s = spec({false, false});
+  s.mx = 8;
+  s.my = 1;
+  const Beam beam(s, PETSC_COMM_WORLD);
+  const SecondOrderSystem assembled = beamSystem(beam, OperatorKind::Assembled);
+  const SecondOrderSystem shell = beamSystem(beam, OperatorKind::MatrixFree);
+  EXPECT_LT(relativeDifference(assembled.stiffness, shell.stiffness, assembled.load), 1e-13);
+  const PMat a = assembled.combination(1.0, 0.0, 0.3), m = shell.combination(1.0, 0.0, 0.3);
+  EXPECT_LT(relativeDifference(a, m, assembled.load), 1e-13);
+}
+
 TEST(LumpedMass, DiagonalWithTheConsistentRowSums) {
   BeamSpec s = spec({true, false});
   s.thickness = 0.7;
