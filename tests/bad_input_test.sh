@@ -776,7 +776,8 @@ expect 3 "5 of 5 variants diverged" "$cdl" -model double_pendulum -dt 0.5 -T 50 
 [ "$(grep -c ',diverged$' cdiv/constraint_drift.csv)" = 5 ] && [ "$(grep -c ',ok$' cdrift/constraint_drift.csv)" = 5 ] ||
   fail "constraint_drift.csv: its status column should mark each variant diverged or ok"
 # Diverged at step 1: each row's violation is the blown-up state's, not the initial 0 (until 2026-11-28).
-expect 3 "diverged at step 1," "$cdl" -scheme rk4 -dt 20 -T 100 -output_dir cdiv1
+expect 3 "5 of 5 variants diverged (DIVERGED in the table, which is written); the first, 'none': rk4 diverged at step 1," \
+  "$cdl" -scheme rk4 -dt 20 -T 100 -output_dir cdiv1
 awk -F, 'NR > 1 && !($5 > 1 && $5 == $6 && $8 == "diverged") { bad = 1 } END { exit bad || NR != 6 }' cdiv1/constraint_drift.csv ||
   fail "constraint_drift: a run diverged at step 1 should show its state's violation: $(cat cdiv1/constraint_drift.csv)"
 # A file in the place of the last variant's directory: refused before any variant runs (four ran first).
