@@ -14,11 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <vtkDataArray.h>
-#include <vtkNew.h>
 #include <vtkPointData.h>
-#include <vtkUnstructuredGrid.h>
-#include <vtkXMLPUnstructuredGridReader.h>
-#include <vtkXMLUnstructuredGridReader.h>
 
 #include <cmath>
 #include <filesystem>
@@ -27,6 +23,7 @@
 
 #include "MesLib/Beam.hpp"
 #include "MesLib/BeamSystem.hpp"
+#include "ReadSnapshot.hpp"
 #include "SlepcEnvironment.hpp"
 #include "labs/ModalLab.hpp"
 
@@ -155,18 +152,7 @@ TEST(Modes, WritesCsvAndSeries) {
   EXPECT_EQ(xml.find("Name=\"velocity\""), std::string::npos);
   // Each shape is scaled so that its largest nodal displacement (both components: a bending mode's
   // sections rotate, so ux is not zero) has length 1.
-  vtkSmartPointer<vtkUnstructuredGrid> grid;
-  if (size > 1) {
-    vtkNew<vtkXMLPUnstructuredGridReader> reader;
-    reader->SetFileName(first_mode.c_str());
-    reader->Update();
-    grid = reader->GetOutput();
-  } else {
-    vtkNew<vtkXMLUnstructuredGridReader> reader;
-    reader->SetFileName(first_mode.c_str());
-    reader->Update();
-    grid = reader->GetOutput();
-  }
+  const auto grid = readSnapshot(first_mode);
   vtkDataArray *u = grid->GetPointData()->GetArray("displacement");
   ASSERT_NE(u, nullptr);
   double largest = 0, largest_uy = 0;

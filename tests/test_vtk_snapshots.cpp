@@ -26,6 +26,7 @@
 
 #include "MesLib/BeamModel.hpp"
 #include "MesLib/BeamSystem.hpp"
+#include "ReadSnapshot.hpp"
 #include "output/VtkSnapshots.hpp"
 
 namespace fs = std::filesystem;
@@ -88,23 +89,6 @@ StepState stateAt(PetscInt step, PetscInt steps, double time, Vec x, Vec y) {
   s.x = x;
   s.y = y;
   return s;
-}
-
-// Reads a .vtu, or a .pvtu with all its pieces, through VTK (rank 0 only).
-vtkSmartPointer<vtkUnstructuredGrid> readSnapshot(const std::string &path) {
-  vtkSmartPointer<vtkUnstructuredGrid> out;
-  if (path.size() > 5 && path.substr(path.size() - 5) == ".pvtu") {
-    vtkNew<vtkXMLPUnstructuredGridReader> reader;
-    reader->SetFileName(path.c_str());
-    reader->Update();
-    out = reader->GetOutput();
-  } else {
-    vtkNew<vtkXMLUnstructuredGridReader> reader;
-    reader->SetFileName(path.c_str());
-    reader->Update();
-    out = reader->GetOutput();
-  }
-  return out;
 }
 
 std::string slurp(const std::string &path) {
