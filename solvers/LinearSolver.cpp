@@ -114,7 +114,7 @@ void LinearSolver::checkTolerances(KSP ksp, const std::string &prefix) {
   if (!(rtol >= 0 && rtol < 1)) bad("ksp_rtol", rtol, "0 <= rtol < 1");
   // A tolerance of inf (or 1e400) let every solve "converge" at once: the beam did not move, exit 0.
   if (!(abstol >= 0 && std::isfinite(abstol))) bad("ksp_atol", abstol, "a finite atol >= 0");
-  if (!(dtol >= 1)) bad("ksp_divtol", dtol, "divtol >= 1 (a residual growing that many times is divergence)");
+  if (!(dtol > 1)) bad("ksp_divtol", dtol, "divtol > 1 (a residual growing that many times is divergence)");
   if (max_it < 1) bad("ksp_max_it", double(max_it), "an integer >= 1");
 }
 
@@ -125,8 +125,10 @@ void LinearSolver::checkPreconditionerOptions(KSP ksp, Mat A, const std::string 
   BEAM_PETSC(PCGetType(pc, &type));
   if (!type) return;
   const std::string kind = type;
-  if (kind == PCFIELDSPLIT) // fields are not defined by any model here ("Unhandled case", exit 3)
-    throw inputError("-" + prefix + "pc_type fieldsplit: needs fields, which no model here defines; accepted: another -" + prefix + "pc_type");
+  PetscInt block = 1;
+  BEAM_PETSC(MatGetBlockSize(A, &block));
+  if (kind == PCFIELDSPLIT && block == 1) // no fields to split: "Unhandled case", exit 3 (the networks' 3x3 blocks are fields)
+    throw inputError("-" + prefix + "pc_type fieldsplit: needs fields, and this matrix has none (block size 1); accepted: another -" + prefix + "pc_type");
   if (kind == PCEISENSTAT) { // PETSc 3.18 applies omega != 1 through a block diagonal it never made: a crash
     PetscReal omega = 1;
     BEAM_PETSC(PCEisenstatGetOmega(pc, &omega));
@@ -211,8 +213,26 @@ void LinearSolver::finish(Mat A, const std::string &prefix, const std::vector<st
     BEAM_PETSC(PCGetType(pc, &type));
     const std::string chosen = type ? type : "none";
     bool exact = false;
-    for (const char *direct : {PCLU, PCCHOLESKY, PCQR, PCSVD, PCREDUNDANT}) exact = exact || chosen == direct;
+    for (const char *direct : {PCLU, PCCHOLESKY, PCQR, PCSVD, PCREDUNDANT, PCKSP}) exact = exact || chosen == direct;
     for (const auto &e : also_exact) exact = exact || chosen == e;
+    // Jacobi inverts a diagonal matrix (the discrete systems' built-in masses, stored in a wider pattern).
+    if (chosen == PCJACOBI && !exact) {
+      PetscBool shell = PETSC_FALSE;
+      BEAM_PETSC(PetscObjectTypeCompare(PetscObject(A), MATSHELL, &shell));
+      int diagonal = !shell;
+      PetscInt lo = 0, hi = 0;
+      if (!shell) BEAM_PETSC(MatGetOwnershipRange(A, &lo, &hi));
+      for (PetscInt row = lo; row < hi && diagonal; ++row) {
+        PetscInt n;
+        const PetscInt *cols;
+        const PetscScalar *values;
+        BEAM_PETSC(MatGetRow(A, row, &n, &cols, &values));
+        for (PetscInt k = 0; k < n; ++k) diagonal = diagonal && (cols[k] == row || values[k] == 0.0);
+        BEAM_PETSC(MatRestoreRow(A, row, &n, &cols, &values));
+      }
+      MPI_Allreduce(MPI_IN_PLACE, &diagonal, 1, MPI_INT, MPI_LAND, PetscObjectComm(PetscObject(A)));
+      exact = diagonal != 0;
+    }
     if (!exact)
       throw inputError("-" + prefix + "ksp_type preonly with -" + prefix + "pc_type " + chosen +
                        " applies the preconditioner once, not a solve; accepted: a factorization (-" + prefix +

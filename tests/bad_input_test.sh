@@ -1065,7 +1065,11 @@ expect 2 "options of the 'shifted_' solver: KSP cg does not support norm type NA
   "$m" -linear_solver cg -shifted_ksp_pc_side right -output_dir $out
 expect 2 "options of Newton's solver (-ms_snes_*, -ms_ksp_*, -ms_pc_*): m must be > 0" "${ms[@]}" -ms_ksp_type gcr -ms_ksp_gcr_restart 0
 expect 2 "options of Newton's solver" "$labs/mass_spring_stability" -model chain -ms_ksp_type gcr -ms_ksp_gcr_restart 0 -output_dir $out
-expect 2 "-shifted_ksp_divtol 0.5: accepted: divtol >= 1" "$m" -linear_solver cg -shifted_ksp_divtol 0.5 -output_dir $out
+expect 2 "-shifted_ksp_divtol 0.5: accepted: divtol > 1" "$m" -linear_solver cg -shifted_ksp_divtol 0.5 -output_dir $out
+expect 2 "-shifted_ksp_divtol 1: accepted: divtol > 1" "$m" -linear_solver cg -shifted_ksp_divtol 1 -output_dir $out
+# ... but fieldsplit on the networks' 3x3 blocks and Jacobi once on a diagonal mass are what they ask.
+expect 0 "" "${ms[@]}" -ms_pc_type fieldsplit
+expect 0 "" "$labs/discrete_system" -T 1 -scheme semi_implicit -mass_ksp_type preonly -mass_pc_type jacobi -output_dir $out
 expect 2 "-shifted_pc_type fieldsplit: needs fields" "$m" -shifted_pc_type fieldsplit -output_dir $out
 expect 2 "-shifted_pc_gamg_threshold nan: not a finite number" "$m" -shifted_pc_type gamg -shifted_pc_gamg_threshold nan -output_dir $out
 expect 0 "" "${ms[@]}" -ms_pc_type bjacobi -ms_sub_pc_type ilu
