@@ -400,9 +400,11 @@ void acceptSolveTimeOptions(const std::string &prefix) {
     if (name.compare(0, prefix.size(), prefix) != 0) continue;
     const std::string rest = name.substr(prefix.size());
     // (The inner solvers of block Jacobi, ASM, redundant, PCKSP and a nonlinear preconditioner are made
-    // when the solver is set up: for Newton at its first solve.)
-    const bool inner = rest.compare(0, 4, "sub_") == 0 || rest.compare(0, 10, "redundant_") == 0 ||
-                       rest.compare(0, 8, "ksp_ksp_") == 0 || rest.compare(0, 4, "npc_") == 0;
+    // when the solver is set up: for Newton at its first solve, for an eigensolver's spectral
+    // transformation, st_, at its solve.)
+    const std::string own = rest.compare(0, 3, "st_") == 0 ? rest.substr(3) : rest;
+    const bool inner = own.compare(0, 4, "sub_") == 0 || own.compare(0, 10, "redundant_") == 0 ||
+                       own.compare(0, 8, "ksp_ksp_") == 0 || own.compare(0, 4, "npc_") == 0;
     if (inner || rest.compare(0, 3, "mg_") == 0 || rest.compare(0, 6, "pc_mg_") == 0 || rest == "ksp_converged_reason" ||
         rest == "snes_converged_reason" || rest == "eps_converged_reason" || rest == "ksp_view" || rest == "snes_view" || rest == "eps_view")
       solve_time.push_back("-" + name);

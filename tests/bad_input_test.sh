@@ -1073,6 +1073,7 @@ expect 0 "" "$labs/discrete_system" -T 1 -scheme semi_implicit -mass_ksp_type pr
 expect 2 "-shifted_pc_type fieldsplit: needs fields" "$m" -shifted_pc_type fieldsplit -output_dir $out
 expect 2 "-shifted_pc_gamg_threshold nan: not a finite number" "$m" -shifted_pc_type gamg -shifted_pc_gamg_threshold nan -output_dir $out
 expect 0 "" "${ms[@]}" -ms_pc_type bjacobi -ms_sub_pc_type ilu
+expect 0 "" "$labs/stability" -mx 6 -my 2 -omega_min_st_ksp_type cg -omega_min_st_pc_type bjacobi -omega_min_st_sub_pc_type icc -output_dir $out
 expect 0 "" "$m" -T 0.1 -output_dir nan # a path is not a number
 # A preconditioner applied once is no solve (the midpoint rule "gained energy", exit 0), unless exact: the
 # lumped mass's Jacobi runs.
