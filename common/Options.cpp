@@ -338,6 +338,31 @@ bool helpRequested() {
   return help;
 }
 
+void checkSolverOptionValues() {
+  // The labs' own options are read as finite numbers; PETSc's and SLEPc's reader takes nan, inf and
+  // 1e400 (as inf) without a word (-shifted_pc_gamg_threshold nan ran, -ms_pc_factor_shift_amount nan
+  // too): a number that is not finite is refused for every solver option (a lab's path may be "nan").
+  static const std::regex solver_option("(^-|_)(ksp|pc|snes|eps|st|mat|mg|sub|redundant|npc|linesearch|bv|ds|rg|fn)_");
+  for (const auto &[name, value] : databaseOptions()) {
+    if (value.empty() || !std::regex_search(name, solver_option)) continue;
+    std::string lower;
+    for (char c : value) lower += char(std::tolower(static_cast<unsigned char>(c)));
+    const std::string bare = lower[0] == '+' || lower[0] == '-' ? lower.substr(1) : lower;
+    char *end = nullptr;
+    const double v = std::strtod(value.c_str(), &end);
+    const bool number = end != value.c_str() && *end == '\0';
+    if (bare == "nan" || bare == "inf" || bare == "infinity" || (number && !std::isfinite(v)))
+      throw inputError(name + " " + value + ": not a finite number; accepted: a finite number");
+    // PETSc's integers are 32-bit and its reader wraps larger ones (-shifted_ksp_max_it 4294967297 ran
+    // as 1). An integer-valued option cannot be told from a real one here, so a real option written as
+    // a large integer is refused too, with the way out.
+    const bool integer = !bare.empty() && bare.find_first_not_of("0123456789") == std::string::npos;
+    if (integer && std::abs(v) > double(std::numeric_limits<PetscInt>::max()))
+      throw inputError(name + " " + value + ": above PETSc's largest integer " + std::to_string(std::numeric_limits<PetscInt>::max()) +
+                       "; accepted: a smaller integer (for a real value, an exponent: 4.3e9)");
+  }
+}
+
 bool finishOptions(MPI_Comm comm) {
   const bool help = helpRequested();
   agreeOn(comm, [&] {
@@ -350,28 +375,7 @@ bool finishOptions(MPI_Comm comm) {
     PetscOptionsLeftRestore(nullptr, &n, &names, &values);
     if (!unknown.empty())
       throw inputError("unknown option -" + unknown + "; run with -help for the accepted options");
-    // The labs' own options are read as finite numbers; PETSc's and SLEPc's reader takes nan, inf and
-    // 1e400 (as inf) without a word (-shifted_pc_gamg_threshold nan ran, -ms_pc_factor_shift_amount nan
-    // too): a number that is not finite is refused for every solver option (a lab's path may be "nan").
-    static const std::regex solver_option("(^-|_)(ksp|pc|snes|eps|st|mat|mg|sub|redundant|npc|linesearch|bv|ds|rg|fn)_");
-    for (const auto &[name, value] : databaseOptions()) {
-      if (value.empty() || !std::regex_search(name, solver_option)) continue;
-      std::string lower;
-      for (char c : value) lower += char(std::tolower(static_cast<unsigned char>(c)));
-      const std::string bare = lower[0] == '+' || lower[0] == '-' ? lower.substr(1) : lower;
-      char *end = nullptr;
-      const double v = std::strtod(value.c_str(), &end);
-      const bool number = end != value.c_str() && *end == '\0';
-      if (bare == "nan" || bare == "inf" || bare == "infinity" || (number && !std::isfinite(v)))
-        throw inputError(name + " " + value + ": not a finite number; accepted: a finite number");
-      // PETSc's integers are 32-bit and its reader wraps larger ones (-shifted_ksp_max_it 4294967297 ran
-      // as 1). An integer-valued option cannot be told from a real one here, so a real option written as
-      // a large integer is refused too, with the way out.
-      const bool integer = !bare.empty() && bare.find_first_not_of("0123456789") == std::string::npos;
-      if (integer && std::abs(v) > double(std::numeric_limits<PetscInt>::max()))
-        throw inputError(name + " " + value + ": above PETSc's largest integer " + std::to_string(std::numeric_limits<PetscInt>::max()) +
-                         "; accepted: a smaller integer (for a real value, an exponent: 4.3e9)");
-    }
+    checkSolverOptionValues();
   });
   return help;
 }

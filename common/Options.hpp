@@ -159,6 +159,10 @@ bool isIndexText(const std::string &text);
 
 // Every option in PETSc's database as {name, value} ("" for a flag), in the database's order.
 std::vector<std::pair<std::string, std::string>> databaseOptions();
+// Refuses (input error) a solver option (a name with ksp_, pc_, snes_, eps_, st_, mat_, mg_, ...) whose
+// value is nan, inf or overflows, or an integer above PETSc's 32-bit range, which PETSc's reader takes
+// or wraps without a word. Run before any solver reads its options (runMain) and again by finishOptions.
+void checkSolverOptionValues();
 
 // Every value the command line gave `name` ("-plane"), in order ("" for one without a value), the name
 // matched without regard to case as PETSc does. PETSc's database keeps only the last; an option

@@ -3,6 +3,7 @@
 #include "common/Agree.hpp"
 #include "common/Hash.hpp"
 #include "common/LargeVector.hpp"
+#include "common/Options.hpp"
 #include "common/StopSignal.hpp"
 
 #include <strings.h>
@@ -624,6 +625,7 @@ int runMain(const PetscSession &session, const char *program, const std::functio
     // The first collective of every rank: a command line refused on some ranks only ends all of them here.
     agreeOn(PETSC_COMM_WORLD, [&] {
       if (!session.commandLineError().empty()) throw inputError(session.commandLineError());
+      if (!helpRequested()) checkSolverOptionValues(); // before a solver reads one (4294967296 was read as 0)
     });
     code = body();
   } catch (const Error &e) {

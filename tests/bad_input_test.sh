@@ -1083,6 +1083,9 @@ expect 0 "" "$labs/semi_implicit" -mx 6 -my 2 -T 0.1 -lumped_mass -mass_ksp_type
 # An integer above PETSc's 32-bit range wrapped (-shifted_ksp_max_it 4294967297 ran as 1, exit 3).
 expect 2 "-shifted_ksp_max_it 4294967297: above PETSc's largest integer 2147483647" "$m" -linear_solver cg \
   -shifted_ksp_max_it 4294967297 -output_dir $out
+# ... checked before a solver reads it (4294967296, read as 0, was refused as "-shifted_ksp_max_it 0").
+expect 2 "-shifted_ksp_max_it 4294967296: above PETSc's largest integer 2147483647" "$m" -linear_solver cg \
+  -shifted_ksp_max_it 4294967296 -output_dir $out
 # Tolerances PETSc takes without a word on an iterative solver: rtol outside [0, 1) (-1 acted as 1, and
 # every solve stopped at once: the beam did not move, exit 0), a negative atol, max_it below 1; also on
 # one rank only. (On a direct solver the options are unused, hence unknown: exit 2 as well.)
