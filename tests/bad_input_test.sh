@@ -1058,8 +1058,8 @@ ms=("$labs/mass_spring" -model chain -scheme implicit_euler -T 0.01 -output_dir 
 expect 2 "-shifted_pc_eisenstat_omega 1.5: accepted: 1" "$m" -shifted_pc_type eisenstat -shifted_pc_eisenstat_omega 1.5 -output_dir $out
 expect 2 "-omega_min_st_pc_eisenstat_omega 1.5: accepted: 1" "$labs/stability" -mx 6 -my 2 -omega_min_st_pc_type eisenstat \
   -omega_min_st_pc_eisenstat_omega 1.5 -output_dir $out
-expect 2 "-shifted_ksp_atol inf: accepted: a finite atol >= 0" "$m" -linear_solver cg -shifted_ksp_atol inf -output_dir $out
-expect 2 "-ms_snes_atol inf: accepted: a finite atol >= 0" "${ms[@]}" -ms_snes_atol 1e400
+expect 2 "-shifted_ksp_atol inf: not a finite number; accepted: a finite number" "$m" -linear_solver cg -shifted_ksp_atol inf -output_dir $out
+expect 2 "-ms_snes_atol 1e400: not a finite number; accepted: a finite number" "${ms[@]}" -ms_snes_atol 1e400
 expect 2 "-ms_snes_type ksponly: not a method that solves the step by itself; accepted: newtonls" "${ms[@]}" -ms_snes_type ksponly
 expect 2 "options of the 'shifted_' solver: KSP cg does not support norm type NATURAL with preconditioner side RIGHT" \
   "$m" -linear_solver cg -shifted_ksp_pc_side right -output_dir $out
