@@ -163,18 +163,8 @@ void refuseRetargeting(EPS eps, EPSWhich which, PetscInt count, const std::strin
 
 // The inner solves of ModalSolver (Cholesky by default): one preconditioner application is refused.
 void refuseInexactInnerSolve(EPS eps, Mat like, const std::string &prefix) {
-  const std::string p = "-" + prefix;
   const auto [ksp, pc] = innerSolver(eps);
-  PetscBool preonly = PETSC_FALSE, factor = PETSC_FALSE;
-  BEAM_PETSC(PetscObjectTypeCompare(PetscObject(ksp), KSPPREONLY, &preonly));
-  BEAM_PETSC(PetscObjectTypeCompareAny(PetscObject(pc), &factor, PCLU, PCCHOLESKY, PCQR, PCSVD, PCREDUNDANT, ""));
-  if (preonly && !factor) {
-    PCType type = nullptr;
-    BEAM_PETSC(PCGetType(pc, &type));
-    throw inputError(p + "st_ksp_type preonly with " + p + "st_pc_type " + (type ? type : "none") +
-                     " applies the preconditioner once, not a solve; accepted: a factorization (" + p + "st_pc_type cholesky or lu) "
-                     "or a Krylov method (" + p + "st_ksp_type cg, or " + p + "st_pc_type alone: CG to 1e-12)");
-  }
+  LinearSolver::refuseOneApplication(ksp, like, prefix + "st_", {}, ", or -" + prefix + "st_pc_type alone: CG to 1e-12");
   LinearSolver::checkTolerances(ksp, prefix + "st_");
   LinearSolver::checkPreconditionerOptions(ksp, like, prefix + "st_"); // `like`: a matrix of the ST operator's type
 }

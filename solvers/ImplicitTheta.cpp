@@ -144,9 +144,7 @@ bool ImplicitTheta::directNewton(Mat J, const std::string &prefix) {
   PetscBool pc_chosen = PETSC_FALSE, ksp_chosen = PETSC_FALSE;
   BEAM_PETSC(PetscOptionsGetString(nullptr, prefix.c_str(), "-pc_type", pc, sizeof pc, &pc_chosen));
   BEAM_PETSC(PetscOptionsGetString(nullptr, prefix.c_str(), "-ksp_type", ksp, sizeof ksp, &ksp_chosen));
-  if (pc_chosen)
-    for (const char *exact : {PCLU, PCCHOLESKY, PCQR, PCSVD, PCREDUNDANT})
-      if (std::string(pc) == exact) return true;
+  if (pc_chosen && LinearSolver::solvesByItself(pc)) return true;
   if (!pc_chosen && ksp_chosen && std::string(ksp) == KSPPREONLY) return true;
   PetscInt unknowns = 0;
   BEAM_PETSC(MatGetSize(J, &unknowns, nullptr));

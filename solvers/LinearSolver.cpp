@@ -79,6 +79,48 @@ LinearSolver::LinearSolver(Mat A, const std::string &prefix, const std::function
   }
 }
 
+bool LinearSolver::solvesByItself(const std::string &pc_type) {
+  for (const char *direct : {PCLU, PCCHOLESKY, PCQR, PCSVD, PCREDUNDANT})
+    if (pc_type == direct) return true;
+  return false;
+}
+
+void LinearSolver::refuseOneApplication(KSP ksp, Mat A, const std::string &prefix, const std::vector<std::string> &also_exact,
+                                        const std::string &krylov_hint) {
+  PetscBool preonly = PETSC_FALSE;
+  BEAM_PETSC(PetscObjectTypeCompare(PetscObject(ksp), KSPPREONLY, &preonly));
+  if (!preonly) return;
+  PC pc;
+  PCType type = nullptr;
+  BEAM_PETSC(KSPGetPC(ksp, &pc));
+  BEAM_PETSC(PCGetType(pc, &type));
+  const std::string chosen = type ? type : "none";
+  bool exact = solvesByItself(chosen) || chosen == PCKSP; // PCKSP: a Krylov solve inside
+  for (const auto &e : also_exact) exact = exact || chosen == e;
+  // Jacobi inverts a diagonal matrix (the discrete systems' built-in masses, stored in a wider pattern).
+  if (chosen == PCJACOBI && !exact) {
+    PetscBool shell = PETSC_FALSE;
+    BEAM_PETSC(PetscObjectTypeCompare(PetscObject(A), MATSHELL, &shell));
+    int diagonal = !shell;
+    PetscInt lo = 0, hi = 0;
+    if (!shell) BEAM_PETSC(MatGetOwnershipRange(A, &lo, &hi));
+    for (PetscInt row = lo; row < hi && diagonal; ++row) {
+      PetscInt n;
+      const PetscInt *cols;
+      const PetscScalar *values;
+      BEAM_PETSC(MatGetRow(A, row, &n, &cols, &values));
+      for (PetscInt k = 0; k < n; ++k) diagonal = diagonal && (cols[k] == row || values[k] == 0.0);
+      BEAM_PETSC(MatRestoreRow(A, row, &n, &cols, &values));
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &diagonal, 1, MPI_INT, MPI_LAND, PetscObjectComm(PetscObject(A)));
+    exact = diagonal != 0;
+  }
+  if (!exact)
+    throw inputError("-" + prefix + "ksp_type preonly with -" + prefix + "pc_type " + chosen +
+                     " applies the preconditioner once, not a solve; accepted: a factorization (-" + prefix +
+                     "pc_type cholesky or lu) or a Krylov method (-" + prefix + "ksp_type cg" + krylov_hint + ")");
+}
+
 bool LinearSolver::optionsChooseInexactPreconditioner(const std::string &prefix, const std::vector<std::string> &also_exact) {
   char type[64] = "";
   PetscBool pc_chosen = PETSC_FALSE, ksp_chosen = PETSC_FALSE;
@@ -86,8 +128,7 @@ bool LinearSolver::optionsChooseInexactPreconditioner(const std::string &prefix,
   BEAM_PETSC(PetscOptionsHasName(nullptr, prefix.c_str(), "-ksp_type", &ksp_chosen));
   if (!pc_chosen || ksp_chosen) return false;
   const std::string chosen = type;
-  for (const char *direct : {PCLU, PCCHOLESKY, PCQR, PCSVD, PCREDUNDANT})
-    if (chosen == direct) return false;
+  if (solvesByItself(chosen)) return false;
   for (const auto &exact : also_exact)
     if (chosen == exact) return false;
   return true;
@@ -205,39 +246,9 @@ void LinearSolver::finish(Mat A, const std::string &prefix, const std::vector<st
     BEAM_PETSC(PCGetType(pc, &type));
     throw inputError("-" + prefix + "pc_type " + type + ": needs an assembled matrix; accepted with -operator matfree: jacobi, none");
   }
-  // A preconditioner applied once is no solve unless it is exact (a factorization, the lumped mass's
-  // Jacobi, the model's exact inverse): -shifted_ksp_type preonly -shifted_pc_type jacobi left the
-  // midpoint rule's steps unsolved, "gains energy", exit 0 (the modes lab refused it already).
-  if (preonly) {
-    PCType type = nullptr;
-    BEAM_PETSC(PCGetType(pc, &type));
-    const std::string chosen = type ? type : "none";
-    bool exact = false;
-    for (const char *direct : {PCLU, PCCHOLESKY, PCQR, PCSVD, PCREDUNDANT, PCKSP}) exact = exact || chosen == direct;
-    for (const auto &e : also_exact) exact = exact || chosen == e;
-    // Jacobi inverts a diagonal matrix (the discrete systems' built-in masses, stored in a wider pattern).
-    if (chosen == PCJACOBI && !exact) {
-      PetscBool shell = PETSC_FALSE;
-      BEAM_PETSC(PetscObjectTypeCompare(PetscObject(A), MATSHELL, &shell));
-      int diagonal = !shell;
-      PetscInt lo = 0, hi = 0;
-      if (!shell) BEAM_PETSC(MatGetOwnershipRange(A, &lo, &hi));
-      for (PetscInt row = lo; row < hi && diagonal; ++row) {
-        PetscInt n;
-        const PetscInt *cols;
-        const PetscScalar *values;
-        BEAM_PETSC(MatGetRow(A, row, &n, &cols, &values));
-        for (PetscInt k = 0; k < n; ++k) diagonal = diagonal && (cols[k] == row || values[k] == 0.0);
-        BEAM_PETSC(MatRestoreRow(A, row, &n, &cols, &values));
-      }
-      MPI_Allreduce(MPI_IN_PLACE, &diagonal, 1, MPI_INT, MPI_LAND, PetscObjectComm(PetscObject(A)));
-      exact = diagonal != 0;
-    }
-    if (!exact)
-      throw inputError("-" + prefix + "ksp_type preonly with -" + prefix + "pc_type " + chosen +
-                       " applies the preconditioner once, not a solve; accepted: a factorization (-" + prefix +
-                       "pc_type cholesky or lu) or a Krylov method (-" + prefix + "ksp_type cg)");
-  }
+  // -shifted_ksp_type preonly -shifted_pc_type jacobi left the midpoint rule's steps unsolved, "gains
+  // energy", exit 0 (the modes lab refused it already).
+  refuseOneApplication(ksp_, A, prefix, also_exact, "");
   checkPreconditionerOptions(ksp_, A, prefix);
   const PetscErrorCode set_up = KSPSetUp(ksp_); // the factorization happens here, once
   if (set_up && isArgumentError(set_up)) throw inputError("options of the '" + prefix + "' solver: " + lastPetscMessage(true));

@@ -58,6 +58,13 @@ public:
   // preconditioner application (KSPPREONLY) must then iterate, or it would apply it once and call that
   // the solution (-shifted_pc_type gamg on the direct path gave the midpoint rule a drift of 1.5e-2 where
   // it conserves energy to 1e-12; -ms_pc_type gamg took a V-cycle per Newton iteration).
+  // A preconditioner that solves by itself when applied once: a factorization, QR, SVD, redundant.
+  static bool solvesByItself(const std::string &pc_type);
+  // Refuses (input error) a KSPPREONLY solver whose preconditioner does not solve by itself, nor is one of
+  // `also_exact`, PCKSP or Jacobi on a diagonal A: one application is no solve. `krylov_hint` ends the
+  // accepted Krylov alternatives.
+  static void refuseOneApplication(KSP ksp, Mat A, const std::string &prefix, const std::vector<std::string> &also_exact,
+                                   const std::string &krylov_hint);
   static bool optionsChooseInexactPreconditioner(const std::string &prefix, const std::vector<std::string> &also_exact = {});
   // Iterations of the last solve (KSP or override).
   PetscInt lastIterations() const { return last_iterations_; }
