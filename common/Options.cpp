@@ -343,8 +343,17 @@ void checkSolverOptionValues() {
   // 1e400 (as inf) without a word (-shifted_pc_gamg_threshold nan ran, -ms_pc_factor_shift_amount nan
   // too): a number that is not finite is refused for every solver option (a lab's path may be "nan").
   static const std::regex solver_option("(^-|_)(ksp|pc|snes|eps|st|mat|mg|sub|redundant|npc|linesearch|bv|ds|rg|fn)_");
+  // PETSc takes a valued option given without a value as not given (-shifted_ksp_rtol '' ran with the
+  // default 1e-5): the names that always take a value, by their endings, are refused without one.
+  static const std::regex valued("(_type|tol|_max_it|_max_funcs|_its|_levels|_threshold|_omega|_restart|_amount|_blocks|"
+                                 "_nev|_ncv|_mpd|_target|_shift|_lag_preconditioner|_lag_jacobian|_icntl_[0-9]+|_cntl_[0-9]+)$");
   for (const auto &[name, value] : databaseOptions()) {
-    if (value.empty() || !std::regex_search(name, solver_option)) continue;
+    if (!std::regex_search(name, solver_option)) continue;
+    if (value.empty()) {
+      if (std::regex_search(name, valued))
+        throw inputError(name + ": no value given (PETSc would use its default); accepted: " + name + " <value>");
+      continue;
+    }
     std::string lower;
     for (char c : value) lower += char(std::tolower(static_cast<unsigned char>(c)));
     const std::string bare = lower[0] == '+' || lower[0] == '-' ? lower.substr(1) : lower;
@@ -392,6 +401,20 @@ void refuseOptionValue(const std::string &prefix, const char *name, double value
   std::ostringstream what;
   what << "-" << prefix << name << " " << value << ": accepted: " << accepted;
   throw inputError(what.str());
+}
+
+void checkOptionRanges(const std::string &prefix, const std::vector<OptionRange> &ranges) {
+  for (const OptionRange &r : ranges) {
+    const std::string option = prefix + r.name;
+    PetscBool used = PETSC_FALSE, set = PETSC_FALSE;
+    BEAM_PETSC(PetscOptionsUsed(nullptr, option.c_str(), &used));
+    if (!used) continue; // (reading it here would mark it used: an unused one would no longer be unknown)
+    PetscReal value = 0;
+    BEAM_PETSC(PetscOptionsGetReal(nullptr, nullptr, ("-" + option).c_str(), &value, &set));
+    const bool above_low = r.low_open ? value > r.low : value >= r.low;
+    const bool below_high = r.high_open ? value < r.high : value <= r.high;
+    if (set && !(above_low && below_high)) refuseOptionValue(prefix, r.name, value, r.accepted.c_str());
+  }
 }
 
 void acceptSolveTimeOptions(const std::string &prefix) {

@@ -124,6 +124,21 @@ void acceptSolveTimeOptions(const std::string &prefix);
 // "-<prefix><name> <value>: accepted: <accepted>".
 [[noreturn]] void refuseOptionValue(const std::string &prefix, const char *name, double value, const char *accepted);
 
+// The range of a numeric solver option PETSc takes without checking it: low and high are included
+// unless open (±inf for no bound).
+struct OptionRange {
+  const char *name; // without '-' and prefix: "pc_sor_omega"
+  double low;
+  bool low_open;
+  double high;
+  bool high_open;
+  std::string accepted;
+};
+// Refuses (refuseOptionValue) each of `ranges` that PETSc has read under `prefix` (so after the
+// solver's SetFromOptions) with a value outside its range; options not read yet are left alone (an
+// unknown one is refused later, one read at the first solve is not checked).
+void checkOptionRanges(const std::string &prefix, const std::vector<OptionRange> &ranges);
+
 // Puts `-name value` in the options database unless the command line (or an options file) gave the
 // option: a default for an option PETSc reads only from the database (a multigrid level's smoother).
 void setDefaultOption(const std::string &name, const std::string &value);

@@ -40,7 +40,7 @@ void HeaderLine::print() {
 RunResult runModel(TimeLoop &loop, const Model &model, Vec x, Vec y, const LabOutput &output,
                    const std::vector<Monitor *> &extra) {
   prepareRunOutput(model.comm(), output.dir, output.snapshot_name, output.save_final, loop.restarts(),
-                   [&] { loop.checkInitialState(x, y); });
+                   [&] { loop.prepareStart(x, y); });
   std::vector<std::unique_ptr<Monitor>> owned;
   owned.push_back(std::make_unique<HeaderLine>(model.comm(), output.header)); // first: before any energy line
   owned.push_back(std::make_unique<EnergyLog>(model, output.dir + "/energy.csv", loop.reportsNewtonIterations(),

@@ -109,7 +109,7 @@ int main(int argc, char **argv) {
                               omega_max * options.run.dt));
     beam::PVec q = beam::toPetscVector(system, model.q0), v = beam::toPetscVector(system, model.v0);
     beam::prepareRunOutput(PETSC_COMM_WORLD, options.output_dir, "", options.save_final, loop.restarts(),
-                           [&] { loop.checkInitialState(q, v); });
+                           [&] { loop.prepareStart(q, v); });
     beam::EnergyLog energy(linear, options.output_dir + "/energy.csv");
     beam::TrajectoryLog trajectory(q, options.output_dir + "/trajectory.csv", options.snapshot_every);
     LastEnergy energy_at_end;

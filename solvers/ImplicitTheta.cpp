@@ -91,6 +91,12 @@ void checkNewtonTolerances(SNES snes, const std::string &prefix) {
   if (!(stol >= 0 && stol < 1)) bad("snes_stol", stol, "0 <= stol < 1");
   if (maxit < 1) bad("snes_max_it", double(maxit), "an integer >= 1");
   if (maxf == 0 || maxf < -1) bad("snes_max_funcs", double(maxf), "-1 (no limit) or an integer >= 1");
+  // The methods' own parameters PETSc takes without a word (a trust region of -1, a memory of 0).
+  const double inf = HUGE_VAL;
+  checkOptionRanges(prefix, {{"snes_tr_delta0", 0, true, inf, true, "delta0 > 0"},
+                             {"snes_qn_m", 1, false, inf, true, "an integer >= 1"},
+                             {"snes_ngmres_m", 1, false, inf, true, "an integer >= 1"},
+                             {"snes_anderson_m", 1, false, inf, true, "an integer >= 1"}});
   // Failed linear solves Newton may go on from (README: then their steps do not count for the step tests);
   // a negative count means nothing (PETSc takes it as 1).
   PetscInt linear_failures = 0;
@@ -236,7 +242,7 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   try {
     BEAM_PETSC(SNESSetFromOptions(snes_));
   } catch (const Error &e) { // e.g. -ms_snes_lag_preconditioner 0: PETSc's own check, a bad option
-    throw inputError("options of Newton's solver (-" + newton_prefix_ + "snes_*, -" + newton_prefix_ + "ksp_*): " + e.what());
+    throw optionsError(e.what());
   }
   checkNewtonTolerances(snes_, newton_prefix_);
   // Methods that solve R(dv) = 0 themselves; ksponly (one linear solve, accepted as CONVERGED_ITS: the
@@ -248,12 +254,21 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   if (std::find(solving.begin(), solving.end(), std::string(snes_type ? snes_type : "")) == solving.end())
     throw inputError("-" + newton_prefix_ + "snes_type " + (snes_type ? snes_type : "") +
                      ": not a method that solves the step by itself; accepted: newtonls, newtontr, qn, ngmres, anderson, ncg, nrichardson");
+  PetscBool mf_operator = PETSC_FALSE, mf = PETSC_FALSE;
+  BEAM_PETSC(SNESGetUseMatrixFree(snes_, &mf_operator, &mf));
   if (fallback_allowed_) { // the fallback swaps the linear solver of Newton's line search method on J_ only
-    PetscBool newton_ls = PETSC_FALSE, mf_operator = PETSC_FALSE, mf = PETSC_FALSE;
+    PetscBool newton_ls = PETSC_FALSE;
     BEAM_PETSC(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(snes_.get()), SNESNEWTONLS, &newton_ls));
-    BEAM_PETSC(SNESGetUseMatrixFree(snes_, &mf_operator, &mf));
     fallback_allowed_ = newton_ls && !mf_operator && !mf;
   }
+  // Without an assembled matrix PETSc sets the preconditioner to none, whatever the options chose.
+  char pc_named[64] = "";
+  PetscBool pc_given = PETSC_FALSE;
+  BEAM_PETSC(PetscOptionsGetString(nullptr, newton_prefix_.c_str(), "-pc_type", pc_named, sizeof pc_named, &pc_given));
+  if (mf && !mf_operator && pc_given && std::string(pc_named) != PCNONE)
+    throw inputError("-" + newton_prefix_ + "pc_type " + pc_named + ": -" + newton_prefix_ +
+                     "snes_mf has no matrix to build it from (PETSc drops it); accepted: -" + newton_prefix_ +
+                     "snes_mf_operator with a preconditioner, or -" + newton_prefix_ + "snes_mf without one");
   LinearSolver::checkTolerances(ksp, newton_prefix_);
   LinearSolver::checkPreconditionerOptions(ksp, J_, newton_prefix_);
   // A shell line search is the energy search, which needs a conservative model (PETSc would fail at the
@@ -294,6 +309,15 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
     for (PVec *w : {&prime_x_, &prime_v_}) *w = model.createVector();
 }
 
+void ImplicitTheta::begin(Vec x, Vec v) {
+  if (!linear_ && prime_ && !primed_) primePreconditioner(x, v);
+}
+
+Error ImplicitTheta::optionsError(const std::string &what) const {
+  return inputError("options of Newton's solver (-" + newton_prefix_ + "snes_*, -" + newton_prefix_ + "ksp_*, -" + newton_prefix_ +
+                    "pc_*): " + what);
+}
+
 void ImplicitTheta::primePreconditioner(Vec x, Vec v) {
   // GAMG (the default above kDirectNewtonLimit unknowns) builds its interpolation at its first setup and
   // keeps it (-<prefix>pc_gamg_reuse_interpolation: 1.6x faster per step on the 128x128 cloth, and fewer
@@ -314,7 +338,11 @@ void ImplicitTheta::primePreconditioner(Vec x, Vec v) {
   BEAM_PETSC(SNESGetKSP(snes_, &ksp));
   BEAM_PETSC(SNESComputeJacobian(snes_, zero_, J_, J_));
   BEAM_PETSC(KSPSetOperators(ksp, J_, J_));
-  BEAM_PETSC(KSPSetUp(ksp));
+  // The preconditioner's first setup: where options PETSc checks only then fail (-ms_pc_type ilu on
+  // several ranks has no factorization: a failed run until 2026-11-29).
+  const PetscErrorCode set_up = KSPSetUp(ksp);
+  if (set_up && isArgumentError(set_up)) throw optionsError(lastPetscMessage(true));
+  BEAM_PETSC(set_up);
   t_ = t;
   xn_ = x;
   vn_ = v;
@@ -479,9 +507,7 @@ SNESConvergedReason ImplicitTheta::solveOnce() {
   SNESConvergedReason reason;
   PetscInt its = 0, linear = 0;
   const PetscErrorCode solved = SNESSolve(snes_, nullptr, dv_);
-  if (solved && isArgumentError(solved))
-    throw inputError("options of Newton's solver (-" + newton_prefix_ + "snes_*, -" + newton_prefix_ + "ksp_*, -" + newton_prefix_ +
-                     "pc_*): " + lastPetscMessage(true));
+  if (solved && isArgumentError(solved)) throw optionsError(lastPetscMessage(true));
   BEAM_PETSC(solved);
   BEAM_PETSC(SNESGetConvergedReason(snes_, &reason));
   BEAM_PETSC(SNESGetIterationNumber(snes_, &its));

@@ -160,6 +160,23 @@ void LinearSolver::checkTolerances(KSP ksp, const std::string &prefix) {
 }
 
 void LinearSolver::checkPreconditionerOptions(KSP ksp, Mat A, const std::string &prefix) {
+  // Values PETSc 3.18 takes without a word (-mass_pc_sor_omega 5, -shifted_pc_gamg_agg_nsmooths -1,
+  // -shifted_ksp_richardson_scale 0: 10000 iterations to "diverge") or refuses only at the set-up as a
+  // failure of the run (-shifted_pc_bjacobi_blocks 1000 on 70 rows: "Too many blocks given", exit 3).
+  PetscInt rows = 0;
+  BEAM_PETSC(MatGetSize(A, &rows, nullptr));
+  const double inf = HUGE_VAL;
+  checkOptionRanges(prefix, {{"pc_sor_omega", 0, true, 2, true, "0 < omega < 2"},
+                             {"pc_sor_its", 1, false, inf, true, "an integer >= 1"},
+                             {"pc_sor_lits", 1, false, inf, true, "an integer >= 1"},
+                             {"pc_mg_levels", 1, false, inf, true, "an integer >= 1"},
+                             {"pc_gamg_agg_nsmooths", 0, false, inf, true, "an integer >= 0"},
+                             {"pc_gamg_square_graph", 0, false, inf, true, "an integer >= 0"},
+                             {"pc_gamg_coarse_eq_limit", 1, false, inf, true, "an integer >= 1"},
+                             {"pc_gamg_process_eq_limit", 1, false, inf, true, "an integer >= 1"},
+                             {"pc_asm_overlap", 0, false, inf, true, "an integer >= 0"},
+                             {"pc_bjacobi_blocks", 1, false, double(rows), false, "1 to the matrix's " + std::to_string(rows) + " rows"},
+                             {"ksp_richardson_scale", 0, true, inf, true, "scale > 0"}});
   PC pc;
   BEAM_PETSC(KSPGetPC(ksp, &pc));
   PCType type = nullptr;
@@ -170,6 +187,13 @@ void LinearSolver::checkPreconditionerOptions(KSP ksp, Mat A, const std::string 
   BEAM_PETSC(MatGetBlockSize(A, &block));
   if (kind == PCFIELDSPLIT && block == 1) // no fields to split: "Unhandled case", exit 3 (the networks' 3x3 blocks are fields)
     throw inputError("-" + prefix + "pc_type fieldsplit: needs fields, and this matrix has none (block size 1); accepted: another -" + prefix + "pc_type");
+  if (kind == PCGAMG) { // geometric aggregation needs the nodes' coordinates, which no solver here gives (exit 3 at the set-up)
+    char gamg[64] = "";
+    PetscBool given = PETSC_FALSE; // (PCGAMGGetType still says agg here: the type is applied at the set-up)
+    BEAM_PETSC(PetscOptionsGetString(nullptr, prefix.c_str(), "-pc_gamg_type", gamg, sizeof gamg, &given));
+    if (given && std::string(gamg) == PCGAMGGEO)
+      throw inputError("-" + prefix + "pc_gamg_type geo: needs the nodes' coordinates, which the labs do not give; accepted: agg, classical");
+  }
   if (kind == PCEISENSTAT) { // PETSc 3.18 applies omega != 1 through a block diagonal it never made: a crash
     PetscReal omega = 1;
     BEAM_PETSC(PCEisenstatGetOmega(pc, &omega));
@@ -235,7 +259,9 @@ void LinearSolver::finish(Mat A, const std::string &prefix, const std::vector<st
   PetscBool cg = PETSC_FALSE, preonly = PETSC_FALSE;
   BEAM_PETSC(PetscObjectTypeCompare(PetscObject(ksp_.get()), KSPCG, &cg));
   BEAM_PETSC(PetscObjectTypeCompare(PetscObject(ksp_.get()), KSPPREONLY, &preonly));
-  if (!cg && !preonly && natural_) BEAM_PETSC(KSPSetNormType(ksp_, KSP_NORM_DEFAULT));
+  PetscBool norm_chosen = PETSC_FALSE; // the options' own norm is kept (PETSc refuses one the method lacks)
+  BEAM_PETSC(PetscOptionsHasName(nullptr, prefix.c_str(), "-ksp_norm_type", &norm_chosen));
+  if (!cg && !preonly && natural_ && !norm_chosen) BEAM_PETSC(KSPSetNormType(ksp_, KSP_NORM_DEFAULT));
   // A matrix-free operator offers products and its diagonal only: factorizations and multigrid, which
   // need the entries, are a bad option, not a failed run. A shell preconditioner is the model's own.
   PetscBool shell = PETSC_FALSE, usable = PETSC_FALSE;

@@ -147,11 +147,12 @@ void TimeLoop::start(Progress &p, const std::vector<Monitor *> &monitors) {
   for (Monitor *m : monitors) m->observe(p.state);
 }
 
-void TimeLoop::checkInitialState(Vec x, Vec y) const {
+void TimeLoop::prepareStart(Vec x, Vec y) {
   if (!settings_.restart_path.empty()) return;
   EnergyMeter meter(model_);
   refuseNonFinite(model_, meter.start(0.0, x, y));
   refuseInfiniteScale(model_, reference_energy_);
+  scheme_.begin(x, y);
 }
 
 void TimeLoop::restore(Progress &p, const std::vector<Monitor *> &monitors) {

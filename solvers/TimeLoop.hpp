@@ -59,9 +59,10 @@ public:
   // scheme with its parameters, dt, the solver kind.
   Identity identity() const;
   // Refuses (input error) an initial state whose energy is not finite (a velocity of 1e200, an inertia
-  // of 1e308): what run() does first, callable before anything is created for the run. Nothing to check
-  // for a restart (the checkpoint's state was finite when written).
-  void checkInitialState(Vec x, Vec y) const;
+  // of 1e308), what run() does first, and lets the scheme set up what depends on the initial state
+  // (TimeScheme::begin): callable before anything is created for the run. Nothing to do for a restart
+  // (the checkpoint's state was finite when written). Collective.
+  void prepareStart(Vec x, Vec y);
   // The run continues a checkpoint (settings.restart_path) rather than starting at t = 0.
   bool restarts() const { return !settings_.restart_path.empty(); }
   // Integrates from (x, y) at t = 0 — or, with settings.restart_path, from the checkpoint (x and y are

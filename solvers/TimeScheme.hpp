@@ -62,6 +62,10 @@ public:
   // One step from t to t + dt, in place. A nonlinear solve that fails throws a run error (exit 3); one
   // abandoned on a signal, StepInterrupted.
   virtual void step(double t, Vec x, Vec y) = 0;
+  // Before a run's first step from t = 0 (not on a restart), before anything of the run is written: what
+  // depends on the initial state may be set up here, where options PETSc checks only then are refused.
+  // Optional: step() does the same when it was not called.
+  virtual void begin(Vec /*x*/, Vec /*y*/) {}
   virtual std::string name() const = 0;
   // The parameters that change results (for checkpoints), as (field, value) pairs; the name is added
   // by the caller.

@@ -1086,6 +1086,46 @@ expect 2 "-shifted_ksp_max_it 4294967297: above PETSc's largest integer 21474836
 # ... checked before a solver reads it (4294967296, read as 0, was refused as "-shifted_ksp_max_it 0").
 expect 2 "-shifted_ksp_max_it 4294967296: above PETSc's largest integer 2147483647" "$m" -linear_solver cg \
   -shifted_ksp_max_it 4294967296 -output_dir $out
+# A valued solver option given without its value: PETSc took it as not given (-shifted_ksp_rtol '' ran with
+# the default, exit 0); a flag without a value still runs.
+expect 2 "-shifted_ksp_rtol: no value given (PETSc would use its default); accepted: -shifted_ksp_rtol <value>" "$m" \
+  -linear_solver cg -shifted_ksp_rtol '' -output_dir $out
+expect 2 "-shifted_pc_gamg_threshold: no value given" "$m" -shifted_pc_type gamg -shifted_pc_gamg_threshold -output_dir $out
+expect 2 "-modes_eps_tol: no value given" "$labs/modes" -mx 6 -my 2 -modes_eps_tol '' -output_dir $out
+expect 2 "-ms_ksp_max_it: no value given" mpiexec --quiet -n 2 "${ms[@]}" -ms_ksp_max_it
+expect 0 "" "${ms[@]}" -ms_ksp_converged_reason
+# Newton's preconditioner's first setup (PETSc has no ILU of a parallel matrix:
+# a diverged run, exit 3, until 2026-11-29), made before anything of the run is written.
+rm -rf ms_refused
+expect 2 "options of Newton's solver (-ms_snes_*, -ms_ksp_*, -ms_pc_*): Could not locate a solver type for factorization type ILU" \
+  mpiexec --quiet -n 2 "$labs/mass_spring" -model chain -scheme implicit_euler -T 0.01 -output_dir ms_refused -ms_pc_type ilu
+[ -e ms_refused ] && fail "mass_spring -ms_pc_type ilu on 2 ranks: the refused run created its output directory"
+[ -s out.txt ] && fail "mass_spring -ms_pc_type ilu on 2 ranks: the refused run printed $(head -c 200 out.txt)"
+expect 2 "options of Newton's solver (-ms_snes_*, -ms_ksp_*, -ms_pc_*): Unable to find requested PC type nope" \
+  "${ms[@]}" -ms_pc_type bjacobi -ms_sub_pc_type nope
+# -ms_snes_mf has no matrix to precondition with: PETSc set the preconditioner to none without a word.
+expect 2 "-ms_pc_type ilu: -ms_snes_mf has no matrix to build it from (PETSc drops it); accepted: -ms_snes_mf_operator" \
+  "${ms[@]}" -ms_snes_mf -ms_pc_type ilu
+expect 0 "" "${ms[@]}" -ms_snes_mf_operator -ms_pc_type ilu
+# Values PETSc takes without a word (an SOR omega of 5, a negative smoothing count, a Richardson scale of
+# 0: 10000 iterations to "diverge", exit 3), or refuses at the set-up as a failed run (more Jacobi blocks
+# than rows), and the nonlinear methods' own (a negative trust region, a quasi-Newton memory of 0).
+expect 2 "-mass_pc_sor_omega 5: accepted: 0 < omega < 2" "$labs/semi_implicit" -linear_solver cg -mass_pc_type sor \
+  -mass_pc_sor_omega 5 -output_dir $out
+expect 0 "" "$m" -T 0.05 -quiet -shifted_ksp_type cg -shifted_pc_type sor -shifted_pc_sor_omega 1.5 -output_dir $out
+expect 2 "-shifted_pc_gamg_agg_nsmooths -1: accepted: an integer >= 0" "$m" -shifted_pc_type gamg -shifted_pc_gamg_agg_nsmooths -1 -output_dir $out
+expect 2 "-shifted_ksp_richardson_scale 0: accepted: scale > 0" "$m" -shifted_ksp_type richardson -shifted_pc_type jacobi \
+  -shifted_ksp_richardson_scale 0 -output_dir $out
+expect 2 "-shifted_pc_bjacobi_blocks 100000: accepted: 1 to the matrix's" "$m" -shifted_pc_type bjacobi -shifted_pc_bjacobi_blocks 100000 -output_dir $out
+expect 2 "-ms_snes_tr_delta0 -1: accepted: delta0 > 0" "${ms[@]}" -ms_snes_type newtontr -ms_snes_tr_delta0 -1
+expect 2 "-ms_snes_qn_m 0: accepted: an integer >= 1" "${ms[@]}" -ms_snes_type qn -ms_snes_qn_m 0
+expect 2 "unknown option -shifted_pc_sor_omega" "$m" -shifted_pc_type lu -shifted_pc_sor_omega 5 -output_dir $out # unused: unknown, as before
+# GAMG's geometric aggregation needs coordinates no lab gives ("GEO MG needs coordinates", exit 3); a
+# norm type the options chose is kept (GMRES's natural norm was replaced by its default without a word).
+expect 2 "-ms_pc_gamg_type geo: needs the nodes' coordinates, which the labs do not give; accepted: agg, classical" "${ms[@]}" \
+  -ms_pc_type gamg -ms_pc_gamg_type geo
+expect 2 "options of the 'shifted_' solver: KSP gmres does not support norm type NATURAL" "$m" -linear_solver cg \
+  -shifted_ksp_type gmres -shifted_ksp_norm_type natural -output_dir $out
 # Tolerances PETSc takes without a word on an iterative solver: rtol outside [0, 1) (-1 acted as 1, and
 # every solve stopped at once: the beam did not move, exit 0), a negative atol, max_it below 1; also on
 # one rank only. (On a direct solver the options are unused, hence unknown: exit 2 as well.)
