@@ -342,15 +342,21 @@ void checkSolverOptionValues() {
   // The labs' own options are read as finite numbers; PETSc's and SLEPc's reader takes nan, inf and
   // 1e400 (as inf) without a word (-shifted_pc_gamg_threshold nan ran, -ms_pc_factor_shift_amount nan
   // too): a number that is not finite is refused for every solver option (a lab's path may be "nan").
-  static const std::regex solver_option("(^-|_)(ksp|pc|snes|eps|st|mat|mg|sub|redundant|npc|linesearch|bv|ds|rg|fn)_");
+  // (PETSc's option names are case-insensitive: -MS_KSP_RTOL is -ms_ksp_rtol.)
+  static const std::regex solver_option("(^-|_)(ksp|pc|snes|eps|st|mat|mg|sub|redundant|npc|linesearch|bv|ds|rg|fn)_", std::regex::icase);
   // PETSc takes a valued option given without a value as not given (-shifted_ksp_rtol '' ran with the
-  // default 1e-5): the names that always take a value, by their endings, are refused without one.
-  static const std::regex valued("(_type|tol|_max_it|_max_funcs|_its|_levels|_threshold|_omega|_restart|_amount|_blocks|"
-                                 "_nev|_ncv|_mpd|_target|_shift|_lag_preconditioner|_lag_jacobian|_icntl_[0-9]+|_cntl_[0-9]+)$");
+  // default 1e-5): the names that always take a value, by their endings, are refused without one (the
+  // flags -pc_factor_pivot_in_blocks and -eps_jd_const_correction_tol end like them).
+  static const std::regex valued("(_type|tol|_max_it|_max_funcs|_its|_levels|_threshold|_omega|_restart|_amount|_bjacobi_blocks|"
+                                 "_asm_blocks|_nev|_ncv|_mpd|_target|_shift|_lag_preconditioner|_lag_jacobian|_icntl_[0-9]+|"
+                                 "_cntl_[0-9]+|_nsmooths|_square_graph|_eq_limit|_overlap|_richardson_scale|_delta0|_qn_m|"
+                                 "_ngmres_m|_anderson_m)$",
+                                 std::regex::icase);
+  static const std::regex flag("_const_correction_tol$", std::regex::icase);
   for (const auto &[name, value] : databaseOptions()) {
     if (!std::regex_search(name, solver_option)) continue;
     if (value.empty()) {
-      if (std::regex_search(name, valued))
+      if (std::regex_search(name, valued) && !std::regex_search(name, flag))
         throw inputError(name + ": no value given (PETSc would use its default); accepted: " + name + " <value>");
       continue;
     }
@@ -417,7 +423,7 @@ void checkOptionRanges(const std::string &prefix, const std::vector<OptionRange>
   }
 }
 
-void acceptSolveTimeOptions(const std::string &prefix) {
+void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::string> &also) {
   PetscInt n = 0;
   char **names = nullptr, **values = nullptr;
   BEAM_PETSC(PetscOptionsLeftGet(nullptr, &n, &names, &values));
@@ -430,8 +436,9 @@ void acceptSolveTimeOptions(const std::string &prefix) {
     // when the solver is set up: for Newton at its first solve, for an eigensolver's spectral
     // transformation, st_, at its solve.)
     const std::string own = rest.compare(0, 3, "st_") == 0 ? rest.substr(3) : rest;
-    const bool inner = own.compare(0, 4, "sub_") == 0 || own.compare(0, 10, "redundant_") == 0 ||
-                       own.compare(0, 8, "ksp_ksp_") == 0 || own.compare(0, 4, "npc_") == 0;
+    bool inner = own.compare(0, 4, "sub_") == 0 || own.compare(0, 10, "redundant_") == 0 ||
+                 own.compare(0, 8, "ksp_ksp_") == 0 || own.compare(0, 4, "npc_") == 0;
+    for (const auto &start : also) inner = inner || rest.compare(0, start.size(), start) == 0;
     if (inner || rest.compare(0, 3, "mg_") == 0 || rest.compare(0, 6, "pc_mg_") == 0 || rest == "ksp_converged_reason" ||
         rest == "snes_converged_reason" || rest == "eps_converged_reason" || rest == "ksp_view" || rest == "snes_view" || rest == "eps_view")
       solve_time.push_back("-" + name);
@@ -515,8 +522,12 @@ std::vector<std::pair<std::string, std::string>> databaseOptions() {
   std::string name, value;
   in >> name;
   while (in) {
-    // A value may be negative (-eps_target -1): a '-' followed by a digit or a point is not a name.
+    // A value may be negative (-eps_target -1): a '-' followed by a digit or a point is not a name, nor
+    // -inf or -nan, which PETSc reads as values too.
     auto isValue = [](const std::string &t) {
+      std::string lower;
+      for (char c : t) lower += char(std::tolower(static_cast<unsigned char>(c)));
+      if (lower == "-inf" || lower == "-infinity" || lower == "-nan") return true;
       return t.rfind("-", 0) != 0 || (t.size() > 1 && (std::isdigit(static_cast<unsigned char>(t[1])) || t[1] == '.'));
     };
     const bool has_value = bool(in >> value) && isValue(value);

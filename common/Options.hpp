@@ -118,7 +118,9 @@ bool optionsLeftToRead(MPI_Comm comm);
 // solver's KSP needs a Jacobian) calls this after its *SetFromOptions, so finishOptions takes them as
 // read; PETSc reads them, and rejects a bad value, when it gets there. Every solver calls it for its
 // prefix (LinearSolver, the eigensolvers, Newton), so a mistyped prefix stays an unknown option.
-void acceptSolveTimeOptions(const std::string &prefix);
+// `also`: more name starts after the prefix to take as read (Newton's "mat_mumps_": its factorization's
+// options, read at the first solve).
+void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::string> &also = {});
 
 // Refuses a solver option's value that PETSc takes but that means nothing (an input error, exit 2):
 // "-<prefix><name> <value>: accepted: <accepted>".

@@ -301,16 +301,25 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   BEAM_PETSC(PetscOptionsGetEnum(nullptr, newton_prefix_.c_str(), "-ksp_pc_side", PCSides,
                                  reinterpret_cast<PetscEnum *>(&side), &side_chosen));
   if (gmres && !side_chosen) BEAM_PETSC(KSPSetPCSide(ksp, PC_RIGHT));
-  acceptSolveTimeOptions(newton_prefix_); // the KSP and PC are set up at the first Newton iteration
   PetscBool factor = PETSC_FALSE;
   BEAM_PETSC(PetscObjectTypeCompareAny(PetscObject(pc), &factor, PCLU, PCCHOLESKY, ""));
+  // The KSP and PC are set up at the first Newton iteration (or at begin); a factorization's package
+  // reads its own options then (-ms_mat_mumps_icntl_14 on the direct path on several ranks).
+  MatSolverType package = nullptr;
+  if (factor) BEAM_PETSC(PCFactorGetMatSolverType(pc, &package));
+  acceptSolveTimeOptions(newton_prefix_, package ? std::vector<std::string>{"mat_" + std::string(package) + "_"} : std::vector<std::string>{});
   prime_ = !factor; // a factorization's setup does not depend on earlier ones
   if (prime_)
     for (PVec *w : {&prime_x_, &prime_v_}) *w = model.createVector();
 }
 
 void ImplicitTheta::begin(Vec x, Vec v) {
-  if (!linear_ && prime_ && !primed_) primePreconditioner(x, v);
+  if (linear_ || !prime_ || primed_) return;
+  try {
+    primePreconditioner(x, v);
+  } catch (const Error &e) { // a bad option is refused here; a failure of the set-up stays the first step's
+    if (e.exitCode() != kExitRunFailed) throw;
+  }
 }
 
 Error ImplicitTheta::optionsError(const std::string &what) const {
@@ -343,6 +352,7 @@ void ImplicitTheta::primePreconditioner(Vec x, Vec v) {
   const PetscErrorCode set_up = KSPSetUp(ksp);
   if (set_up && isArgumentError(set_up)) throw optionsError(lastPetscMessage(true));
   BEAM_PETSC(set_up);
+  LinearSolver::checkInnerParameterRanges(newton_prefix_);
   t_ = t;
   xn_ = x;
   vn_ = v;

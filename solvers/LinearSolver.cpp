@@ -1,6 +1,8 @@
 #include "solvers/LinearSolver.hpp"
 
+#include <algorithm>
 #include <sstream>
+#include <strings.h>
 
 #include "common/Options.hpp"
 
@@ -157,14 +159,19 @@ void LinearSolver::checkTolerances(KSP ksp, const std::string &prefix) {
   if (!(abstol >= 0 && std::isfinite(abstol))) bad("ksp_atol", abstol, "a finite atol >= 0");
   if (!(dtol > 1)) bad("ksp_divtol", dtol, "divtol > 1 (a residual growing that many times is divergence)");
   if (max_it < 1) bad("ksp_max_it", double(max_it), "an integer >= 1");
+  // No norm, no convergence test: every solve ran to its iteration limit and failed (exit 3).
+  char norm[32] = "";
+  PetscBool norm_given = PETSC_FALSE, preonly = PETSC_FALSE;
+  BEAM_PETSC(PetscOptionsGetString(nullptr, prefix.c_str(), "-ksp_norm_type", norm, sizeof norm, &norm_given));
+  BEAM_PETSC(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(ksp), KSPPREONLY, &preonly));
+  if (norm_given && !preonly && strcasecmp(norm, "none") == 0)
+    throw inputError("-" + prefix + "ksp_norm_type none: leaves the solver no convergence test; accepted: preconditioned, "
+                     "unpreconditioned, natural (as the method allows)");
 }
 
-void LinearSolver::checkPreconditionerOptions(KSP ksp, Mat A, const std::string &prefix) {
-  // Values PETSc 3.18 takes without a word (-mass_pc_sor_omega 5, -shifted_pc_gamg_agg_nsmooths -1,
-  // -shifted_ksp_richardson_scale 0: 10000 iterations to "diverge") or refuses only at the set-up as a
-  // failure of the run (-shifted_pc_bjacobi_blocks 1000 on 70 rows: "Too many blocks given", exit 3).
-  PetscInt rows = 0;
-  BEAM_PETSC(MatGetSize(A, &rows, nullptr));
+// Values PETSc 3.18 takes without a word (-mass_pc_sor_omega 5, -shifted_pc_gamg_agg_nsmooths -1,
+// -shifted_ksp_richardson_scale 0: 10000 iterations to "diverge").
+void LinearSolver::checkParameterRanges(const std::string &prefix) {
   const double inf = HUGE_VAL;
   checkOptionRanges(prefix, {{"pc_sor_omega", 0, true, 2, true, "0 < omega < 2"},
                              {"pc_sor_its", 1, false, inf, true, "an integer >= 1"},
@@ -175,8 +182,15 @@ void LinearSolver::checkPreconditionerOptions(KSP ksp, Mat A, const std::string 
                              {"pc_gamg_coarse_eq_limit", 1, false, inf, true, "an integer >= 1"},
                              {"pc_gamg_process_eq_limit", 1, false, inf, true, "an integer >= 1"},
                              {"pc_asm_overlap", 0, false, inf, true, "an integer >= 0"},
-                             {"pc_bjacobi_blocks", 1, false, double(rows), false, "1 to the matrix's " + std::to_string(rows) + " rows"},
                              {"ksp_richardson_scale", 0, true, inf, true, "scale > 0"}});
+}
+
+void LinearSolver::checkInnerParameterRanges(const std::string &prefix) {
+  for (const char *inner : {"sub_", "mg_levels_", "mg_coarse_"}) checkParameterRanges(prefix + inner);
+}
+
+void LinearSolver::checkPreconditionerOptions(KSP ksp, Mat A, const std::string &prefix) {
+  checkParameterRanges(prefix);
   PC pc;
   BEAM_PETSC(KSPGetPC(ksp, &pc));
   PCType type = nullptr;
@@ -187,6 +201,24 @@ void LinearSolver::checkPreconditionerOptions(KSP ksp, Mat A, const std::string 
   BEAM_PETSC(MatGetBlockSize(A, &block));
   if (kind == PCFIELDSPLIT && block == 1) // no fields to split: "Unhandled case", exit 3 (the networks' 3x3 blocks are fields)
     throw inputError("-" + prefix + "pc_type fieldsplit: needs fields, and this matrix has none (block size 1); accepted: another -" + prefix + "pc_type");
+  PetscInt blocks = 0;
+  if (kind == PCBJACOBI) BEAM_PETSC(PCBJacobiGetTotalBlocks(pc, &blocks, nullptr));
+  if (blocks > 0) {
+    // PETSc's set-up gives rank r, from one block per rank on, blocks / size blocks (one more for r <
+    // blocks % size) of whole block rows of its own: at most b_r size + r blocks in all where the rank has
+    // b_r block rows. More failed at the set-up as a run ("Too many blocks given", exit 3).
+    MPI_Comm comm = PetscObjectComm(reinterpret_cast<PetscObject>(A));
+    PetscMPIInt size = 1, rank = 0;
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_rank(comm, &rank);
+    PetscInt local_rows = 0;
+    BEAM_PETSC(MatGetLocalSize(A, &local_rows, nullptr));
+    long long most = (long long)(local_rows / block) * size + rank;
+    MPI_Allreduce(MPI_IN_PLACE, &most, 1, MPI_LONG_LONG, MPI_MIN, comm);
+    if (blocks >= size && blocks > most)
+      refuseOptionValue(prefix, "pc_bjacobi_blocks", double(blocks),
+                        ("1 to " + std::to_string(std::max(most, 1LL)) + " (a block needs whole rows of one rank)").c_str());
+  }
   if (kind == PCGAMG) { // geometric aggregation needs the nodes' coordinates, which no solver here gives (exit 3 at the set-up)
     char gamg[64] = "";
     PetscBool given = PETSC_FALSE; // (PCGAMGGetType still says agg here: the type is applied at the set-up)
@@ -279,6 +311,7 @@ void LinearSolver::finish(Mat A, const std::string &prefix, const std::vector<st
   const PetscErrorCode set_up = KSPSetUp(ksp_); // the factorization happens here, once
   if (set_up && isArgumentError(set_up)) throw inputError("options of the '" + prefix + "' solver: " + lastPetscMessage(true));
   BEAM_PETSC(set_up);
+  checkInnerParameterRanges(prefix);
 }
 
 bool LinearSolver::asConfigured(KSPType type) const {

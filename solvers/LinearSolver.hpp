@@ -52,7 +52,15 @@ public:
   // -<prefix>pc_factor_mat_solver_type that cannot factor A as the PC asks (an unknown name, petsc on
   // several ranks), negative -<prefix>pc_factor_levels, an unknown -<prefix>pc_factor_mat_ordering_type,
   // -<prefix>pc_eisenstat_omega other than 1.
+  // Also the ranges PETSc never checks (checkParameterRanges) and more Jacobi blocks than PETSc can lay
+  // over A's rows.
   static void checkPreconditionerOptions(KSP ksp, Mat A, const std::string &prefix);
+  // Refuses a parameter PETSc takes without checking it (-<prefix>pc_sor_omega 5, a negative GAMG
+  // count, a Richardson scale of 0) among the options read so far under `prefix`.
+  static void checkParameterRanges(const std::string &prefix);
+  // The same for the inner solvers PETSc makes at the set-up (-<prefix>sub_*, -<prefix>mg_levels_*,
+  // -<prefix>mg_coarse_*): call after KSPSetUp.
+  static void checkInnerParameterRanges(const std::string &prefix);
   // True when the options give -<prefix>pc_type a preconditioner that does not solve by itself (not a
   // factorization, nor one of `also_exact`) and no -<prefix>ksp_type: a solver whose default is one
   // preconditioner application (KSPPREONLY) must then iterate, or it would apply it once and call that

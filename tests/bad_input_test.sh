@@ -1098,6 +1098,16 @@ expect 2 "-shifted_pc_gamg_threshold: no value given" "$m" -shifted_pc_type gamg
 expect 2 "-modes_eps_tol: no value given" "$labs/modes" -mx 6 -my 2 -modes_eps_tol '' -output_dir $out
 expect 2 "-ms_ksp_max_it: no value given" mpiexec --quiet -n 2 "${ms[@]}" -ms_ksp_max_it
 expect 0 "" "${ms[@]}" -ms_ksp_converged_reason
+# ... whatever the case of the name (PETSc's names are case-insensitive); a flag ending like a valued
+# name runs; -inf is a value (refused as not finite, not as missing).
+expect 2 "-MS_KSP_MAX_IT: no value given" "${ms[@]}" -MS_KSP_MAX_IT
+expect 2 "-shifted_pc_gamg_agg_nsmooths: no value given" "$m" -shifted_pc_type gamg -shifted_pc_gamg_agg_nsmooths -output_dir $out
+expect 0 "" "$m" -T 0.05 -quiet -shifted_pc_type lu -shifted_pc_factor_pivot_in_blocks -output_dir $out
+expect 2 "-ms_ksp_rtol -inf: not a finite number" "${ms[@]}" -ms_ksp_rtol -inf
+# The factorization package's own options, read at Newton's first solve: MUMPS's on the direct path on
+# 2 ranks (refused as unknown until 2026-11-29); on 1 rank PETSc's LU reads none.
+expect 0 "" mpiexec --quiet -n 2 "${ms[@]}" -quiet -ms_mat_mumps_icntl_14 50
+expect 2 "unknown option -ms_mat_mumps_icntl_14" "${ms[@]}" -ms_mat_mumps_icntl_14 50
 # Newton's preconditioner's first setup (PETSc has no ILU of a parallel matrix:
 # a diverged run, exit 3, until 2026-11-29), made before anything of the run is written.
 rm -rf ms_refused
@@ -1120,7 +1130,21 @@ expect 0 "" "$m" -T 0.05 -quiet -shifted_ksp_type cg -shifted_pc_type sor -shift
 expect 2 "-shifted_pc_gamg_agg_nsmooths -1: accepted: an integer >= 0" "$m" -shifted_pc_type gamg -shifted_pc_gamg_agg_nsmooths -1 -output_dir $out
 expect 2 "-shifted_ksp_richardson_scale 0: accepted: scale > 0" "$m" -shifted_ksp_type richardson -shifted_pc_type jacobi \
   -shifted_ksp_richardson_scale 0 -output_dir $out
-expect 2 "-shifted_pc_bjacobi_blocks 100000: accepted: 1 to the matrix's" "$m" -shifted_pc_type bjacobi -shifted_pc_bjacobi_blocks 100000 -output_dir $out
+expect 2 "-shifted_pc_bjacobi_blocks 100000: accepted: 1 to 252 (a block needs whole rows of one rank)" "$m" -shifted_pc_type bjacobi \
+  -shifted_pc_bjacobi_blocks 100000 -output_dir $out
+# ... a block is whole block rows of one rank: 57 blocks fit the 2-rank 6x4 beam's rows, 58 failed at the set-up
+# ("Too many blocks given", exit 3); Newton's 3x3 blocks: 11 on the chain's 33 rows.
+expect 0 "" mpiexec --quiet -n 2 "$m" -mx 6 -my 4 -T 0.05 -quiet -shifted_pc_type bjacobi -shifted_pc_bjacobi_blocks 57 -output_dir $out
+expect 2 "-shifted_pc_bjacobi_blocks 58: accepted: 1 to 57" mpiexec --quiet -n 2 "$m" -mx 6 -my 4 -shifted_pc_type bjacobi \
+  -shifted_pc_bjacobi_blocks 58 -output_dir $out
+expect 2 "-ms_pc_bjacobi_blocks 12: accepted: 1 to 11" "${ms[@]}" -ms_pc_type bjacobi -ms_pc_bjacobi_blocks 12
+# The inner solvers' parameters, read when PETSc makes them at the set-up.
+expect 2 "-ms_sub_pc_sor_omega 5: accepted: 0 < omega < 2" "${ms[@]}" -ms_pc_type bjacobi -ms_sub_pc_type sor -ms_sub_pc_sor_omega 5
+expect 2 "-shifted_mg_levels_pc_sor_omega 3: accepted: 0 < omega < 2" "$m" -shifted_pc_type gamg -shifted_mg_levels_pc_type sor \
+  -shifted_mg_levels_pc_sor_omega 3 -output_dir $out
+# No norm is no convergence test: every solve ran to its limit and "diverged" (exit 3).
+expect 2 "-shifted_ksp_norm_type none: leaves the solver no convergence test" "$m" -linear_solver cg -shifted_ksp_type gmres \
+  -shifted_ksp_norm_type none -output_dir $out
 expect 2 "-ms_snes_tr_delta0 -1: accepted: delta0 > 0" "${ms[@]}" -ms_snes_type newtontr -ms_snes_tr_delta0 -1
 expect 2 "-ms_snes_qn_m 0: accepted: an integer >= 1" "${ms[@]}" -ms_snes_type qn -ms_snes_qn_m 0
 expect 2 "unknown option -shifted_pc_sor_omega" "$m" -shifted_pc_type lu -shifted_pc_sor_omega 5 -output_dir $out # unused: unknown, as before
