@@ -525,9 +525,8 @@ std::vector<std::pair<std::string, std::string>> databaseOptions() {
     // A value may be negative (-eps_target -1): a '-' followed by a digit or a point is not a name, nor
     // -inf or -nan, which PETSc reads as values too.
     auto isValue = [](const std::string &t) {
-      std::string lower;
-      for (char c : t) lower += char(std::tolower(static_cast<unsigned char>(c)));
-      if (lower == "-inf" || lower == "-infinity" || lower == "-nan") return true;
+      for (const char *number : {"-inf", "-infinity", "-nan"})
+        if (strcasecmp(t.c_str(), number) == 0) return true;
       return t.rfind("-", 0) != 0 || (t.size() > 1 && (std::isdigit(static_cast<unsigned char>(t[1])) || t[1] == '.'));
     };
     const bool has_value = bool(in >> value) && isValue(value);
