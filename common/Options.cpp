@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <regex>
+#include <set>
 #include <cstdlib>
 #include <cstring>
 #include <strings.h>
@@ -332,6 +333,15 @@ void readOptions(MPI_Comm comm, const std::string &title, const std::string &pre
   if (outcome.code != kExitOk) throw Error(outcome.code, outcome.message);
 }
 
+namespace {
+// The inner solvers' options acceptSolveTimeOptions keeps for refuseUnreadSolverOptions (names without
+// the dash); finishOptions does not call them unknown.
+std::set<std::string> &awaitingSetUp() {
+  static std::set<std::string> names;
+  return names;
+}
+} // namespace
+
 bool helpRequested() {
   PetscBool help = PETSC_FALSE;
   BEAM_PETSC(PetscOptionsHasHelp(nullptr, &help));
@@ -386,7 +396,8 @@ bool finishOptions(MPI_Comm comm) {
     char **names = nullptr, **values = nullptr;
     if (PetscOptionsLeftGet(nullptr, &n, &names, &values)) throw runError("cannot query the options database");
     std::string unknown;
-    for (PetscInt i = 0; i < n && unknown.empty(); ++i) unknown = names[i];
+    for (PetscInt i = 0; i < n && unknown.empty(); ++i)
+      if (!awaitingSetUp().count(names[i])) unknown = names[i];
     PetscOptionsLeftRestore(nullptr, &n, &names, &values);
     if (!unknown.empty())
       throw inputError("unknown option -" + unknown + "; run with -help for the accepted options");
@@ -423,7 +434,7 @@ void checkOptionRanges(const std::string &prefix, const std::vector<OptionRange>
   }
 }
 
-void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::string> &also) {
+void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::string> &also, bool checked_at_set_up) {
   PetscInt n = 0;
   char **names = nullptr, **values = nullptr;
   BEAM_PETSC(PetscOptionsLeftGet(nullptr, &n, &names, &values));
@@ -432,22 +443,58 @@ void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::st
     const std::string name = names[i];
     if (name.compare(0, prefix.size(), prefix) != 0) continue;
     const std::string rest = name.substr(prefix.size());
-    // (The inner solvers of block Jacobi, ASM, redundant, PCKSP and a nonlinear preconditioner are made
-    // when the solver is set up: for Newton at its first solve, for an eigensolver's spectral
-    // transformation, st_, at its solve.)
+    // (The inner solvers of block Jacobi, ASM, redundant, PCKSP, field split and a nonlinear
+    // preconditioner are made when the solver is set up: for Newton at its first solve or at
+    // TimeScheme::begin, for an eigensolver's spectral transformation, st_, at its solve.)
     const std::string own = rest.compare(0, 3, "st_") == 0 ? rest.substr(3) : rest;
-    bool inner = own.compare(0, 4, "sub_") == 0 || own.compare(0, 10, "redundant_") == 0 ||
-                 own.compare(0, 8, "ksp_ksp_") == 0 || own.compare(0, 4, "npc_") == 0;
-    for (const auto &start : also) inner = inner || rest.compare(0, start.size(), start) == 0;
-    if (inner || rest.compare(0, 3, "mg_") == 0 || rest.compare(0, 6, "pc_mg_") == 0 || rest == "ksp_converged_reason" ||
-        rest == "snes_converged_reason" || rest == "eps_converged_reason" || rest == "ksp_view" || rest == "snes_view" || rest == "eps_view")
-      solve_time.push_back("-" + name);
+    const auto starts = [&](const char *start) { return own.compare(0, std::strlen(start), start) == 0; };
+    const bool inner = starts("sub_") || starts("redundant_") || starts("ksp_ksp_") || starts("ksp_pc_") ||
+                       starts("fieldsplit_") || starts("mg_") || starts("pc_mg_");
+    bool now = starts("npc_") || own == "ksp_converged_reason" || own == "snes_converged_reason" ||
+               own == "eps_converged_reason" || own == "ksp_view" || own == "snes_view" || own == "eps_view";
+    for (const auto &start : also) now = now || rest.compare(0, start.size(), start) == 0;
+    if (now || (inner && !checked_at_set_up)) solve_time.push_back("-" + name);
+    else if (inner) awaitingSetUp().insert(name);
   }
   BEAM_PETSC(PetscOptionsLeftRestore(nullptr, &n, &names, &values));
   for (const auto &name : solve_time) { // a query marks an option as read
     PetscBool set = PETSC_FALSE;
     BEAM_PETSC(PetscOptionsHasName(nullptr, nullptr, name.c_str(), &set));
   }
+}
+
+void refuseUnreadSolverOptions(MPI_Comm comm, const std::string &prefix, const std::string &solver) {
+  std::vector<std::string> mine;
+  for (const std::string &name : awaitingSetUp())
+    if (name.compare(0, prefix.size(), prefix) == 0) mine.push_back(name);
+  const auto used = [](const std::string &name) {
+    PetscBool read = PETSC_FALSE;
+    BEAM_PETSC(PetscOptionsUsed(nullptr, name.c_str(), &read));
+    return read == PETSC_TRUE;
+  };
+  // -mg_levels_pc_type is not read where a level's own -mg_levels_1_pc_type is (PETSc looks for the
+  // numbered name first): not unknown when a numbered one was read.
+  const auto overridden = [&](const std::string &name) {
+    const size_t at = name.find("mg_levels_");
+    if (at == std::string::npos) return false;
+    const std::string head = name.substr(0, at + 10), tail = name.substr(at + 10);
+    for (const auto &option : databaseOptions()) {
+      const std::string other = option.first.substr(1);
+      if (other.size() <= head.size() + tail.size() + 1 || other.compare(0, head.size(), head) != 0) continue;
+      const size_t digits = other.find_first_not_of("0123456789", head.size());
+      if (digits > head.size() && digits != std::string::npos && other.compare(digits, std::string::npos, "_" + tail) == 0 && used(other))
+        return true;
+    }
+    return false;
+  };
+  agreeOn(comm, [&] {
+    for (const std::string &name : mine) {
+      if (!used(name) && !overridden(name))
+        throw inputError("unknown option -" + name + ": no part of the solver as set up (" + solver +
+                         ") reads it; run with -help for the accepted options");
+    }
+  });
+  for (const std::string &name : mine) awaitingSetUp().erase(name);
 }
 
 void setDefaultOption(const std::string &name, const std::string &value) {

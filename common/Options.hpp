@@ -110,17 +110,24 @@ bool finishOptions(MPI_Comm comm);
 // to read (or list) before finishOptions. Collective (true on every rank if on any).
 bool optionsLeftToRead(MPI_Comm comm);
 
-// Options PETSc reads only when a solver under `prefix` is first set up or has solved: the multigrid
-// levels' smoothers and coarse solver (-<prefix>mg_levels_*, -<prefix>mg_coarse_*, read when PCGAMG has
-// built its levels), the multigrid cycle's own options (-<prefix>pc_mg_*, e.g. pc_mg_cycle_type,
-// pc_mg_distinct_smoothup: PCGAMG reads them at its setup, not in PCSetFromOptions) and the reports
-// -<prefix>ksp_converged_reason, -<prefix>snes_converged_reason, -<prefix>ksp_view, -<prefix>snes_view. A solver whose first setup waits for the first step (a Newton
-// solver's KSP needs a Jacobian) calls this after its *SetFromOptions, so finishOptions takes them as
-// read; PETSc reads them, and rejects a bad value, when it gets there. Every solver calls it for its
-// prefix (LinearSolver, the eigensolvers, Newton), so a mistyped prefix stays an unknown option.
-// `also`: more name starts after the prefix to take as read (Newton's "mat_mumps_": its factorization's
-// options, read at the first solve).
-void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::string> &also = {});
+// Options PETSc reads only when a solver under `prefix` is first set up or has solved: the inner
+// solvers' (-<prefix>sub_* of block Jacobi and ASM, -<prefix>mg_levels_*, -<prefix>mg_coarse_* of the
+// multigrid levels, -<prefix>redundant_*, PCKSP's -<prefix>ksp_ksp_* and -<prefix>ksp_pc_*,
+// -<prefix>fieldsplit_*, a nonlinear preconditioner's -<prefix>npc_*), the multigrid cycle's own
+// (-<prefix>pc_mg_*: PCGAMG reads them at its setup, not in PCSetFromOptions) and the reports
+// -<prefix>ksp_converged_reason, -<prefix>snes_converged_reason, -<prefix>ksp_view, -<prefix>snes_view.
+// Every solver calls this after its *SetFromOptions (LinearSolver, the eigensolvers, Newton), so a
+// mistyped prefix stays an unknown option. The reports and `also` (more name starts after the prefix:
+// Newton's "mat_mumps_", its factorization's options, read at the first solve) are taken as read now;
+// so are the inner solvers' options, unless `checked_at_set_up`: the caller then sets the solver up
+// before the run and calls refuseUnreadSolverOptions, which refuses those the set-up did not read
+// (-ms_sub_pc_type with GAMG, which has no sub-solvers, ran without a word until 2026-11-29);
+// finishOptions leaves them to that check.
+void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::string> &also = {}, bool checked_at_set_up = false);
+// After the set-up of the solver under `prefix` (`solver` names it in the message, e.g. "-ms_pc_type
+// gamg"): the inner solvers' options acceptSolveTimeOptions kept for it that the set-up did not read are
+// refused as unknown (an input error, agreed on over `comm`).
+void refuseUnreadSolverOptions(MPI_Comm comm, const std::string &prefix, const std::string &solver);
 
 // Refuses a solver option's value that PETSc takes but that means nothing (an input error, exit 2):
 // "-<prefix><name> <value>: accepted: <accepted>".

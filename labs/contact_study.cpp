@@ -192,6 +192,13 @@ int main(int argc, char **argv) {
         cases.push_back(std::move(c));
       }
     if (beam::finishOptions(PETSC_COMM_WORLD)) return 0;
+    // Each run's initial state checked and Newton's preconditioner set up before the directory: an option
+    // refused there leaves none behind.
+    for (Case &c : cases) {
+      beam::PVec x = c.model->createVector(), v = c.model->createVector();
+      c.model->initialState(x, v);
+      c.loop->prepareStart(x, v);
+    }
     beam::prepareOutputDirectory(out.dir);
 
     // The zeta column as wide as its longest exact value (0.123456789 broke the alignment).

@@ -317,11 +317,17 @@ int main(int argc, char **argv) {
     const Case base(s.network, 1, s.perturbation);
     beam::ModalSolver highest(*base.problem, {beam::SpectrumEnd::Largest, 1, 1e-10, 0, "omega_max_"});
     // Every scheme and its Newton solver read their options now; a linear-only scheme refuses the network.
+    std::vector<std::pair<std::unique_ptr<beam::TimeScheme>, std::unique_ptr<beam::TimeLoop>>> probes;
     for (const auto &name : s.schemes) {
-      const auto stepper = beam::makeScheme(name);
-      beam::TimeLoop probe(*stepper, base.model, s.sweep_run);
+      auto stepper = beam::makeScheme(name);
+      auto probe = std::make_unique<beam::TimeLoop>(*stepper, base.model, s.sweep_run);
+      probes.emplace_back(std::move(stepper), std::move(probe));
     }
     if (beam::finishOptions(PETSC_COMM_WORLD)) return 0;
+    // Newton's preconditioner set up once (TimeScheme::begin) before the directory: an option refused
+    // there leaves none behind.
+    for (auto &probe : probes) probe.second->prepareStart(base.x0, base.v0);
+    probes.clear();
     // Before the directory: a network that refuses (unstable at rest, eigensolver options elsewhere in
     // the spectrum) leaves none behind.
     highest.solve();

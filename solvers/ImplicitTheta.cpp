@@ -228,15 +228,20 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
     // a working solve takes 5 to 40).
     BEAM_PETSC(KSPSetTolerances(ksp, 1e-3, PETSC_DEFAULT, PETSC_DEFAULT, 500));
     BEAM_PETSC(PCSetType(pc, PCGAMG));
-    for (const auto &[name, value] : {std::pair{"mg_levels_ksp_type", "richardson"}, std::pair{"mg_levels_pc_type", "sor"},
-                                      std::pair{"mg_levels_ksp_max_it", "1"}})
-      setDefaultOption("-" + newton_prefix_ + name, value);
+    char chosen[64] = "";
+    PetscBool pc_chosen = PETSC_FALSE, ksp_chosen = PETSC_FALSE;
+    BEAM_PETSC(PetscOptionsGetString(nullptr, newton_prefix_.c_str(), "-pc_type", chosen, sizeof chosen, &pc_chosen));
+    BEAM_PETSC(PetscOptionsHasName(nullptr, newton_prefix_.c_str(), "-ksp_type", &ksp_chosen));
+    // The smoother, for a multigrid preconditioner only (another has no levels to read it: the set-up
+    // would find the defaults unread, refuseUnreadSolverOptions).
+    const std::vector<std::string> multigrid = {PCGAMG, PCMG, PCML, PCHMG};
+    if (!pc_chosen || std::find(multigrid.begin(), multigrid.end(), std::string(chosen)) != multigrid.end())
+      for (const auto &[name, value] : {std::pair{"mg_levels_ksp_type", "richardson"}, std::pair{"mg_levels_pc_type", "sor"},
+                                        std::pair{"mg_levels_ksp_max_it", "1"}})
+        setDefaultOption("-" + newton_prefix_ + name, value);
     BEAM_PETSC(SNESSetLagPreconditioner(snes_, 2)); // GAMG's setup every other Newton iteration
     // The default multigrid path (no -pc_type, -ksp_type) may fall back to a direct LU on a step it cannot
     // solve (directFallback).
-    PetscBool pc_chosen = PETSC_FALSE, ksp_chosen = PETSC_FALSE;
-    BEAM_PETSC(PetscOptionsHasName(nullptr, newton_prefix_.c_str(), "-pc_type", &pc_chosen));
-    BEAM_PETSC(PetscOptionsHasName(nullptr, newton_prefix_.c_str(), "-ksp_type", &ksp_chosen));
     fallback_allowed_ = !pc_chosen && !ksp_chosen;
   }
   try {
@@ -307,16 +312,23 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   // reads its own options then (-ms_mat_mumps_icntl_14 on the direct path on several ranks).
   MatSolverType package = nullptr;
   if (factor) BEAM_PETSC(PCFactorGetMatSolverType(pc, &package));
-  acceptSolveTimeOptions(newton_prefix_, package ? std::vector<std::string>{"mat_" + std::string(package) + "_"} : std::vector<std::string>{});
+  acceptSolveTimeOptions(newton_prefix_, package ? std::vector<std::string>{"mat_" + std::string(package) + "_"} : std::vector<std::string>{},
+                         true);
   prime_ = !factor; // a factorization's setup does not depend on earlier ones
+  // A factorization has no inner solver to read -ms_sub_*, -ms_mg_levels_*: refused now (the other
+  // preconditioners' after their first set-up, primePreconditioner).
+  if (factor) LinearSolver::checkSetUp(ksp, newton_prefix_);
   if (prime_)
     for (PVec *w : {&prime_x_, &prime_v_}) *w = model.createVector();
 }
 
 void ImplicitTheta::begin(Vec x, Vec v) {
-  if (linear_ || !prime_ || primed_) return;
+  if (linear_ || primed_) return;
   try {
-    primePreconditioner(x, v);
+    // A factorization is set up once here too, though Newton's first iteration makes it again: its
+    // package's options (-ms_mat_mumps_icntl_7 99) are then refused before anything of the run is written.
+    if (prime_) primePreconditioner(x, v);
+    else setUpLinearSolverAt(x, v);
   } catch (const Error &e) { // a bad option is refused here; a failure of the set-up stays the first step's
     if (e.exitCode() != kExitRunFailed) throw;
   }
@@ -339,10 +351,16 @@ void ImplicitTheta::primePreconditioner(Vec x, Vec v) {
     BEAM_PETSC(VecCopy(v, prime_v_));
     prime_point_set_ = true;
   }
+  setUpLinearSolverAt(prime_x_, prime_v_);
+  primed_ = true;
+}
+
+void ImplicitTheta::setUpLinearSolverAt(Vec x, Vec v) {
   const double t = t_;
+  const Vec xn = xn_, vn = vn_;
   t_ = 0; // every run starts at t = 0
-  xn_ = prime_x_;
-  vn_ = prime_v_;
+  xn_ = x;
+  vn_ = v;
   KSP ksp;
   BEAM_PETSC(SNESGetKSP(snes_, &ksp));
   BEAM_PETSC(SNESComputeJacobian(snes_, zero_, J_, J_));
@@ -352,11 +370,10 @@ void ImplicitTheta::primePreconditioner(Vec x, Vec v) {
   const PetscErrorCode set_up = KSPSetUp(ksp);
   if (set_up && isArgumentError(set_up)) throw optionsError(lastPetscMessage(true));
   BEAM_PETSC(set_up);
-  LinearSolver::checkInnerParameterRanges(newton_prefix_);
+  LinearSolver::checkSetUp(ksp, newton_prefix_);
   t_ = t;
-  xn_ = x;
-  vn_ = v;
-  primed_ = true;
+  xn_ = xn;
+  vn_ = vn;
 }
 
 std::vector<double> ImplicitTheta::residualHistory() const {
@@ -658,6 +675,30 @@ void ImplicitTheta::step(double t, Vec x, Vec v) {
       }
       if (reason == SNES_DIVERGED_FNORM_NAN) why << "the residual became NaN or infinite at a trial state";
       else why << "residual " << fnorm;
+      // A linear solve that failed under a linear solver the options chose (-ms_pc_type lmvm, deflation or
+      // cp on the chain, at the first step): the solver is a suspect as much as dt.
+      std::string other_solver;
+      if (reason == SNES_DIVERGED_LINEAR_SOLVE && !fell_back) {
+        KSP ksp;
+        PC pc;
+        KSPType ksp_type = nullptr;
+        PCType pc_type = nullptr;
+        KSPConvergedReason linear = KSP_CONVERGED_ITERATING;
+        PetscInt its = 0;
+        PetscBool pc_chosen = PETSC_FALSE, ksp_chosen = PETSC_FALSE;
+        BEAM_PETSC(SNESGetKSP(snes_, &ksp));
+        BEAM_PETSC(KSPGetPC(ksp, &pc));
+        BEAM_PETSC(KSPGetType(ksp, &ksp_type));
+        BEAM_PETSC(PCGetType(pc, &pc_type));
+        BEAM_PETSC(KSPGetConvergedReason(ksp, &linear));
+        BEAM_PETSC(KSPGetIterationNumber(ksp, &its));
+        BEAM_PETSC(PetscOptionsHasName(nullptr, newton_prefix_.c_str(), "-pc_type", &pc_chosen));
+        BEAM_PETSC(PetscOptionsHasName(nullptr, newton_prefix_.c_str(), "-ksp_type", &ksp_chosen));
+        why << "; the last linear solve " << KSPConvergedReasons[linear] << " after " << its << " iterations";
+        if (pc_chosen || ksp_chosen)
+          other_solver = ", or a linear solver other than the options' -" + newton_prefix_ + "ksp_type " + (ksp_type ? ksp_type : "?") +
+                         " -" + newton_prefix_ + "pc_type " + (pc_type ? pc_type : "?");
+      }
       if (fell_back) why << ", with GMRES + GAMG and then a direct LU";
       const std::string watch = " (watch Newton with -" + newton_prefix_ + "snes_monitor)";
       // The fallback's attempts are capped; an LU chosen for every step is not (unless the options' own
@@ -668,8 +709,8 @@ void ImplicitTheta::step(double t, Vec x, Vec v) {
                                  ? ", or -" + newton_prefix_ + "pc_type lu (an LU at every step, without the fallback's cap of " +
                                        std::to_string(kFallbackIterations) + " iterations)"
                                  : "";
-      if (newton_hint_.empty()) why << "); try a smaller -dt" << lu << watch << model_->implicitStepHint();
-      else why << "); " << newton_hint_ << watch;
+      if (newton_hint_.empty()) why << "); try a smaller -dt" << other_solver << lu << watch << model_->implicitStepHint();
+      else why << "); " << newton_hint_ << other_solver << watch;
       throw runError(why.str());
     }
   }

@@ -43,7 +43,7 @@ public:
   ImplicitTheta(std::string name, double theta) : name_(std::move(name)), theta_(theta) {}
   void setup(const Model &model, const SchemeSettings &settings) override;
   void step(double t, Vec x, Vec v) override;
-  void begin(Vec x, Vec v) override; // Newton's preconditioner's first setup (primePreconditioner)
+  void begin(Vec x, Vec v) override; // Newton's linear solver's first setup (primePreconditioner, setUpLinearSolverAt)
   std::string name() const override { return name_; }
   Footprint footprint() const override { return {1, 1}; } // on a linear model: M + theta dt C + theta^2 dt^2 S, solved
   PetscInt newtonIterations() const override { return iterations_; }
@@ -101,6 +101,8 @@ public:
 private:
   Error optionsError(const std::string &what) const; // a bad input naming Newton's options
   void primePreconditioner(Vec x, Vec v); // the first setup of Newton's preconditioner, at a known state
+  // Newton's KSP set up on the Jacobian at t = 0, (x, v), dv = 0; a bad option refused (optionsError).
+  void setUpLinearSolverAt(Vec x, Vec v);
   // R(dv) and its Jacobian at the current step's (t, x_n, v_n).
   void residual(Vec dv, Vec R);
   void jacobian(Vec dv, Mat J);

@@ -1,6 +1,7 @@
 #include "solvers/LinearSolver.hpp"
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 #include <strings.h>
 
@@ -117,6 +118,18 @@ void LinearSolver::refuseOneApplication(KSP ksp, Mat A, const std::string &prefi
     MPI_Allreduce(MPI_IN_PLACE, &diagonal, 1, MPI_INT, MPI_LAND, PetscObjectComm(PetscObject(A)));
     exact = diagonal != 0;
   }
+  // Block Jacobi with one block in all and a factorization inside (-pc_bjacobi_blocks 1 -sub_pc_type lu)
+  // is a direct solve (refused until 2026-11-29).
+  if (chosen == PCBJACOBI && !exact) {
+    PetscInt blocks = 0;
+    PetscMPIInt size = 1;
+    BEAM_PETSC(PCBJacobiGetTotalBlocks(pc, &blocks, nullptr));
+    MPI_Comm_size(PetscObjectComm(PetscObject(A)), &size);
+    char sub[64] = "";
+    PetscBool given = PETSC_FALSE;
+    BEAM_PETSC(PetscOptionsGetString(nullptr, prefix.c_str(), "-sub_pc_type", sub, sizeof sub, &given));
+    exact = (blocks > 0 ? blocks : size) == 1 && given && solvesByItself(sub);
+  }
   if (!exact)
     throw inputError("-" + prefix + "ksp_type preonly with -" + prefix + "pc_type " + chosen +
                      " applies the preconditioner once, not a solve; accepted: a factorization (-" + prefix +
@@ -185,8 +198,25 @@ void LinearSolver::checkParameterRanges(const std::string &prefix) {
                              {"ksp_richardson_scale", 0, true, inf, true, "scale > 0"}});
 }
 
-void LinearSolver::checkInnerParameterRanges(const std::string &prefix) {
-  for (const char *inner : {"sub_", "mg_levels_", "mg_coarse_"}) checkParameterRanges(prefix + inner);
+void LinearSolver::checkSetUp(KSP ksp, const std::string &prefix) {
+  std::set<std::string> inner = {"sub_", "mg_levels_", "mg_coarse_"};
+  const std::string level = "-" + prefix + "mg_levels_"; // and a level's own, -<prefix>mg_levels_2_pc_sor_omega
+  for (const auto &option : databaseOptions()) {
+    const std::string &name = option.first;
+    if (name.compare(0, level.size(), level) != 0) continue;
+    const size_t end = name.find_first_not_of("0123456789", level.size());
+    if (end > level.size() && end != std::string::npos && name[end] == '_') inner.insert(name.substr(1 + prefix.size(), end - prefix.size()));
+  }
+  for (const std::string &start : inner) checkParameterRanges(prefix + start);
+  KSPType method = nullptr;
+  PCType preconditioner = nullptr;
+  PC pc;
+  BEAM_PETSC(KSPGetType(ksp, &method));
+  BEAM_PETSC(KSPGetPC(ksp, &pc));
+  BEAM_PETSC(PCGetType(pc, &preconditioner));
+  refuseUnreadSolverOptions(PetscObjectComm(reinterpret_cast<PetscObject>(ksp)), prefix,
+                            "-" + prefix + "ksp_type " + (method ? method : "?") + ", -" + prefix + "pc_type " +
+                                (preconditioner ? preconditioner : "?"));
 }
 
 void LinearSolver::checkPreconditionerOptions(KSP ksp, Mat A, const std::string &prefix) {
@@ -284,7 +314,7 @@ void LinearSolver::finish(Mat A, const std::string &prefix, const std::vector<st
   } catch (const Error &e) { // e.g. -mass_ksp_type nonsense
     throw inputError("options of the '" + prefix + "' solver: " + e.what());
   }
-  acceptSolveTimeOptions(prefix); // -<prefix>ksp_view, -<prefix>ksp_converged_reason: read by KSPSolve
+  acceptSolveTimeOptions(prefix, {}, true); // -<prefix>ksp_view, -<prefix>ksp_converged_reason: read by KSPSolve
   checkTolerances(ksp_, prefix);
   // The natural norm is CG's; another -<prefix>ksp_type (gmres, ...) gets its own default norm.
   // (Set, not read first: reading the norm type checks it against the type and fails.)
@@ -311,7 +341,7 @@ void LinearSolver::finish(Mat A, const std::string &prefix, const std::vector<st
   const PetscErrorCode set_up = KSPSetUp(ksp_); // the factorization happens here, once
   if (set_up && isArgumentError(set_up)) throw inputError("options of the '" + prefix + "' solver: " + lastPetscMessage(true));
   BEAM_PETSC(set_up);
-  checkInnerParameterRanges(prefix);
+  checkSetUp(ksp_, prefix);
 }
 
 bool LinearSolver::asConfigured(KSPType type) const {

@@ -58,9 +58,10 @@ public:
   // Refuses a parameter PETSc takes without checking it (-<prefix>pc_sor_omega 5, a negative GAMG
   // count, a Richardson scale of 0) among the options read so far under `prefix`.
   static void checkParameterRanges(const std::string &prefix);
-  // The same for the inner solvers PETSc makes at the set-up (-<prefix>sub_*, -<prefix>mg_levels_*,
-  // -<prefix>mg_coarse_*): call after KSPSetUp.
-  static void checkInnerParameterRanges(const std::string &prefix);
+  // After KSPSetUp: the same for the inner solvers PETSc made at the set-up (-<prefix>sub_*,
+  // -<prefix>mg_levels_*, -<prefix>mg_coarse_*), and the inner solvers' options the set-up did not read
+  // refused as unknown (acceptSolveTimeOptions with checked_at_set_up, refuseUnreadSolverOptions).
+  static void checkSetUp(KSP ksp, const std::string &prefix);
   // True when the options give -<prefix>pc_type a preconditioner that does not solve by itself (not a
   // factorization, nor one of `also_exact`) and no -<prefix>ksp_type: a solver whose default is one
   // preconditioner application (KSPPREONLY) must then iterate, or it would apply it once and call that

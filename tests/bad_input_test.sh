@@ -1142,6 +1142,54 @@ expect 2 "-ms_pc_bjacobi_blocks 12: accepted: 1 to 11" "${ms[@]}" -ms_pc_type bj
 expect 2 "-ms_sub_pc_sor_omega 5: accepted: 0 < omega < 2" "${ms[@]}" -ms_pc_type bjacobi -ms_sub_pc_type sor -ms_sub_pc_sor_omega 5
 expect 2 "-shifted_mg_levels_pc_sor_omega 3: accepted: 0 < omega < 2" "$m" -shifted_pc_type gamg -shifted_mg_levels_pc_type sor \
   -shifted_mg_levels_pc_sor_omega 3 -output_dir $out
+# The inner solvers' options that no part of the solver as set up reads (an LU has no sub-solvers, GAMG no
+# blocks, Jacobi no levels): run without a word until 2026-11-29; refused after the set-up, before
+# anything of the run is written. A level's own smoother option replaces the levels' one (not unknown);
+# PCKSP's inner -ms_ksp_pc_type was called unknown.
+expect 2 "unknown option -ms_sub_pc_type: no part of the solver as set up (-ms_ksp_type preonly, -ms_pc_type lu) reads it" \
+  "${ms[@]}" -ms_sub_pc_type lu
+expect 2 "unknown option -ms_sub_pc_type: no part of the solver as set up (-ms_ksp_type gmres, -ms_pc_type gamg) reads it" \
+  "${ms[@]}" -ms_pc_type gamg -ms_sub_pc_type lu
+expect 2 "unknown option -ms_pc_mg_cycle_type: no part of the solver as set up (-ms_ksp_type gmres, -ms_pc_type jacobi)" \
+  "${ms[@]}" -ms_pc_type jacobi -ms_pc_mg_cycle_type w
+expect 2 "unknown option -ms_mg_levels_9_pc_type" "${ms[@]}" -ms_pc_type gamg -ms_mg_levels_9_pc_type jacobi
+expect 2 "unknown option -ms_sub_foo" "${ms[@]}" -ms_pc_type bjacobi -ms_sub_foo 1
+expect 2 "unknown option -shifted_sub_pc_type: no part of the solver as set up (-shifted_ksp_type preonly, -shifted_pc_type cholesky)" \
+  "$m" -shifted_sub_pc_type icc -output_dir $out
+expect 2 "unknown option -shifted_mg_levels_pc_type: no part of the solver as set up (-shifted_ksp_type cg, -shifted_pc_type jacobi)" \
+  "$m" -shifted_ksp_type cg -shifted_pc_type jacobi -shifted_mg_levels_pc_type jacobi -output_dir $out
+expect 2 "unknown option -ms_sub_pc_type: no part of the solver as set up (-ms_ksp_type gmres, -ms_pc_type gamg)" \
+  mpiexec --quiet -n 2 "$labs/mass_spring" -model cloth -cloth_nx 40 -cloth_ny 40 -scheme implicit_euler -T 0.01 -output_dir $out \
+  -ms_sub_pc_type lu
+expect 0 "" "${ms[@]}" -ms_pc_type gamg -ms_mg_levels_1_pc_type jacobi
+expect 0 "" "${ms[@]}" -ms_pc_type gamg -ms_mg_coarse_pc_type svd -ms_pc_mg_cycle_type w
+expect 0 "" "${ms[@]}" -ms_pc_type ksp -ms_ksp_ksp_type cg -ms_ksp_pc_type jacobi
+expect 0 "" "${ms[@]}" -ms_pc_type redundant -ms_redundant_pc_type lu
+expect 0 "" "${ms[@]}" -ms_pc_type jacobi
+expect 0 "" "${ms[@]}" -ms_pc_type asm -ms_sub_pc_type lu
+expect 0 "" mpiexec --quiet -n 2 "${ms[@]}" -ms_pc_type bjacobi -ms_pc_bjacobi_blocks 1 -ms_sub_pc_type lu
+expect 0 "" "$m" -T 0.05 -quiet -shifted_ksp_type cg -shifted_pc_type gamg -shifted_mg_levels_pc_type jacobi -output_dir inner_ok
+expect 0 "" "$labs/modes" -mx 6 -my 2 -modes_st_ksp_converged_reason -output_dir inner_ok
+# contact_study and mass_spring_stability set Newton's preconditioner up before their output directory too.
+rm -rf cs_refused ss_refused
+expect 2 "options of Newton's solver (-ms_snes_*, -ms_ksp_*, -ms_pc_*): Unable to find requested PC type nope" \
+  "$labs/contact_study" -ms_pc_type bjacobi -ms_sub_pc_type nope -output_dir cs_refused
+[ -e cs_refused ] && fail "contact_study: a refused Newton option left its output directory"
+[ -s out.txt ] && fail "contact_study: a refused Newton option printed $(head -c 200 out.txt)"
+expect 2 "options of Newton's solver (-ms_snes_*, -ms_ksp_*, -ms_pc_*): Unable to find requested PC type nope" \
+  "$labs/mass_spring_stability" -model chain -ms_pc_type bjacobi -ms_sub_pc_type nope -output_dir ss_refused
+[ -e ss_refused ] && fail "mass_spring_stability: a refused Newton option left its output directory"
+[ -s out.txt ] && fail "mass_spring_stability: a refused Newton option printed $(head -c 200 out.txt)"
+# A factorization is set up on the initial state too: its package's options are refused before anything is
+# written (after step 0 until 2026-11-29).
+rm -rf mumps_refused
+expect 2 "options of Newton's solver (-ms_snes_*, -ms_ksp_*, -ms_pc_*): Valid values are 0=AMD" "$labs/mass_spring" -model chain \
+  -scheme implicit_euler -T 0.01 -output_dir mumps_refused -ms_pc_type lu -ms_pc_factor_mat_solver_type mumps -ms_mat_mumps_icntl_7 99
+[ -e mumps_refused ] && fail "mass_spring -ms_mat_mumps_icntl_7 99: the refused run created its output directory"
+# A linear solve that fails under a linear solver the options chose names that solver beside dt (lmvm on the
+# chain: "try a smaller -dt" alone until 2026-11-29).
+expect 3 "; the last linear solve DIVERGED_BREAKDOWN after 1 iterations); try a smaller -dt, or a linear solver other than the options' -ms_ksp_type gmres -ms_pc_type lmvm" \
+  "$labs/mass_spring" -model chain -scheme implicit_euler -T 0.01 -output_dir lmvm_failed -ms_pc_type lmvm
 # No norm is no convergence test: every solve ran to its limit and "diverged" (exit 3).
 expect 2 "-shifted_ksp_norm_type none: leaves the solver no convergence test" "$m" -linear_solver cg -shifted_ksp_type gmres \
   -shifted_ksp_norm_type none -output_dir $out
