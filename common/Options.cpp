@@ -450,8 +450,10 @@ void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::st
     const auto starts = [&](const char *start) { return own.compare(0, std::strlen(start), start) == 0; };
     const bool inner = starts("sub_") || starts("redundant_") || starts("ksp_ksp_") || starts("ksp_pc_") ||
                        starts("fieldsplit_") || starts("mg_") || starts("pc_mg_");
-    bool now = starts("npc_") || own == "ksp_converged_reason" || own == "snes_converged_reason" ||
-               own == "eps_converged_reason" || own == "ksp_view" || own == "snes_view" || own == "eps_view";
+    // Reports PETSc reads at a solve, the solver's or an inner one's (-ms_sub_ksp_converged_reason,
+    // -ms_ksp_view_mat): no set-up reads them.
+    static const std::regex report("(^|_)(ksp|snes|eps)_(view(_[a-z_]+)?|converged_reason|converged_rate)$");
+    bool now = starts("npc_") || std::regex_search(own, report);
     for (const auto &start : also) now = now || rest.compare(0, start.size(), start) == 0;
     if (now || (inner && !checked_at_set_up)) solve_time.push_back("-" + name);
     else if (inner) awaitingSetUp().insert(name);

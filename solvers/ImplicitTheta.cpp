@@ -259,6 +259,22 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   if (std::find(solving.begin(), solving.end(), std::string(snes_type ? snes_type : "")) == solving.end())
     throw inputError("-" + newton_prefix_ + "snes_type " + (snes_type ? snes_type : "") +
                      ": not a method that solves the step by itself; accepted: newtonls, newtontr, qn, ngmres, anderson, ncg, nrichardson");
+  // A nonlinear preconditioner need not solve; it must work from the residual and Jacobian alone (FAS needs
+  // a grid hierarchy and failed at the first step as a diverged run, exit 3).
+  PetscBool has_npc = PETSC_FALSE;
+  BEAM_PETSC(SNESHasNPC(snes_, &has_npc));
+  if (has_npc) {
+    SNES npc;
+    SNESType npc_type = nullptr;
+    BEAM_PETSC(SNESGetNPC(snes_, &npc));
+    BEAM_PETSC(SNESGetType(npc, &npc_type));
+    std::vector<std::string> preconditioning = solving;
+    preconditioning.insert(preconditioning.end(), {SNESKSPONLY, SNESMS});
+    if (std::find(preconditioning.begin(), preconditioning.end(), std::string(npc_type ? npc_type : "")) == preconditioning.end())
+      throw inputError("-" + newton_prefix_ + "npc_snes_type " + (npc_type ? npc_type : "") +
+                       ": needs more than the step's residual and Jacobian; accepted: newtonls, newtontr, qn, ngmres, anderson, ncg, "
+                       "nrichardson, ksponly, ms");
+  }
   PetscBool mf_operator = PETSC_FALSE, mf = PETSC_FALSE;
   BEAM_PETSC(SNESGetUseMatrixFree(snes_, &mf_operator, &mf));
   if (fallback_allowed_) { // the fallback swaps the linear solver of Newton's line search method on J_ only

@@ -133,7 +133,9 @@ void LinearSolver::refuseOneApplication(KSP ksp, Mat A, const std::string &prefi
   if (!exact)
     throw inputError("-" + prefix + "ksp_type preonly with -" + prefix + "pc_type " + chosen +
                      " applies the preconditioner once, not a solve; accepted: a factorization (-" + prefix +
-                     "pc_type cholesky or lu) or a Krylov method (-" + prefix + "ksp_type cg" + krylov_hint + ")");
+                     "pc_type cholesky or lu" +
+                     (chosen == PCBJACOBI ? ", or one block with one inside: -" + prefix + "pc_bjacobi_blocks 1 -" + prefix + "sub_pc_type lu" : "") +
+                     ") or a Krylov method (-" + prefix + "ksp_type cg" + krylov_hint + ")");
 }
 
 bool LinearSolver::optionsChooseInexactPreconditioner(const std::string &prefix, const std::vector<std::string> &also_exact) {
