@@ -449,14 +449,18 @@ void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::st
     const std::string own = rest.compare(0, 3, "st_") == 0 ? rest.substr(3) : rest;
     const auto starts = [&](const char *start) { return own.compare(0, std::strlen(start), start) == 0; };
     const bool inner = starts("sub_") || starts("redundant_") || starts("ksp_ksp_") || starts("ksp_pc_") ||
-                       starts("fieldsplit_") || starts("mg_") || starts("pc_mg_");
-    // Reports PETSc reads at a solve, the solver's or an inner one's (-ms_sub_ksp_converged_reason,
-    // -ms_ksp_view_mat): no set-up reads them.
-    static const std::regex report("(^|_)(ksp|snes|eps)_(view(_[a-z_]+)?|converged_reason|converged_rate)$");
-    bool now = starts("npc_") || std::regex_search(own, report);
+                       starts("fieldsplit_") || starts("mg_") || starts("pc_mg_") || starts("npc_");
+    // The reports PETSc reads at a solve, the solver's or an inner one's (-ms_sub_ksp_converged_reason,
+    // -ms_ksp_view_mat): no set-up reads them. Only PETSc's names, under the inner solvers' prefixes.
+    static const std::regex report(
+        "^(sub_([0-9]+_)?|mg_levels_([0-9]+_)?(up_)?|mg_coarse_|redundant_|ksp_|fieldsplit_[A-Za-z0-9]+_|telescope_|hmg_inner_|npc_|st_)*"
+        "(ksp_(view(_pre|_mat|_pmat|_rhs|_solution|_eigenvalues|_eigenvalues_explicit|_singularvalues|_mat_explicit|"
+        "_preconditioned_operator_explicit|_final_residual|_final_residual_vecs)?|converged_reason|converged_rate)|"
+        "snes_(view(_pre|_solution)?|converged_reason)|eps_(view(_pre|_values|_vectors)?|converged_reason))$");
+    bool now = std::regex_search(rest, report);
     for (const auto &start : also) now = now || rest.compare(0, start.size(), start) == 0;
     if (now || (inner && !checked_at_set_up)) solve_time.push_back("-" + name);
-    else if (inner) awaitingSetUp().insert(name);
+    else if (checked_at_set_up) awaitingSetUp().insert(name);
   }
   BEAM_PETSC(PetscOptionsLeftRestore(nullptr, &n, &names, &values));
   for (const auto &name : solve_time) { // a query marks an option as read
@@ -465,7 +469,7 @@ void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::st
   }
 }
 
-void refuseUnreadSolverOptions(MPI_Comm comm, const std::string &prefix, const std::string &solver) {
+void refuseUnreadSolverOptions(MPI_Comm comm, const std::string &prefix, const std::string &solver, int levels) {
   std::vector<std::string> mine;
   for (const std::string &name : awaitingSetUp())
     if (name.compare(0, prefix.size(), prefix) == 0) mine.push_back(name);
@@ -474,20 +478,14 @@ void refuseUnreadSolverOptions(MPI_Comm comm, const std::string &prefix, const s
     BEAM_PETSC(PetscOptionsUsed(nullptr, name.c_str(), &read));
     return read == PETSC_TRUE;
   };
-  // -mg_levels_pc_type is not read where a level's own -mg_levels_1_pc_type is (PETSc looks for the
-  // numbered name first): not unknown when a numbered one was read.
+  // -mg_levels_pc_type is not read where every level has its own -mg_levels_1_pc_type (PETSc looks for
+  // the numbered name first): not unknown when each of the levels 1 to levels - 1 read its own.
   const auto overridden = [&](const std::string &name) {
-    const size_t at = name.find("mg_levels_");
-    if (at == std::string::npos) return false;
-    const std::string head = name.substr(0, at + 10), tail = name.substr(at + 10);
-    for (const auto &option : databaseOptions()) {
-      const std::string other = option.first.substr(1);
-      if (other.size() <= head.size() + tail.size() + 1 || other.compare(0, head.size(), head) != 0) continue;
-      const size_t digits = other.find_first_not_of("0123456789", head.size());
-      if (digits > head.size() && digits != std::string::npos && other.compare(digits, std::string::npos, "_" + tail) == 0 && used(other))
-        return true;
-    }
-    return false;
+    const std::string head = prefix + "mg_levels_";
+    if (levels < 2 || name.compare(0, head.size(), head) != 0) return false;
+    for (int level = 1; level < levels; ++level)
+      if (!used(head + std::to_string(level) + "_" + name.substr(head.size()))) return false;
+    return true;
   };
   agreeOn(comm, [&] {
     for (const std::string &name : mine) {

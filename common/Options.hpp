@@ -114,20 +114,21 @@ bool optionsLeftToRead(MPI_Comm comm);
 // solvers' (-<prefix>sub_* of block Jacobi and ASM, -<prefix>mg_levels_*, -<prefix>mg_coarse_* of the
 // multigrid levels, -<prefix>redundant_*, PCKSP's -<prefix>ksp_ksp_* and -<prefix>ksp_pc_*,
 // -<prefix>fieldsplit_*, a nonlinear preconditioner's -<prefix>npc_*), the multigrid cycle's own
-// (-<prefix>pc_mg_*: PCGAMG reads them at its setup, not in PCSetFromOptions) and the reports
-// -<prefix>ksp_converged_reason, -<prefix>snes_converged_reason, -<prefix>ksp_view, -<prefix>snes_view.
+// (-<prefix>pc_mg_*: PCGAMG reads them at its setup, not in PCSetFromOptions) and the reports read at a
+// solve, the solver's or an inner one's (-<prefix>ksp_converged_reason, -<prefix>snes_view,
+// -<prefix>ksp_view_mat, -<prefix>sub_ksp_converged_reason).
 // Every solver calls this after its *SetFromOptions (LinearSolver, the eigensolvers, Newton), so a
 // mistyped prefix stays an unknown option. The reports and `also` (more name starts after the prefix:
 // Newton's "mat_mumps_", its factorization's options, read at the first solve) are taken as read now;
 // so are the inner solvers' options, unless `checked_at_set_up`: the caller then sets the solver up
-// before the run and calls refuseUnreadSolverOptions, which refuses those the set-up did not read
-// (-ms_sub_pc_type with GAMG, which has no sub-solvers, ran without a word until 2026-11-29);
-// finishOptions leaves them to that check.
+// (its blocks included) before the run and calls refuseUnreadSolverOptions, which refuses every option
+// under the prefix the set-up did not read (-ms_sub_pc_type with GAMG, which has no sub-solvers, ran
+// without a word until 2026-11-29); finishOptions leaves them to that check.
 void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::string> &also = {}, bool checked_at_set_up = false);
 // After the set-up of the solver under `prefix` (`solver` names it in the message, e.g. "-ms_pc_type
-// gamg"): the inner solvers' options acceptSolveTimeOptions kept for it that the set-up did not read are
-// refused as unknown (an input error, agreed on over `comm`).
-void refuseUnreadSolverOptions(MPI_Comm comm, const std::string &prefix, const std::string &solver);
+// gamg"; `levels`: its multigrid levels, 0 without): the options acceptSolveTimeOptions kept for it that
+// the set-up did not read are refused as unknown (an input error, agreed on over `comm`).
+void refuseUnreadSolverOptions(MPI_Comm comm, const std::string &prefix, const std::string &solver, int levels);
 
 // Refuses a solver option's value that PETSc takes but that means nothing (an input error, exit 2):
 // "-<prefix><name> <value>: accepted: <accepted>".

@@ -328,12 +328,12 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   // reads its own options then (-ms_mat_mumps_icntl_14 on the direct path on several ranks).
   MatSolverType package = nullptr;
   if (factor) BEAM_PETSC(PCFactorGetMatSolverType(pc, &package));
-  acceptSolveTimeOptions(newton_prefix_, package ? std::vector<std::string>{"mat_" + std::string(package) + "_"} : std::vector<std::string>{},
-                         true);
+  // (A nonlinear preconditioner's own solvers are set up at its first solve: its options are taken as read.)
+  std::vector<std::string> also;
+  if (package) also.push_back("mat_" + std::string(package) + "_");
+  if (has_npc) also.push_back("npc_");
+  acceptSolveTimeOptions(newton_prefix_, also, true); // judged after the set-up (setUpLinearSolverAt)
   prime_ = !factor; // a factorization's setup does not depend on earlier ones
-  // A factorization has no inner solver to read -ms_sub_*, -ms_mg_levels_*: refused now (the other
-  // preconditioners' after their first set-up, primePreconditioner).
-  if (factor) LinearSolver::checkSetUp(ksp, newton_prefix_);
   if (prime_)
     for (PVec *w : {&prime_x_, &prime_v_}) *w = model.createVector();
 }
@@ -383,7 +383,7 @@ void ImplicitTheta::setUpLinearSolverAt(Vec x, Vec v) {
   BEAM_PETSC(KSPSetOperators(ksp, J_, J_));
   // The preconditioner's first setup: where options PETSc checks only then fail (-ms_pc_type ilu on
   // several ranks has no factorization: a failed run until 2026-11-29).
-  const PetscErrorCode set_up = KSPSetUp(ksp);
+  const PetscErrorCode set_up = LinearSolver::setUp(ksp);
   if (set_up && isArgumentError(set_up)) throw optionsError(lastPetscMessage(true));
   BEAM_PETSC(set_up);
   LinearSolver::checkSetUp(ksp, newton_prefix_);

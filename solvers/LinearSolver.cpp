@@ -98,7 +98,17 @@ void LinearSolver::refuseOneApplication(KSP ksp, Mat A, const std::string &prefi
   BEAM_PETSC(KSPGetPC(ksp, &pc));
   BEAM_PETSC(PCGetType(pc, &type));
   const std::string chosen = type ? type : "none";
-  bool exact = solvesByItself(chosen) || chosen == PCKSP; // PCKSP: a Krylov solve inside
+  // An inner solver the options name (-redundant_pc_type jacobi, -sub_ksp_type richardson) must itself be a
+  // factorization applied once (redundant's "gained energy" with Jacobi inside until 2026-11-29).
+  const auto exactInside = [&](const std::string &inner, const char *default_pc) {
+    char sub_pc[64] = "", sub_ksp[64] = "";
+    PetscBool pc_given = PETSC_FALSE, ksp_given = PETSC_FALSE;
+    BEAM_PETSC(PetscOptionsGetString(nullptr, prefix.c_str(), ("-" + inner + "pc_type").c_str(), sub_pc, sizeof sub_pc, &pc_given));
+    BEAM_PETSC(PetscOptionsGetString(nullptr, prefix.c_str(), ("-" + inner + "ksp_type").c_str(), sub_ksp, sizeof sub_ksp, &ksp_given));
+    return solvesByItself(pc_given ? sub_pc : default_pc) && (!ksp_given || std::string(sub_ksp) == KSPPREONLY);
+  };
+  bool exact = (solvesByItself(chosen) && chosen != PCREDUNDANT) || chosen == PCKSP; // PCKSP: a Krylov solve inside
+  if (chosen == PCREDUNDANT) exact = exactInside("redundant_", PCLU);
   for (const auto &e : also_exact) exact = exact || chosen == e;
   // Jacobi inverts a diagonal matrix (the discrete systems' built-in masses, stored in a wider pattern).
   if (chosen == PCJACOBI && !exact) {
@@ -125,10 +135,7 @@ void LinearSolver::refuseOneApplication(KSP ksp, Mat A, const std::string &prefi
     PetscMPIInt size = 1;
     BEAM_PETSC(PCBJacobiGetTotalBlocks(pc, &blocks, nullptr));
     MPI_Comm_size(PetscObjectComm(PetscObject(A)), &size);
-    char sub[64] = "";
-    PetscBool given = PETSC_FALSE;
-    BEAM_PETSC(PetscOptionsGetString(nullptr, prefix.c_str(), "-sub_pc_type", sub, sizeof sub, &given));
-    exact = (blocks > 0 ? blocks : size) == 1 && given && solvesByItself(sub);
+    exact = (blocks > 0 ? blocks : size) == 1 && exactInside("sub_", PCILU);
   }
   if (!exact)
     throw inputError("-" + prefix + "ksp_type preonly with -" + prefix + "pc_type " + chosen +
@@ -216,9 +223,22 @@ void LinearSolver::checkSetUp(KSP ksp, const std::string &prefix) {
   BEAM_PETSC(KSPGetType(ksp, &method));
   BEAM_PETSC(KSPGetPC(ksp, &pc));
   BEAM_PETSC(PCGetType(pc, &preconditioner));
+  PetscBool multigrid = PETSC_FALSE;
+  PetscInt levels = 0;
+  BEAM_PETSC(PetscObjectTypeCompareAny(reinterpret_cast<PetscObject>(pc), &multigrid, PCMG, PCGAMG, PCML, ""));
+  if (multigrid) BEAM_PETSC(PCMGGetLevels(pc, &levels));
   refuseUnreadSolverOptions(PetscObjectComm(reinterpret_cast<PetscObject>(ksp)), prefix,
                             "-" + prefix + "ksp_type " + (method ? method : "?") + ", -" + prefix + "pc_type " +
-                                (preconditioner ? preconditioner : "?"));
+                                (preconditioner ? preconditioner : "?") + (multigrid ? " with " + std::to_string(levels) + " levels" : ""),
+                            int(levels));
+}
+
+PetscErrorCode LinearSolver::setUp(KSP ksp) {
+  // The inner solvers of block Jacobi, ASM, field split and the multigrid levels are set up (and read
+  // their options) on the blocks, which KSPSolve does first: done here, so that the options are judged
+  // after it (-ms_sub_mat_mumps_icntl_14 was refused as unread).
+  const PetscErrorCode set_up = KSPSetUp(ksp);
+  return set_up ? set_up : KSPSetUpOnBlocks(ksp);
 }
 
 void LinearSolver::checkPreconditionerOptions(KSP ksp, Mat A, const std::string &prefix) {
@@ -250,6 +270,15 @@ void LinearSolver::checkPreconditionerOptions(KSP ksp, Mat A, const std::string 
     if (blocks >= size && blocks > most)
       refuseOptionValue(prefix, "pc_bjacobi_blocks", double(blocks),
                         ("1 to " + std::to_string(std::max(most, 1LL)) + " (a block needs whole rows of one rank)").c_str());
+  }
+  if (kind == PCREDUNDANT) { // more copies than ranks, or none: a crash at the set-up on 2 ranks (SEGV)
+    PetscInt copies = 0;
+    PetscBool given = PETSC_FALSE;
+    BEAM_PETSC(PetscOptionsGetInt(nullptr, prefix.c_str(), "-pc_redundant_number", &copies, &given));
+    PetscMPIInt size = 1;
+    MPI_Comm_size(PetscObjectComm(reinterpret_cast<PetscObject>(A)), &size);
+    if (given && (copies < 1 || copies > size))
+      refuseOptionValue(prefix, "pc_redundant_number", double(copies), ("1 to " + std::to_string(size) + " (the ranks)").c_str());
   }
   if (kind == PCGAMG) { // geometric aggregation needs the nodes' coordinates, which no solver here gives (exit 3 at the set-up)
     char gamg[64] = "";
@@ -340,7 +369,7 @@ void LinearSolver::finish(Mat A, const std::string &prefix, const std::vector<st
   // energy", exit 0 (the modes lab refused it already).
   refuseOneApplication(ksp_, A, prefix, also_exact, "");
   checkPreconditionerOptions(ksp_, A, prefix);
-  const PetscErrorCode set_up = KSPSetUp(ksp_); // the factorization happens here, once
+  const PetscErrorCode set_up = setUp(ksp_); // the factorization happens here, once
   if (set_up && isArgumentError(set_up)) throw inputError("options of the '" + prefix + "' solver: " + lastPetscMessage(true));
   BEAM_PETSC(set_up);
   checkSetUp(ksp_, prefix);

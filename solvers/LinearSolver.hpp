@@ -62,6 +62,9 @@ public:
   // -<prefix>mg_levels_*, -<prefix>mg_coarse_*), and the inner solvers' options the set-up did not read
   // refused as unknown (acceptSolveTimeOptions with checked_at_set_up, refuseUnreadSolverOptions).
   static void checkSetUp(KSP ksp, const std::string &prefix);
+  // KSPSetUp and the set-up of the inner solvers on the blocks (KSPSetUpOnBlocks), which read their
+  // options then: the PETSc error code (an argument error is the options').
+  static PetscErrorCode setUp(KSP ksp);
   // True when the options give -<prefix>pc_type a preconditioner that does not solve by itself (not a
   // factorization, nor one of `also_exact`) and no -<prefix>ksp_type: a solver whose default is one
   // preconditioner application (KSPPREONLY) must then iterate, or it would apply it once and call that

@@ -1158,7 +1158,7 @@ expect 2 "-shifted_mg_levels_pc_sor_omega 3: accepted: 0 < omega < 2" "$m" -shif
 # PCKSP's inner -ms_ksp_pc_type was called unknown.
 expect 2 "unknown option -ms_sub_pc_type: no part of the solver as set up (-ms_ksp_type preonly, -ms_pc_type lu) reads it" \
   "${ms[@]}" -ms_sub_pc_type lu
-expect 2 "unknown option -ms_sub_pc_type: no part of the solver as set up (-ms_ksp_type gmres, -ms_pc_type gamg) reads it" \
+expect 2 "unknown option -ms_sub_pc_type: no part of the solver as set up (-ms_ksp_type gmres, -ms_pc_type gamg with 2 levels) reads it" \
   "${ms[@]}" -ms_pc_type gamg -ms_sub_pc_type lu
 expect 2 "unknown option -ms_pc_mg_cycle_type: no part of the solver as set up (-ms_ksp_type gmres, -ms_pc_type jacobi)" \
   "${ms[@]}" -ms_pc_type jacobi -ms_pc_mg_cycle_type w
@@ -1168,7 +1168,7 @@ expect 2 "unknown option -shifted_sub_pc_type: no part of the solver as set up (
   "$m" -shifted_sub_pc_type icc -output_dir $out
 expect 2 "unknown option -shifted_mg_levels_pc_type: no part of the solver as set up (-shifted_ksp_type cg, -shifted_pc_type jacobi)" \
   "$m" -shifted_ksp_type cg -shifted_pc_type jacobi -shifted_mg_levels_pc_type jacobi -output_dir $out
-expect 2 "unknown option -ms_sub_pc_type: no part of the solver as set up (-ms_ksp_type gmres, -ms_pc_type gamg)" \
+expect 2 "unknown option -ms_sub_pc_type: no part of the solver as set up (-ms_ksp_type gmres, -ms_pc_type gamg with 3 levels)" \
   mpiexec --quiet -n 2 "$labs/mass_spring" -model cloth -cloth_nx 40 -cloth_ny 40 -scheme implicit_euler -T 0.01 -output_dir $out \
   -ms_sub_pc_type lu
 expect 0 "" "${ms[@]}" -ms_pc_type gamg -ms_mg_levels_1_pc_type jacobi
@@ -1184,8 +1184,32 @@ expect 0 "" "$labs/modes" -mx 6 -my 2 -modes_st_ksp_converged_reason -output_dir
 # (-pc_mg_monitor) was taken as a multigrid option until 2026-11-29.
 expect 0 "" "${ms[@]}" -ms_pc_type bjacobi -ms_sub_ksp_converged_reason
 expect 0 "" "$m" -T 0.05 -quiet -shifted_ksp_type cg -shifted_pc_type gamg -shifted_mg_levels_ksp_converged_reason -output_dir inner_ok
-expect 2 "unknown option -ms_pc_mg_monitor: no part of the solver as set up (-ms_ksp_type gmres, -ms_pc_type gamg) reads it" \
+expect 2 "unknown option -ms_pc_mg_monitor: no part of the solver as set up (-ms_ksp_type gmres, -ms_pc_type gamg with 2 levels) reads it" \
   "${ms[@]}" -ms_pc_type gamg -ms_pc_mg_monitor
+# Found by a hostile pass (2026-11-29): the blocks' own solvers read their options when set up on the
+# blocks (refused as unread), PCKSP's inner preconditioner's and a nonlinear preconditioner's options run;
+# a report's name under no inner solver, an option of a nonlinear preconditioner that is not there, more
+# redundant copies than ranks (a crash on 2 ranks) and a named inexact solver inside redundant or a single
+# Jacobi block under preonly are refused.
+expect 0 "" "${ms[@]}" -ms_ksp_type gmres -ms_pc_type bjacobi -ms_sub_pc_type lu -ms_sub_pc_factor_mat_solver_type mumps \
+  -ms_sub_mat_mumps_icntl_14 50
+rm -rf ms_refused2
+expect 2 "options of Newton's solver (-ms_snes_*, -ms_ksp_*, -ms_pc_*): Could not locate solver type nonexistent for factorization type LU" \
+  "$labs/mass_spring" -model chain -scheme implicit_euler -T 0.01 -output_dir ms_refused2 -ms_ksp_type gmres -ms_pc_type bjacobi \
+  -ms_sub_pc_type lu -ms_sub_pc_factor_mat_solver_type nonexistent
+[ -e ms_refused2 ] && fail "mass_spring -ms_sub_pc_factor_mat_solver_type nonexistent: the refused run created its output directory"
+[ -s out.txt ] && fail "mass_spring -ms_sub_pc_factor_mat_solver_type nonexistent: the refused run printed $(head -c 200 out.txt)"
+expect 0 "" "${ms[@]}" -ms_pc_type ksp -ms_ksp_pc_type bjacobi -ms_ksp_sub_pc_type lu
+expect 0 "" "${ms[@]}" -ms_npc_snes_type newtonls -ms_npc_snes_max_it 1
+expect 2 "unknown option -ms_bogus_ksp_view: no part of the solver as set up" "${ms[@]}" -ms_bogus_ksp_view
+expect 2 "unknown option -ms_npc_totally_made_up: no part of the solver as set up" "${ms[@]}" -ms_npc_totally_made_up 7
+expect 2 "-ms_pc_redundant_number 5: accepted: 1 to 2 (the ranks)" mpiexec --quiet -n 2 "${ms[@]}" -ms_ksp_type gmres -ms_pc_type redundant \
+  -ms_pc_redundant_number 5
+expect 2 "-shifted_ksp_type preonly with -shifted_pc_type redundant applies the preconditioner once" "$m" -shifted_ksp_type preonly \
+  -shifted_pc_type redundant -shifted_redundant_pc_type jacobi -output_dir $out
+expect 2 "-shifted_ksp_type preonly with -shifted_pc_type bjacobi applies the preconditioner once" "$m" -shifted_ksp_type preonly \
+  -shifted_pc_type bjacobi -shifted_pc_bjacobi_blocks 1 -shifted_sub_pc_type lu -shifted_sub_ksp_type richardson -output_dir $out
+expect 0 "" "$m" -T 0.05 -quiet -shifted_ksp_type preonly -shifted_pc_type redundant -output_dir inner_ok
 # contact_study and mass_spring_stability set Newton's preconditioner up before their output directory too.
 rm -rf cs_refused ss_refused
 expect 2 "options of Newton's solver (-ms_snes_*, -ms_ksp_*, -ms_pc_*): Unable to find requested PC type nope" \
