@@ -1,7 +1,6 @@
 #include "solvers/LinearSolver.hpp"
 
 #include <algorithm>
-#include <set>
 #include <sstream>
 #include <strings.h>
 
@@ -208,15 +207,6 @@ void LinearSolver::checkParameterRanges(const std::string &prefix) {
 }
 
 void LinearSolver::checkSetUp(KSP ksp, const std::string &prefix) {
-  std::set<std::string> inner = {"sub_", "mg_levels_", "mg_coarse_"};
-  const std::string level = "-" + prefix + "mg_levels_"; // and a level's own, -<prefix>mg_levels_2_pc_sor_omega
-  for (const auto &option : databaseOptions()) {
-    const std::string &name = option.first;
-    if (name.compare(0, level.size(), level) != 0) continue;
-    const size_t end = name.find_first_not_of("0123456789", level.size());
-    if (end > level.size() && end != std::string::npos && name[end] == '_') inner.insert(name.substr(1 + prefix.size(), end - prefix.size()));
-  }
-  for (const std::string &start : inner) checkParameterRanges(prefix + start);
   KSPType method = nullptr;
   PCType preconditioner = nullptr;
   PC pc;
@@ -227,6 +217,10 @@ void LinearSolver::checkSetUp(KSP ksp, const std::string &prefix) {
   PetscInt levels = 0;
   BEAM_PETSC(PetscObjectTypeCompareAny(reinterpret_cast<PetscObject>(pc), &multigrid, PCMG, PCGAMG, PCML, ""));
   if (multigrid) BEAM_PETSC(PCMGGetLevels(pc, &levels));
+  // The ranges under the inner solvers' prefixes, a level's own included (-<prefix>mg_levels_2_pc_sor_omega).
+  std::vector<std::string> inner = {"sub_", "mg_levels_", "mg_coarse_"};
+  for (PetscInt level = 1; level < levels; ++level) inner.push_back("mg_levels_" + std::to_string(level) + "_");
+  for (const std::string &start : inner) checkParameterRanges(prefix + start);
   refuseUnreadSolverOptions(PetscObjectComm(reinterpret_cast<PetscObject>(ksp)), prefix,
                             "-" + prefix + "ksp_type " + (method ? method : "?") + ", -" + prefix + "pc_type " +
                                 (preconditioner ? preconditioner : "?") + (multigrid ? " with " + std::to_string(levels) + " levels" : ""),
@@ -253,15 +247,16 @@ void LinearSolver::checkPreconditionerOptions(KSP ksp, Mat A, const std::string 
   BEAM_PETSC(MatGetBlockSize(A, &block));
   if (kind == PCFIELDSPLIT && block == 1) // no fields to split: "Unhandled case", exit 3 (the networks' 3x3 blocks are fields)
     throw inputError("-" + prefix + "pc_type fieldsplit: needs fields, and this matrix has none (block size 1); accepted: another -" + prefix + "pc_type");
+  MPI_Comm comm = PetscObjectComm(reinterpret_cast<PetscObject>(A));
+  PetscMPIInt size = 1;
+  MPI_Comm_size(comm, &size);
   PetscInt blocks = 0;
   if (kind == PCBJACOBI) BEAM_PETSC(PCBJacobiGetTotalBlocks(pc, &blocks, nullptr));
   if (blocks > 0) {
     // PETSc's set-up gives rank r, from one block per rank on, blocks / size blocks (one more for r <
     // blocks % size) of whole block rows of its own: at most b_r size + r blocks in all where the rank has
     // b_r block rows. More failed at the set-up as a run ("Too many blocks given", exit 3).
-    MPI_Comm comm = PetscObjectComm(reinterpret_cast<PetscObject>(A));
-    PetscMPIInt size = 1, rank = 0;
-    MPI_Comm_size(comm, &size);
+    PetscMPIInt rank = 0;
     MPI_Comm_rank(comm, &rank);
     PetscInt local_rows = 0;
     BEAM_PETSC(MatGetLocalSize(A, &local_rows, nullptr));
@@ -275,8 +270,6 @@ void LinearSolver::checkPreconditionerOptions(KSP ksp, Mat A, const std::string 
     PetscInt copies = 0;
     PetscBool given = PETSC_FALSE;
     BEAM_PETSC(PetscOptionsGetInt(nullptr, prefix.c_str(), "-pc_redundant_number", &copies, &given));
-    PetscMPIInt size = 1;
-    MPI_Comm_size(PetscObjectComm(reinterpret_cast<PetscObject>(A)), &size);
     if (given && (copies < 1 || copies > size))
       refuseOptionValue(prefix, "pc_redundant_number", double(copies), ("1 to " + std::to_string(size) + " (the ranks)").c_str());
   }
@@ -345,7 +338,7 @@ void LinearSolver::finish(Mat A, const std::string &prefix, const std::vector<st
   } catch (const Error &e) { // e.g. -mass_ksp_type nonsense
     throw inputError("options of the '" + prefix + "' solver: " + e.what());
   }
-  acceptSolveTimeOptions(prefix, {}, true); // -<prefix>ksp_view, -<prefix>ksp_converged_reason: read by KSPSolve
+  acceptSolveTimeOptions(prefix, {}, true); // the reports read by KSPSolve; the rest judged after the set-up (checkSetUp)
   checkTolerances(ksp_, prefix);
   // The natural norm is CG's; another -<prefix>ksp_type (gmres, ...) gets its own default norm.
   // (Set, not read first: reading the norm type checks it against the type and fails.)
