@@ -428,13 +428,37 @@ void checkOptionRanges(const std::string &prefix, const std::vector<OptionRange>
     if (!used) continue; // (reading it here would mark it used: an unused one would no longer be unknown)
     PetscReal value = 0;
     BEAM_PETSC(PetscOptionsGetReal(nullptr, nullptr, ("-" + option).c_str(), &value, &set));
-    const bool above_low = r.low_open ? value > r.low : value >= r.low;
-    const bool below_high = r.high_open ? value < r.high : value <= r.high;
-    if (set && !(above_low && below_high)) refuseOptionValue(prefix, r.name, value, r.accepted.c_str());
+    if (set) checkOptionValue(prefix, r, value);
   }
 }
 
-void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::string> &also, bool checked_at_set_up) {
+void checkOptionValue(const std::string &prefix, const OptionRange &r, double value) {
+  const bool above_low = r.low_open ? value > r.low : value >= r.low; // (NaN is neither)
+  const bool below_high = r.high_open ? value < r.high : value <= r.high;
+  if (!(above_low && below_high)) refuseOptionValue(prefix, r.name, value, r.accepted.c_str());
+}
+
+void checkOptionRangesBelow(const std::string &prefix, const std::vector<OptionRange> &ranges) {
+  const auto lower = [](std::string text) {
+    for (char &c : text) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return text;
+  };
+  const std::string head = lower(prefix);
+  std::set<std::string> prefixes; // -<prefix><inner><name>: <inner> empty or ending in '_' (PETSc ignores case)
+  for (const auto &[option, value] : databaseOptions()) {
+    const std::string name = lower(option.substr(option.rfind('-', 0) == 0 ? 1 : 0));
+    if (name.compare(0, head.size(), head) != 0) continue;
+    for (const OptionRange &r : ranges) {
+      const size_t length = std::strlen(r.name);
+      if (name.size() < head.size() + length || name.compare(name.size() - length, length, r.name) != 0) continue;
+      const std::string inner = name.substr(head.size(), name.size() - length - head.size());
+      if (inner.empty() || inner.back() == '_') prefixes.insert(prefix + inner);
+    }
+  }
+  for (const std::string &below : prefixes) checkOptionRanges(below, ranges);
+}
+
+void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::string> &also) {
   PetscInt n = 0;
   char **names = nullptr, **values = nullptr;
   BEAM_PETSC(PetscOptionsLeftGet(nullptr, &n, &names, &values));
@@ -443,13 +467,6 @@ void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::st
     const std::string name = names[i];
     if (name.compare(0, prefix.size(), prefix) != 0) continue;
     const std::string rest = name.substr(prefix.size());
-    // (The inner solvers of block Jacobi, ASM, redundant, PCKSP, field split and a nonlinear
-    // preconditioner are made when the solver is set up: for Newton at its first solve or at
-    // TimeScheme::begin, for an eigensolver's spectral transformation, st_, at its solve.)
-    const std::string own = rest.compare(0, 3, "st_") == 0 ? rest.substr(3) : rest;
-    const auto starts = [&](const char *start) { return own.compare(0, std::strlen(start), start) == 0; };
-    const bool inner = starts("sub_") || starts("redundant_") || starts("ksp_ksp_") || starts("ksp_pc_") ||
-                       starts("fieldsplit_") || starts("mg_") || starts("pc_mg_") || starts("npc_");
     // The reports PETSc reads at a solve, the solver's or an inner one's (-ms_sub_ksp_converged_reason,
     // -ms_ksp_view_mat): no set-up reads them. Only PETSc's names, under the inner solvers' prefixes.
     static const std::regex report(
@@ -459,8 +476,9 @@ void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::st
         "snes_(view(_pre|_solution)?|converged_reason)|eps_(view(_pre|_values|_vectors)?|converged_reason))$");
     bool now = std::regex_search(rest, report);
     for (const auto &start : also) now = now || rest.compare(0, start.size(), start) == 0;
-    if (now || (inner && !checked_at_set_up)) solve_time.push_back("-" + name);
-    else if (checked_at_set_up) awaitingSetUp().insert(name);
+    // The rest (the inner solvers', read when PETSc makes them at the set-up) is judged after it.
+    if (now) solve_time.push_back("-" + name);
+    else awaitingSetUp().insert(name);
   }
   BEAM_PETSC(PetscOptionsLeftRestore(nullptr, &n, &names, &values));
   for (const auto &name : solve_time) { // a query marks an option as read

@@ -120,11 +120,11 @@ bool optionsLeftToRead(MPI_Comm comm);
 // Every solver calls this after its *SetFromOptions (LinearSolver, the eigensolvers, Newton), so a
 // mistyped prefix stays an unknown option. The reports and `also` (more name starts after the prefix:
 // Newton's "mat_mumps_", its factorization's options, read at the first solve) are taken as read now;
-// so are the inner solvers' options, unless `checked_at_set_up`: the caller then sets the solver up
-// (its blocks included) before the run and calls refuseUnreadSolverOptions, which refuses every option
-// under the prefix the set-up did not read (-ms_sub_pc_type with GAMG, which has no sub-solvers, ran
-// without a word until 2026-11-29); finishOptions leaves them to that check.
-void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::string> &also = {}, bool checked_at_set_up = false);
+// the others are left to the caller, which sets the solver up (its blocks included) before the run and
+// calls refuseUnreadSolverOptions: every option under the prefix the set-up did not read is refused
+// (-ms_sub_pc_type with GAMG, which has no sub-solvers, ran without a word until 2026-11-29);
+// finishOptions leaves them to that check.
+void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::string> &also = {});
 // After the set-up of the solver under `prefix` (`solver` names it in the message, e.g. "-ms_pc_type
 // gamg"; `levels`: its multigrid levels, 0 without): the options acceptSolveTimeOptions kept for it that
 // the set-up did not read are refused as unknown (an input error, agreed on over `comm`).
@@ -148,6 +148,12 @@ struct OptionRange {
 // solver's SetFromOptions) with a value outside its range; options not read yet are left alone (an
 // unknown one is refused later, one read at the first solve is not checked).
 void checkOptionRanges(const std::string &prefix, const std::vector<OptionRange> &ranges);
+// The same under `prefix` and under every prefix below it that the database holds one of `ranges` for:
+// the inner solvers' (-<prefix>sub_ksp_rtol, -<prefix>mg_levels_2_pc_sor_omega, PCKSP's
+// -<prefix>ksp_ksp_max_it, a field split's or a nested one's), whichever preconditioner made them.
+void checkOptionRangesBelow(const std::string &prefix, const std::vector<OptionRange> &ranges);
+// Refuses (refuseOptionValue) `value` of -<prefix><range.name> outside `range`.
+void checkOptionValue(const std::string &prefix, const OptionRange &range, double value);
 
 // Puts `-name value` in the options database unless the command line (or an options file) gave the
 // option: a default for an option PETSc reads only from the database (a multigrid level's smoother).

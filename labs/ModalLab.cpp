@@ -73,8 +73,14 @@ StabilityOptions readStabilityOptions(MPI_Comm comm) {
   return o;
 }
 
-void readSchemeOptions(const std::vector<std::string> &schemes) {
-  for (const auto &s : schemes) readSchemeOptions(s);
+namespace {
+// A critical step (or Omega_crit) of 0 or inf has nothing to bracket: such a scheme's trials are not run.
+bool bracketed(double critical) { return std::isfinite(critical) && critical > 0; }
+} // namespace
+
+void readSchemeOptions(const std::vector<std::string> &schemes, bool trials) {
+  for (const auto &s : schemes) // (the scan of criticalOmega reads the scheme's own parameters)
+    if (bracketed(criticalOmega(s)) && trials) readSchemeOptions(s);
 }
 
 SpectralRadiusTable spectralRadiusTable(const std::vector<std::string> &schemes, double range, int points, double xi) {
@@ -122,7 +128,7 @@ void reportCriticalSteps(const SecondOrderSystem &system, const std::vector<Pets
                              s.c_str()));
   for (size_t i = 0; i < schemes.size(); ++i) {
     const char *name = schemes[i].c_str();
-    if (std::isinf(theory[i]) || theory[i] == 0) { // nothing to bracket
+    if (!bracketed(theory[i])) {
       BEAM_PETSC(PetscPrintf(comm, "measured_dt %s = %s\n", name, stepText(theory[i]).c_str()));
       continue;
     }

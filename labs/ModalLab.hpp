@@ -27,9 +27,13 @@ struct StabilityOptions {
 // -omega_range, -omega_points, -xi, -measure_steps, -measure_growth (one options block, listed by -help).
 StabilityOptions readStabilityOptions(MPI_Comm comm);
 
-// Sets every scheme up once on the oscillator, so their own options (-newmark_beta, ...) are read, and
-// count as used, before the unknown-option check; the chart and critical steps then use those values.
-void readSchemeOptions(const std::vector<std::string> &schemes);
+// Reads every scheme's own parameters (-newmark_beta, ...) before the unknown-option check, and, for the
+// schemes the trial runs will run (`trials`, and a finite critical step: not newmark's, nor
+// almost_explicit's 0), sets each up once on the oscillator so that its solvers' options
+// (-mass_pc_type, ...) are read too; the chart and critical steps then use those values. A solver option
+// only a scheme that is not run would read is an unknown option (-newmark_pc_type ran unused until
+// 2026-11-29).
+void readSchemeOptions(const std::vector<std::string> &schemes, bool trials);
 
 // rho(A(Omega)) of every scheme on `points` equally spaced Omega in [0, range].
 SpectralRadiusTable spectralRadiusTable(const std::vector<std::string> &schemes, double range, int points, double xi);

@@ -161,6 +161,20 @@ void refuseRetargeting(EPS eps, EPSWhich which, PetscInt count, const std::strin
     refuseOptionValue(prefix, "eps_tol", tol, largest_tol < 1e-3 ? "a real in (0, 1e-6] (the lab prints 8 digits)" : "a real in (0, 1e-3]");
 }
 
+// Whether the user gave options under -<prefix><part>: a failure is then theirs (exit 2), else the run's (3).
+bool givenOptions(const std::string &prefix, const std::string &part) {
+  for (const auto &[name, value] : databaseOptions())
+    if (name.rfind("-" + prefix + part, 0) == 0) return true;
+  return false;
+}
+
+// The eigensolver `prefix` failed (at its set-up or solve): an input error where its options were given.
+Error failure(const std::string &prefix, const std::string &how) {
+  const std::string what = "eigensolver '" + prefix + "' " + how + "; accepted: its default options, or -" + prefix +
+                           "eps_* and -" + prefix + "st_* options that solve (see -" + prefix + "eps_view)";
+  return givenOptions(prefix, "eps_") || givenOptions(prefix, "st_") ? inputError(what) : runError(what);
+}
+
 // The inner solves of ModalSolver (Cholesky by default): one preconditioner application is refused.
 void refuseInexactInnerSolve(EPS eps, Mat like, const std::string &prefix) {
   const auto [ksp, pc] = innerSolver(eps);
@@ -203,26 +217,32 @@ ModalSolver::ModalSolver(const FreeVibration &problem, const ModalSettings &sett
   refuseRetargeting(eps, settings.end == SpectrumEnd::Largest ? EPS_LARGEST_MAGNITUDE : EPS_TARGET_MAGNITUDE,
                     settings.count, settings.prefix, settings.count_name, 1e-6);
   refuseInexactInnerSolve(eps, problem.stiffness(), settings.prefix);
-  acceptSolveTimeOptions(settings.prefix); // -<prefix>eps_view, -<prefix>eps_converged_reason: read by EPSSolve
+  // -<prefix>eps_view, -<prefix>eps_converged_reason are read by EPSSolve; the inner solvers' options
+  // (-<prefix>st_sub_*, -<prefix>st_mg_levels_*) by the set-up, done here so that they are judged now:
+  // their ranges, and those no part of the solver as set up reads refused (-modes_st_sub_pc_type with the
+  // default Cholesky ran without a word until 2026-11-29).
+  acceptSolveTimeOptions(settings.prefix);
+  const auto [ksp, pc] = innerSolver(eps);
+  try {
+    BEAM_PETSC(EPSSetUp(eps));
+    BEAM_PETSC(LinearSolver::setUp(ksp));
+  } catch (const Error &e) { // the factorization of a singular pencil, or an inner option PETSc refuses
+    throw failure(settings.prefix, "failed at its set-up: " + std::string(e.what()));
+  }
+  LinearSolver::checkSetUp(ksp, settings.prefix + "st_");
+  EPSType eps_type = nullptr;
+  BEAM_PETSC(EPSGetType(eps, &eps_type));
+  refuseUnreadSolverOptions(comm, settings.prefix, "-" + settings.prefix + "eps_type " + (eps_type ? eps_type : "?"), 0);
 }
 
 ModalSolver::~ModalSolver() = default;
 
 void ModalSolver::solve() {
   const EPS eps = impl_->eps;
-  // Whether the user gave this solver options: a failure is then theirs (exit 2), else the run's (3).
-  auto ownOptions = [&](const std::string &part) {
-    for (const auto &[name, value] : databaseOptions())
-      if (name.rfind("-" + settings_.prefix + part, 0) == 0) return true;
-    return false;
-  };
   try {
     BEAM_PETSC(EPSSolve(eps));
   } catch (const Error &e) { // named no solver ("KSPSolve has not converged"), or options without prefix
-    const std::string what = "eigensolver '" + settings_.prefix + "' failed: " + std::string(e.what()) +
-                             "; accepted: its default options, or -" + settings_.prefix + "eps_* and -" + settings_.prefix +
-                             "st_* options that solve (see -" + settings_.prefix + "eps_view)";
-    throw ownOptions("eps_") || ownOptions("st_") ? inputError(what) : runError(what);
+    throw failure(settings_.prefix, "failed: " + std::string(e.what()));
   }
   PetscInt converged = 0, its = 0;
   EPSConvergedReason reason;
@@ -246,7 +266,7 @@ void ModalSolver::solve() {
     BEAM_PETSC(EPSComputeError(eps, i, EPS_ERROR_BACKWARD, &error));
     if (error <= allowed) continue;
     // The default solves are exact: a bad pair comes from the inner solver's options when some were given.
-    const bool inner_options = ownOptions("st_");
+    const bool inner_options = givenOptions(settings_.prefix, "st_");
     const std::string what = "eigensolver '" + settings_.prefix + "': eigenpair " + std::to_string(i + 1) +
                              " has a backward error of " + gText(error) + ", above 10 x its tolerance (" + gText(allowed) +
                              "): the inner solves are not exact enough; accepted: -" + settings_.prefix +

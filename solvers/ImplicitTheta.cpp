@@ -332,7 +332,7 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   std::vector<std::string> also;
   if (package) also.push_back("mat_" + std::string(package) + "_");
   if (has_npc) also.push_back("npc_");
-  acceptSolveTimeOptions(newton_prefix_, also, true); // judged after the set-up (setUpLinearSolverAt)
+  acceptSolveTimeOptions(newton_prefix_, also); // judged after the set-up (setUpLinearSolverAt)
   prime_ = !factor; // a factorization's setup does not depend on earlier ones
   if (prime_)
     for (PVec *w : {&prime_x_, &prime_v_}) *w = model.createVector();

@@ -1,6 +1,7 @@
 #include "solvers/LinearSolver.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 #include <strings.h>
 
@@ -168,18 +169,44 @@ void LinearSolver::configureCG() {
   natural_ = true;
 }
 
+namespace {
 // PETSc 3.18 takes any -<prefix>ksp_rtol: -1 acts as 1 in CG's squared test, and 1 or more stops every
-// solve at once, so a run "converges" without moving. Refused with the ranges that mean something.
+// solve at once, so a run "converges" without moving. A tolerance of inf (or 1e400) let every solve
+// "converge" at once: the beam did not move, exit 0. The ranges that mean something:
+const std::vector<OptionRange> &toleranceRanges() {
+  static const std::vector<OptionRange> ranges = {
+      {"ksp_rtol", 0, false, 1, true, "0 <= rtol < 1"},
+      {"ksp_atol", 0, false, HUGE_VAL, true, "a finite atol >= 0"},
+      {"ksp_divtol", 1, true, HUGE_VAL, false, "divtol > 1 (a residual growing that many times is divergence)"},
+      {"ksp_max_it", 1, false, HUGE_VAL, true, "an integer >= 1"}};
+  return ranges;
+}
+
+// Values PETSc 3.18 takes without a word (-mass_pc_sor_omega 5, -shifted_pc_gamg_agg_nsmooths -1,
+// -shifted_ksp_richardson_scale 0: 10000 iterations to "diverge").
+const std::vector<OptionRange> &parameterRanges() {
+  const double inf = HUGE_VAL;
+  static const std::vector<OptionRange> ranges = {{"pc_sor_omega", 0, true, 2, true, "0 < omega < 2"},
+                                                  {"pc_sor_its", 1, false, inf, true, "an integer >= 1"},
+                                                  {"pc_sor_lits", 1, false, inf, true, "an integer >= 1"},
+                                                  {"pc_mg_levels", 1, false, inf, true, "an integer >= 1"},
+                                                  {"pc_gamg_agg_nsmooths", 0, false, inf, true, "an integer >= 0"},
+                                                  {"pc_gamg_square_graph", 0, false, inf, true, "an integer >= 0"},
+                                                  {"pc_gamg_coarse_eq_limit", 1, false, inf, true, "an integer >= 1"},
+                                                  {"pc_gamg_process_eq_limit", 1, false, inf, true, "an integer >= 1"},
+                                                  {"pc_asm_overlap", 0, false, inf, true, "an integer >= 0"},
+                                                  {"ksp_richardson_scale", 0, true, inf, true, "scale > 0"}};
+  return ranges;
+}
+} // namespace
+
 void LinearSolver::checkTolerances(KSP ksp, const std::string &prefix) {
   PetscReal rtol, abstol, dtol;
   PetscInt max_it;
   BEAM_PETSC(KSPGetTolerances(ksp, &rtol, &abstol, &dtol, &max_it));
-  auto bad = [&](const char *name, double value, const char *accepted) { refuseOptionValue(prefix, name, value, accepted); };
-  if (!(rtol >= 0 && rtol < 1)) bad("ksp_rtol", rtol, "0 <= rtol < 1");
-  // A tolerance of inf (or 1e400) let every solve "converge" at once: the beam did not move, exit 0.
-  if (!(abstol >= 0 && std::isfinite(abstol))) bad("ksp_atol", abstol, "a finite atol >= 0");
-  if (!(dtol > 1)) bad("ksp_divtol", dtol, "divtol > 1 (a residual growing that many times is divergence)");
-  if (max_it < 1) bad("ksp_max_it", double(max_it), "an integer >= 1");
+  const std::vector<OptionRange> &ranges = toleranceRanges();
+  const double values[] = {rtol, abstol, dtol, double(max_it)};
+  for (size_t i = 0; i < ranges.size(); ++i) checkOptionValue(prefix, ranges[i], values[i]);
   // No norm, no convergence test: every solve ran to its iteration limit and failed (exit 3).
   char norm[32] = "";
   PetscBool norm_given = PETSC_FALSE, preonly = PETSC_FALSE;
@@ -190,21 +217,7 @@ void LinearSolver::checkTolerances(KSP ksp, const std::string &prefix) {
                      "unpreconditioned, natural (as the method allows)");
 }
 
-// Values PETSc 3.18 takes without a word (-mass_pc_sor_omega 5, -shifted_pc_gamg_agg_nsmooths -1,
-// -shifted_ksp_richardson_scale 0: 10000 iterations to "diverge").
-void LinearSolver::checkParameterRanges(const std::string &prefix) {
-  const double inf = HUGE_VAL;
-  checkOptionRanges(prefix, {{"pc_sor_omega", 0, true, 2, true, "0 < omega < 2"},
-                             {"pc_sor_its", 1, false, inf, true, "an integer >= 1"},
-                             {"pc_sor_lits", 1, false, inf, true, "an integer >= 1"},
-                             {"pc_mg_levels", 1, false, inf, true, "an integer >= 1"},
-                             {"pc_gamg_agg_nsmooths", 0, false, inf, true, "an integer >= 0"},
-                             {"pc_gamg_square_graph", 0, false, inf, true, "an integer >= 0"},
-                             {"pc_gamg_coarse_eq_limit", 1, false, inf, true, "an integer >= 1"},
-                             {"pc_gamg_process_eq_limit", 1, false, inf, true, "an integer >= 1"},
-                             {"pc_asm_overlap", 0, false, inf, true, "an integer >= 0"},
-                             {"ksp_richardson_scale", 0, true, inf, true, "scale > 0"}});
-}
+void LinearSolver::checkParameterRanges(const std::string &prefix) { checkOptionRanges(prefix, parameterRanges()); }
 
 void LinearSolver::checkSetUp(KSP ksp, const std::string &prefix) {
   KSPType method = nullptr;
@@ -217,10 +230,12 @@ void LinearSolver::checkSetUp(KSP ksp, const std::string &prefix) {
   PetscInt levels = 0;
   BEAM_PETSC(PetscObjectTypeCompareAny(reinterpret_cast<PetscObject>(pc), &multigrid, PCMG, PCGAMG, PCML, ""));
   if (multigrid) BEAM_PETSC(PCMGGetLevels(pc, &levels));
-  // The ranges under the inner solvers' prefixes, a level's own included (-<prefix>mg_levels_2_pc_sor_omega).
-  std::vector<std::string> inner = {"sub_", "mg_levels_", "mg_coarse_"};
-  for (PetscInt level = 1; level < levels; ++level) inner.push_back("mg_levels_" + std::to_string(level) + "_");
-  for (const std::string &start : inner) checkParameterRanges(prefix + start);
+  // The ranges under the inner solvers' prefixes too, their tolerances included (-<prefix>sub_ksp_rtol 5,
+  // -<prefix>mg_levels_2_pc_sor_omega 3, PCKSP's -<prefix>ksp_ksp_max_it -3 ran): checked on the
+  // options, since an inner solver's own values are PETSc's defaults for it (a smoother's fixed sweeps).
+  std::vector<OptionRange> ranges = parameterRanges();
+  ranges.insert(ranges.end(), toleranceRanges().begin(), toleranceRanges().end());
+  checkOptionRangesBelow(prefix, ranges);
   refuseUnreadSolverOptions(PetscObjectComm(reinterpret_cast<PetscObject>(ksp)), prefix,
                             "-" + prefix + "ksp_type " + (method ? method : "?") + ", -" + prefix + "pc_type " +
                                 (preconditioner ? preconditioner : "?") + (multigrid ? " with " + std::to_string(levels) + " levels" : ""),
@@ -338,7 +353,7 @@ void LinearSolver::finish(Mat A, const std::string &prefix, const std::vector<st
   } catch (const Error &e) { // e.g. -mass_ksp_type nonsense
     throw inputError("options of the '" + prefix + "' solver: " + e.what());
   }
-  acceptSolveTimeOptions(prefix, {}, true); // the reports read by KSPSolve; the rest judged after the set-up (checkSetUp)
+  acceptSolveTimeOptions(prefix); // the reports read by KSPSolve; the rest judged after the set-up (checkSetUp)
   checkTolerances(ksp_, prefix);
   // The natural norm is CG's; another -<prefix>ksp_type (gmres, ...) gets its own default norm.
   // (Set, not read first: reading the norm type checks it against the type and fails.)

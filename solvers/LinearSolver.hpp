@@ -45,7 +45,8 @@ public:
   using SolveOverride = std::function<PetscInt(Vec b, Vec x, double rtol, PetscInt max_it, bool from_zero)>;
   void overrideSolve(SolveOverride solve);
   // Refuses (input error, naming the option) tolerances PETSc takes without a word but that mean
-  // nothing: -<prefix>ksp_rtol outside [0, 1), a negative -<prefix>ksp_atol, -<prefix>ksp_max_it < 1.
+  // nothing: -<prefix>ksp_rtol outside [0, 1), a negative or infinite -<prefix>ksp_atol, -<prefix>ksp_divtol
+  // <= 1, -<prefix>ksp_max_it < 1.
   static void checkTolerances(KSP ksp, const std::string &prefix);
   // Refuses (input error, naming the option and what is accepted) the preconditioner options PETSc checks
   // only at the first factorization or application, which failed as a diverged run (exit 3) or crashed: a
@@ -58,9 +59,9 @@ public:
   // Refuses a parameter PETSc takes without checking it (-<prefix>pc_sor_omega 5, a negative GAMG
   // count, a Richardson scale of 0) among the options read so far under `prefix`.
   static void checkParameterRanges(const std::string &prefix);
-  // After KSPSetUp: the same for the inner solvers PETSc made at the set-up (-<prefix>sub_*,
-  // -<prefix>mg_levels_*, -<prefix>mg_coarse_*), and the inner solvers' options the set-up did not read
-  // refused as unknown (acceptSolveTimeOptions with checked_at_set_up, refuseUnreadSolverOptions).
+  // After KSPSetUp: the same ranges and the tolerances' for the inner solvers PETSc made at the set-up
+  // (-<prefix>sub_*, -<prefix>mg_levels_*, -<prefix>mg_coarse_*, -<prefix>ksp_ksp_*, ...), and the inner
+  // solvers' options the set-up did not read refused as unknown (acceptSolveTimeOptions with checked_at_set_up, refuseUnreadSolverOptions).
   static void checkSetUp(KSP ksp, const std::string &prefix);
   // KSPSetUp and the set-up of the inner solvers on the blocks (KSPSetUpOnBlocks), which read their
   // options then: the PETSc error code (an argument error is the options').

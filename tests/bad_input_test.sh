@@ -1180,6 +1180,26 @@ expect 0 "" "${ms[@]}" -ms_pc_type asm -ms_sub_pc_type lu
 expect 0 "" mpiexec --quiet -n 2 "${ms[@]}" -ms_pc_type bjacobi -ms_pc_bjacobi_blocks 1 -ms_sub_pc_type lu
 expect 0 "" "$m" -T 0.05 -quiet -shifted_ksp_type cg -shifted_pc_type gamg -shifted_mg_levels_pc_type jacobi -output_dir inner_ok
 expect 0 "" "$labs/modes" -mx 6 -my 2 -modes_st_ksp_converged_reason -output_dir inner_ok
+# The eigensolvers are set up when the lab makes them, before its output: their inner solvers' options are
+# judged as the time solvers' are (-modes_st_sub_pc_type with the default Cholesky, an inner rtol of 5, a
+# MUMPS option MUMPS refuses: ran, or failed after the output directory, until 2026-11-29).
+rm -rf modes_refused
+expect 2 "unknown option -modes_st_sub_pc_type: no part of the solver as set up (-modes_st_ksp_type preonly, -modes_st_pc_type cholesky) reads it" \
+  "$labs/modes" -mx 6 -my 2 -modes_st_sub_pc_type icc -output_dir modes_refused
+expect 2 "unknown option -modes_st_sub_pc_type: no part of the solver as set up" mpiexec --quiet -n 2 "$labs/modes" -mx 6 -my 2 \
+  -modes_st_sub_pc_type lu -output_dir modes_refused
+expect 2 "-modes_st_sub_ksp_rtol 5: accepted: 0 <= rtol < 1" "$labs/modes" -mx 6 -my 2 -modes_st_ksp_type cg -modes_st_pc_type bjacobi \
+  -modes_st_sub_ksp_type cg -modes_st_sub_ksp_rtol 5 -output_dir modes_refused
+expect 2 "unknown option -modes_eps_bogus: no part of the solver as set up (-modes_eps_type krylovschur) reads it" "$labs/modes" -mx 6 -my 2 \
+  -modes_eps_bogus 1 -output_dir modes_refused
+expect 2 "eigensolver 'modes_' failed at its set-up: Valid values are" "$labs/modes" -mx 6 -my 2 -modes_st_pc_factor_mat_solver_type mumps \
+  -modes_st_mat_mumps_icntl_7 99 -output_dir modes_refused
+[ -e modes_refused ] && fail "modes: a refused eigensolver option left its output directory"
+expect 2 "unknown option -omega_max_st_mg_levels_pc_type: no part of the solver as set up (-omega_max_st_ksp_type preonly, -omega_max_st_pc_type cholesky)" \
+  "$labs/stability" -mx 6 -my 2 -measure_steps 0 -omega_max_st_mg_levels_pc_type jacobi -output_dir $out
+expect 2 "unknown option -omega_max_st_sub_pc_type: no part of the solver as set up" "$labs/mass_spring_stability" -model chain \
+  -omega_max_st_sub_pc_type lu -output_dir $out
+expect 0 "" mpiexec --quiet -n 2 "$labs/modes" -mx 6 -my 2 -modes_st_mat_mumps_icntl_14 50 -output_dir inner_ok
 # ... an inner solver's reports are read at its solves, not at the set-up; a name no PETSc object has
 # (-pc_mg_monitor) was taken as a multigrid option until 2026-11-29.
 expect 0 "" "${ms[@]}" -ms_pc_type bjacobi -ms_sub_ksp_converged_reason
@@ -1226,6 +1246,20 @@ expect 2 "-shifted_mg_levels_1_pc_sor_omega 3: accepted: 0 < omega < 2" "$m" -sh
   -shifted_mg_levels_1_pc_type sor -shifted_mg_levels_1_pc_sor_omega 3 -output_dir $out
 expect 0 "" "$m" -T 0.05 -quiet -shifted_ksp_type preonly -shifted_pc_type bjacobi -shifted_pc_bjacobi_blocks 1 -shifted_sub_pc_type lu \
   -output_dir inner_ok
+# The inner solvers' tolerances, range-checked as the solver's own (ran without a word until 2026-11-29:
+# an inner rtol of 5, PCKSP's inner max_it of -3, smoothers of no sweep, an infinite atol).
+expect 2 "-ms_sub_ksp_rtol 5: accepted: 0 <= rtol < 1" "${ms[@]}" -ms_pc_type bjacobi -ms_sub_ksp_type gmres -ms_sub_ksp_rtol 5
+expect 2 "-ms_ksp_ksp_max_it -3: accepted: an integer >= 1" "${ms[@]}" -ms_pc_type ksp -ms_ksp_ksp_max_it -3
+expect 2 "-ms_ksp_ksp_atol inf: not a finite number" "${ms[@]}" -ms_pc_type ksp -ms_ksp_ksp_atol inf
+expect 2 "-ms_mg_levels_ksp_max_it 0: accepted: an integer >= 1" "${ms[@]}" -ms_pc_type gamg -ms_mg_levels_ksp_max_it 0
+expect 2 "-shifted_sub_ksp_rtol 5: accepted: 0 <= rtol < 1" mpiexec --quiet -n 2 "$m" -shifted_ksp_type cg -shifted_pc_type bjacobi \
+  -shifted_sub_ksp_type cg -shifted_sub_ksp_rtol 5 -output_dir $out
+expect 2 "-shifted_mg_levels_1_ksp_max_it -2: accepted: an integer >= 1" "$m" -shifted_ksp_type cg -shifted_pc_type gamg \
+  -shifted_mg_levels_1_ksp_max_it -2 -output_dir $out
+expect 2 "-shifted_ksp_ksp_divtol 0.5: accepted: divtol > 1" "$m" -shifted_ksp_type fgmres -shifted_pc_type ksp -shifted_ksp_ksp_type cg \
+  -shifted_ksp_ksp_divtol 0.5 -output_dir $out
+expect 0 "" "${ms[@]}" -ms_pc_type bjacobi -ms_sub_ksp_type gmres -ms_sub_ksp_rtol 0.5 -ms_sub_ksp_max_it 3
+expect 0 "" "$m" -T 0.05 -quiet -shifted_ksp_type cg -shifted_pc_type gamg -shifted_mg_levels_ksp_max_it 3 -output_dir inner_ok
 expect 0 "" mpiexec --quiet -n 2 "$m" -T 0.05 -quiet -shifted_ksp_type preonly -shifted_pc_type bjacobi -shifted_pc_bjacobi_blocks 1 \
   -shifted_sub_pc_type lu -output_dir inner_ok
 expect 2 "applies the preconditioner once, not a solve; accepted: a factorization (-shifted_pc_type cholesky or lu, or one block with one inside: -shifted_pc_bjacobi_blocks 1 -shifted_sub_pc_type lu)" \
@@ -1416,6 +1450,15 @@ expect 2 "unknown option -load_history" "$labs/stability" -load_history /nonexis
 expect 2 "unknown option -q0" "$labs/stability" -M M.mtx -K K.mtx -q0 M.mtx -output_dir $out
 expect 2 "-omega_points: 20001 is out of range; accepted: an integer in [2, 20000]" "$labs/stability" -omega_points 20001 -output_dir $out
 expect 2 "-measure_steps: 50 is out of range; accepted: 0 (no measurement) or an integer in [100," "$labs/stability" -measure_steps 50 -output_dir $out
+# Only the schemes with a finite, nonzero critical step are run: the others' solver options (and every
+# scheme's with -measure_steps 0) were read and never used until 2026-11-29; the schemes' parameters stay.
+expect 2 "unknown option -newmark_pc_type" "$labs/stability" -mx 6 -my 2 -newmark_pc_type lu -output_dir $out
+expect 2 "unknown option -mass_pc_type" "$labs/stability" -mx 6 -my 2 -measure_steps 0 -mass_pc_type jacobi -output_dir $out
+expect 0 "" "$labs/stability" -mx 6 -my 2 -measure_steps 0 -newmark_beta 0.1 -hht_alpha -0.1 -output_dir st_params
+# beta = 0.1 < gamma/2: Omega_crit = 1/sqrt(gamma/2 - beta) = 2.58199 (the parameter was read)
+grep -q "critical_dt newmark = .*(Omega_crit = 2.58199)" out.txt || fail "stability -newmark_beta 0.1: $(grep 'critical_dt newmark' out.txt)"
+expect 0 "" "$labs/stability" -mx 6 -my 2 -measure_steps 100 -newmark_beta 0.1 -newmark_pc_type lu -output_dir st_params
+expect 0 "" "$labs/stability" -mx 6 -my 2 -measure_steps 100 -mass_ksp_type cg -mass_pc_type jacobi -output_dir st_params
 # energy_drift: -save_final onto a scheme's own file was refused only when that scheme's run began,
 # after the earlier table was removed; a rerun stopped early left the earlier run's later schemes.
 expect 0 "" "$labs/energy_drift" -T 0.1 -quiet -schemes midpoint -output_dir ed_keep
