@@ -465,7 +465,7 @@ void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::st
   std::vector<std::string> solve_time;
   for (PetscInt i = 0; i < n; ++i) {
     const std::string name = names[i];
-    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    if (strncasecmp(name.c_str(), prefix.c_str(), prefix.size()) != 0) continue; // (PETSc ignores case: -MS_KSP_TYPE)
     const std::string rest = name.substr(prefix.size());
     // The reports PETSc reads at a solve, the solver's or an inner one's (-ms_sub_ksp_converged_reason,
     // -ms_ksp_view_mat): no set-up reads them. Only PETSc's names, under the inner solvers' prefixes.
@@ -473,7 +473,8 @@ void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::st
         "^(sub_([0-9]+_)?|mg_levels_([0-9]+_)?(up_)?|mg_coarse_|redundant_|ksp_|fieldsplit_[A-Za-z0-9]+_|telescope_|hmg_inner_|npc_|st_)*"
         "(ksp_(view(_pre|_mat|_pmat|_rhs|_solution|_eigenvalues|_eigenvalues_explicit|_singularvalues|_mat_explicit|"
         "_preconditioned_operator_explicit|_final_residual|_final_residual_vecs)?|converged_reason|converged_rate)|"
-        "snes_(view(_pre|_solution)?|converged_reason)|eps_(view(_pre|_values|_vectors)?|converged_reason))$");
+        "snes_(view(_pre|_solution)?|converged_reason)|eps_(view(_pre|_values|_vectors|_mat0|_mat1)?|converged_reason))$",
+        std::regex::icase);
     bool now = std::regex_search(rest, report);
     for (const auto &start : also) now = now || rest.compare(0, start.size(), start) == 0;
     // The rest (the inner solvers', read when PETSc makes them at the set-up) is judged after it.
@@ -490,7 +491,7 @@ void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::st
 void refuseUnreadSolverOptions(MPI_Comm comm, const std::string &prefix, const std::string &solver, int levels) {
   std::vector<std::string> mine;
   for (const std::string &name : awaitingSetUp())
-    if (name.compare(0, prefix.size(), prefix) == 0) mine.push_back(name);
+    if (strncasecmp(name.c_str(), prefix.c_str(), prefix.size()) == 0) mine.push_back(name);
   const auto used = [](const std::string &name) {
     PetscBool read = PETSC_FALSE;
     BEAM_PETSC(PetscOptionsUsed(nullptr, name.c_str(), &read));
@@ -500,7 +501,7 @@ void refuseUnreadSolverOptions(MPI_Comm comm, const std::string &prefix, const s
   // the numbered name first): not unknown when each of the levels 1 to levels - 1 read its own.
   const auto overridden = [&](const std::string &name) {
     const std::string head = prefix + "mg_levels_";
-    if (levels < 2 || name.compare(0, head.size(), head) != 0) return false;
+    if (levels < 2 || strncasecmp(name.c_str(), head.c_str(), head.size()) != 0) return false;
     for (int level = 1; level < levels; ++level)
       if (!used(head + std::to_string(level) + "_" + name.substr(head.size()))) return false;
     return true;

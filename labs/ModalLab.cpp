@@ -78,9 +78,10 @@ namespace {
 bool bracketed(double critical) { return std::isfinite(critical) && critical > 0; }
 } // namespace
 
-void readSchemeOptions(const std::vector<std::string> &schemes, bool trials) {
+void readSchemeOptions(const std::vector<std::string> &schemes, bool trials, const SecondOrderSystem &system,
+                       LinearSolverKind solver) {
   for (const auto &s : schemes) // (the scan of criticalOmega reads the scheme's own parameters)
-    if (bracketed(criticalOmega(s)) && trials) readSchemeOptions(s);
+    if (bracketed(criticalOmega(s)) && trials) readTrialOptions(s, system, solver);
 }
 
 SpectralRadiusTable spectralRadiusTable(const std::vector<std::string> &schemes, double range, int points, double xi) {

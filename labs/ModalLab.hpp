@@ -29,11 +29,12 @@ StabilityOptions readStabilityOptions(MPI_Comm comm);
 
 // Reads every scheme's own parameters (-newmark_beta, ...) before the unknown-option check, and, for the
 // schemes the trial runs will run (`trials`, and a finite critical step: not newmark's, nor
-// almost_explicit's 0), sets each up once on the oscillator so that its solvers' options
-// (-mass_pc_type, ...) are read too; the chart and critical steps then use those values. A solver option
-// only a scheme that is not run would read is an unknown option (-newmark_pc_type ran unused until
-// 2026-11-29).
-void readSchemeOptions(const std::vector<std::string> &schemes, bool trials);
+// almost_explicit's 0), sets each up once on `system` with `solver`, as the trials do, so that its
+// solvers' options (-mass_pc_type, ...) are read too; the chart and critical steps then use those values.
+// A solver option only a scheme that is not run would read is an unknown option (-newmark_pc_type ran
+// unused until 2026-11-29).
+void readSchemeOptions(const std::vector<std::string> &schemes, bool trials, const SecondOrderSystem &system,
+                       LinearSolverKind solver);
 
 // rho(A(Omega)) of every scheme on `points` equally spaced Omega in [0, range].
 SpectralRadiusTable spectralRadiusTable(const std::vector<std::string> &schemes, double range, int points, double xi);

@@ -98,7 +98,7 @@ int main(int argc, char **argv) {
     const beam::FreeVibration problem(system, analysed->frozen);
     beam::ModalSolver highest(problem, {beam::SpectrumEnd::Largest, 1, 1e-10, 0, "omega_max_"});
     beam::ModalSolver lowest(problem, {beam::SpectrumEnd::Smallest, 1, 1e-10, 0, "omega_min_"});
-    beam::readSchemeOptions(beam::schemeNames(), stability.measure.steps > 0);
+    beam::readSchemeOptions(beam::schemeNames(), stability.measure.steps > 0, system, analysed->solver);
     auto settings = stability;
     settings.measure.solver = analysed->solver; // the trial runs use the lab's -linear_solver
     // The trials' energy scale, solved once and before the options are judged, so -static_* are read

@@ -132,12 +132,6 @@ Matrix2 amplificationMatrix(const std::string &scheme, double omega_h, double xi
   return A;
 }
 
-void readSchemeOptions(const std::string &scheme) {
-  const SecondOrderSystem system = oscillator(1.0, 0.0);
-  const LinearModel model(system, LinearSolverKind::Direct);
-  makeScheme(scheme)->setup(model, {1.0, LinearSolverKind::Direct});
-}
-
 bool isOneStepMap(const std::string &scheme, double omega_h, double xi) {
   const Matrix2 A = amplificationMatrix(scheme, omega_h, xi);
   OscillatorStepper run(scheme, omega_h, xi);

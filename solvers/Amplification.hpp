@@ -28,12 +28,9 @@ namespace beam {
 
 // A = [[dx'/dx, dx'/dy], [dy'/dx, dy'/dy]] for one step of `scheme` at Omega = omega*h >= 0, xi >= 0.
 std::array<std::array<double, 2>, 2> amplificationMatrix(const std::string &scheme, double omega_h, double xi = 0);
-// Sets `scheme` up once on the oscillator with every option visible, so its own options (-newmark_beta)
-// and its solvers' (-mass_ksp_view) are read and count as used. amplificationMatrix() and everything
-// built on it hide the options that print from inside solves (viewers, monitors, converged reasons),
-// since a scan sets a scheme up hundreds of times; a lab that checks for unknown options before
-// scanning calls this first.
-void readSchemeOptions(const std::string &scheme);
+// amplificationMatrix() and everything built on it read the scheme's own parameters (-newmark_beta) from
+// the options and hide the rest (its solvers' options, viewers, monitors), since a scan sets a scheme up
+// hundreds of times; a lab reads the solvers' options where it runs the scheme (readTrialOptions).
 
 // True when `scheme` is a one-step map of (x, y) at this Omega: two consecutive steps from (1, 0) give
 // A^2 (1, 0). False for schemes that carry state between steps that (x, y) do not determine (hht,

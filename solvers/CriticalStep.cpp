@@ -81,6 +81,11 @@ MeasuredStep measureCriticalStep(const SecondOrderSystem &system, const std::vec
       guess, search);
 }
 
+void readTrialOptions(const std::string &scheme, const SecondOrderSystem &system, LinearSolverKind solver) {
+  const LinearModel model(system, solver);
+  makeScheme(scheme)->setup(model, {1.0, solver});
+}
+
 MeasuredStep bisectStableStep(const std::function<bool(double)> &is_stable, double guess,
                               const CriticalStepSearch &search) {
   if (!(guess > 0) || !std::isfinite(guess))

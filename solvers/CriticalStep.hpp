@@ -55,6 +55,10 @@ struct MeasuredStep {
 // true one.
 MeasuredStep measureCriticalStep(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen,
                                  const std::string &scheme, double guess, const CriticalStepSearch &search = {});
+// Sets `scheme` up once as measureCriticalStep's trials do (on `system`, with `solver`), so that its own
+// options and its solvers' are read (and listed by -help) before a lab's unknown-option check: on the
+// system itself, since which options a solver reads depends on it (its multigrid levels, its blocks).
+void readTrialOptions(const std::string &scheme, const SecondOrderSystem &system, LinearSolverKind solver);
 
 // The bisection of measureCriticalStep for any trial: `stable(dt)` runs one trial and says whether it
 // stayed bounded. Models other than a linear system (the mass-spring stability lab) bring their own.

@@ -246,8 +246,20 @@ PetscErrorCode LinearSolver::setUp(KSP ksp) {
   // The inner solvers of block Jacobi, ASM, field split and the multigrid levels are set up (and read
   // their options) on the blocks, which KSPSolve does first: done here, so that the options are judged
   // after it (-ms_sub_mat_mumps_icntl_14 was refused as unread).
-  const PetscErrorCode set_up = KSPSetUp(ksp);
-  return set_up ? set_up : KSPSetUpOnBlocks(ksp);
+  PetscErrorCode error = KSPSetUp(ksp);
+  if (!error) error = KSPSetUpOnBlocks(ksp);
+  // A field split's solvers set their own blocks up at their first solve (-ms_fieldsplit_0_sub_pc_type).
+  PC pc;
+  PetscBool split = PETSC_FALSE;
+  if (!error) error = KSPGetPC(ksp, &pc);
+  if (!error) error = PetscObjectTypeCompare(reinterpret_cast<PetscObject>(pc), PCFIELDSPLIT, &split);
+  if (error || !split) return error;
+  PetscInt count = 0;
+  KSP *fields = nullptr;
+  error = PCFieldSplitGetSubKSP(pc, &count, &fields);
+  for (PetscInt i = 0; i < count && !error; ++i) error = setUp(fields[i]);
+  const PetscErrorCode freed = PetscFree(fields);
+  return error ? error : freed;
 }
 
 void LinearSolver::checkPreconditionerOptions(KSP ksp, Mat A, const std::string &prefix) {
@@ -280,6 +292,13 @@ void LinearSolver::checkPreconditionerOptions(KSP ksp, Mat A, const std::string 
     if (blocks >= size && blocks > most)
       refuseOptionValue(prefix, "pc_bjacobi_blocks", double(blocks),
                         ("1 to " + std::to_string(std::max(most, 1LL)) + " (a block needs whole rows of one rank)").c_str());
+  }
+  if (kind == PCMG) { // levels without interpolation between them: a crash (SEGV) at the set-up
+    PetscInt levels = 1;
+    BEAM_PETSC(PCMGGetLevels(pc, &levels));
+    if (levels > 1)
+      throw inputError("-" + prefix + "pc_type mg with " + std::to_string(levels) + " levels: needs the interpolation between " +
+                       "levels, which the labs do not give; accepted: -" + prefix + "pc_type gamg or ml (algebraic multigrid)");
   }
   if (kind == PCREDUNDANT) { // more copies than ranks, or none: a crash at the set-up on 2 ranks (SEGV)
     PetscInt copies = 0;

@@ -1458,6 +1458,40 @@ expect 0 "" "$labs/stability" -mx 6 -my 2 -measure_steps 0 -newmark_beta 0.1 -hh
 # beta = 0.1 < gamma/2: Omega_crit = 1/sqrt(gamma/2 - beta) = 2.58199 (the parameter was read)
 grep -q "critical_dt newmark = .*(Omega_crit = 2.58199)" out.txt || fail "stability -newmark_beta 0.1: $(grep 'critical_dt newmark' out.txt)"
 expect 0 "" "$labs/stability" -mx 6 -my 2 -measure_steps 100 -newmark_beta 0.1 -newmark_pc_type lu -output_dir st_params
+# ... set up on the analysed system with the lab's -linear_solver, as the trials run them (on a one-DOF
+# oscillator with a direct solver until 2026-11-29, which refused the trials' own options).
+expect 0 "" "$labs/stability" -mx 6 -my 2 -measure_steps 100 -linear_solver cg -mass_ksp_rtol 1e-10 -output_dir st_params
+expect 0 "" "$labs/stability" -mx 6 -my 2 -measure_steps 100 -mass_ksp_type cg -mass_pc_type bjacobi -mass_pc_bjacobi_blocks 4 -output_dir st_params
+expect 0 "" "$labs/stability" -mx 20 -my 5 -measure_steps 100 -mass_ksp_type cg -mass_pc_type gamg -mass_pc_gamg_coarse_eq_limit 10 \
+  -mass_mg_levels_ksp_max_it 2 -output_dir st_params
+expect 0 "" "$labs/stability" -system two_dof -measure_steps 100 -linear_solver cg -mass_ksp_rtol 1e-10 -output_dir st_params
+# Found by a hostile pass (2026-11-29, third session): a region moved the eigensolvers to other
+# eigenvalues (omega_max 25.3 for 42.0, an unsafe critical step, exit 0); plain multigrid with levels and
+# no interpolation crashed (SEGV); a field split's blocks' options were refused as unread; upper-case
+# reports were unknown, and an upper-case eigensolver option's failure was the run's (exit 3);
+# -modes_eps_view_mat0 was unknown.
+rm -rf rg_refused
+expect 2 "-omega_max_rg_type and -omega_max_rg_*: a region keeps only the eigenvalues inside it" "$labs/stability" -mx 6 -my 2 \
+  -measure_steps 0 -omega_max_rg_type interval -omega_max_rg_interval_endpoints 0,1.5,-1,1 -output_dir rg_refused
+expect 2 "-modes_rg_type and -modes_rg_*: a region keeps only the eigenvalues inside it" "$labs/modes" -mx 6 -my 2 \
+  -modes_rg_type ellipse -modes_rg_ellipse_radius 1e-30 -output_dir rg_refused
+[ -e rg_refused ] && fail "a refused eigensolver region left its output directory"
+expect 2 "-modes_st_pc_type mg with 2 levels: needs the interpolation between levels" "$labs/modes" -mx 6 -my 2 -modes_st_ksp_type cg \
+  -modes_st_pc_type mg -modes_st_pc_mg_levels 2 -modes_st_ksp_rtol 1e-13 -output_dir $out
+expect 2 "-ms_pc_type mg with 2 levels: needs the interpolation between levels" "${ms[@]}" -ms_pc_type mg -ms_pc_mg_levels 2
+expect 2 "-shifted_pc_type mg with 2 levels" "$m" -shifted_ksp_type cg -shifted_pc_type mg -shifted_pc_mg_levels 2 -output_dir $out
+expect 0 "" "$m" -T 0.05 -quiet -shifted_ksp_type cg -shifted_pc_type mg -output_dir inner_ok
+expect 0 "" "${ms[@]}" -ms_pc_type fieldsplit -ms_fieldsplit_0_pc_type bjacobi -ms_fieldsplit_0_sub_pc_type lu
+expect 0 "" mpiexec --quiet -n 2 "${ms[@]}" -ms_pc_type fieldsplit -ms_fieldsplit_0_pc_type asm -ms_fieldsplit_0_sub_ksp_type gmres \
+  -ms_fieldsplit_0_sub_ksp_rtol 0.5
+expect 2 "-ms_fieldsplit_0_sub_ksp_rtol 5: accepted: 0 <= rtol < 1" "${ms[@]}" -ms_pc_type fieldsplit -ms_fieldsplit_0_pc_type bjacobi \
+  -ms_fieldsplit_0_sub_ksp_type gmres -ms_fieldsplit_0_sub_ksp_rtol 5
+expect 2 "unknown option -ms_fieldsplit_0_sub_pc_type: no part of the solver as set up" "${ms[@]}" -ms_pc_type fieldsplit \
+  -ms_fieldsplit_0_pc_type jacobi -ms_fieldsplit_0_sub_pc_type lu
+expect 0 "" "${ms[@]}" -MS_KSP_TYPE gmres -MS_PC_TYPE jacobi -MS_KSP_RTOL 0.5 -MS_KSP_CONVERGED_REASON
+expect 2 "eigensolver 'modes_' failed at its set-up: Zero pivot" "$labs/modes" -mx 6 -my 2 -MODES_ST_PC_TYPE lu \
+  -MODES_ST_PC_FACTOR_MAT_SOLVER_TYPE petsc -MODES_ST_PC_FACTOR_ZEROPIVOT 10 -output_dir $out
+expect 0 "" "$labs/modes" -mx 6 -my 2 -modes_eps_view_mat0 -modes_eps_view_mat1 -output_dir inner_ok
 expect 0 "" "$labs/stability" -mx 6 -my 2 -measure_steps 100 -mass_ksp_type cg -mass_pc_type jacobi -output_dir st_params
 # energy_drift: -save_final onto a scheme's own file was refused only when that scheme's run began,
 # after the earlier table was removed; a rerun stopped early left the earlier run's later schemes.
