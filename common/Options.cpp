@@ -340,6 +340,28 @@ std::set<std::string> &awaitingSetUp() {
   static std::set<std::string> names;
   return names;
 }
+// The reports of inner solvers (-ms_sub_ksp_converged_reason) acceptSolveTimeOptions took as read: kept
+// for refuseUnreadSolverOptions, which refuses those of solvers the set-up did not make.
+std::set<std::string> &innerReports() {
+  static std::set<std::string> names;
+  return names;
+}
+// The reports PETSc reads at a solve, the solver's or an inner one's: `chain` (group 1) is the inner
+// solvers' prefixes, `report` (the last group) the report's own name.
+const std::regex &reportName() {
+  static const std::regex report(
+      "^((?:sub_(?:[0-9]+_)?|mg_levels_(?:[0-9]+_)?(?:up_)?|mg_coarse_|redundant_|ksp_|fieldsplit_[A-Za-z0-9]+_|telescope_|"
+      "hmg_inner_|npc_|st_)*)"
+      "(ksp_(?:view(?:_pre|_mat|_pmat|_rhs|_solution|_eigenvalues|_eigenvalues_explicit|_singularvalues|_mat_explicit|"
+      "_preconditioned_operator_explicit|_final_residual|_final_residual_vecs)?|converged_reason|converged_rate)|"
+      "snes_(?:view(?:_pre|_solution)?|converged_reason)|eps_(?:view(?:_pre|_values|_vectors|_mat0|_mat1)?|converged_reason))$",
+      std::regex::icase);
+  return report;
+}
+std::string lowerCase(std::string text) {
+  for (char &c : text) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
 } // namespace
 
 bool helpRequested() {
@@ -420,14 +442,20 @@ void refuseOptionValue(const std::string &prefix, const char *name, double value
   throw inputError(what.str());
 }
 
-void checkOptionRanges(const std::string &prefix, const std::vector<OptionRange> &ranges) {
+void checkOptionRanges(const std::string &prefix, const std::vector<OptionRange> &ranges, bool read_only) {
   for (const OptionRange &r : ranges) {
     const std::string option = prefix + r.name;
     PetscBool used = PETSC_FALSE, set = PETSC_FALSE;
     BEAM_PETSC(PetscOptionsUsed(nullptr, option.c_str(), &used));
-    if (!used) continue; // (reading it here would mark it used: an unused one would no longer be unknown)
+    if (!used && read_only) continue; // (reading it here would mark it used: an unused one would no longer be unknown)
     PetscReal value = 0;
-    BEAM_PETSC(PetscOptionsGetReal(nullptr, nullptr, ("-" + option).c_str(), &value, &set));
+    // (One not read may not be a number at all: PETSc's own message then stands.)
+    if (!used) {
+      PetscPushErrorHandler(PetscReturnErrorHandler, nullptr);
+      const PetscErrorCode read = PetscOptionsGetReal(nullptr, nullptr, ("-" + option).c_str(), &value, &set);
+      PetscPopErrorHandler();
+      if (read) continue;
+    } else BEAM_PETSC(PetscOptionsGetReal(nullptr, nullptr, ("-" + option).c_str(), &value, &set));
     if (set) checkOptionValue(prefix, r, value);
   }
 }
@@ -438,7 +466,7 @@ void checkOptionValue(const std::string &prefix, const OptionRange &r, double va
   if (!(above_low && below_high)) refuseOptionValue(prefix, r.name, value, r.accepted.c_str());
 }
 
-void checkOptionRangesBelow(const std::string &prefix, const std::vector<OptionRange> &ranges) {
+void checkOptionRangesBelow(const std::string &prefix, const std::vector<OptionRange> &ranges, bool read_only) {
   const auto lower = [](std::string text) {
     for (char &c : text) c = char(std::tolower(static_cast<unsigned char>(c)));
     return text;
@@ -455,7 +483,7 @@ void checkOptionRangesBelow(const std::string &prefix, const std::vector<OptionR
       if (inner.empty() || inner.back() == '_') prefixes.insert(prefix + inner);
     }
   }
-  for (const std::string &below : prefixes) checkOptionRanges(below, ranges);
+  for (const std::string &below : prefixes) checkOptionRanges(below, ranges, read_only);
 }
 
 void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::string> &also) {
@@ -469,14 +497,13 @@ void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::st
     const std::string rest = name.substr(prefix.size());
     // The reports PETSc reads at a solve, the solver's or an inner one's (-ms_sub_ksp_converged_reason,
     // -ms_ksp_view_mat): no set-up reads them. Only PETSc's names, under the inner solvers' prefixes.
-    static const std::regex report(
-        "^(sub_([0-9]+_)?|mg_levels_([0-9]+_)?(up_)?|mg_coarse_|redundant_|ksp_|fieldsplit_[A-Za-z0-9]+_|telescope_|hmg_inner_|npc_|st_)*"
-        "(ksp_(view(_pre|_mat|_pmat|_rhs|_solution|_eigenvalues|_eigenvalues_explicit|_singularvalues|_mat_explicit|"
-        "_preconditioned_operator_explicit|_final_residual|_final_residual_vecs)?|converged_reason|converged_rate)|"
-        "snes_(view(_pre|_solution)?|converged_reason)|eps_(view(_pre|_values|_vectors|_mat0|_mat1)?|converged_reason))$",
-        std::regex::icase);
-    bool now = std::regex_search(rest, report);
-    for (const auto &start : also) now = now || rest.compare(0, start.size(), start) == 0;
+    std::smatch parts;
+    const bool report = std::regex_match(rest, parts, reportName());
+    bool also_read = false;
+    for (const auto &start : also) also_read = also_read || strncasecmp(rest.c_str(), start.c_str(), start.size()) == 0;
+    const bool now = report || also_read;
+    // An inner solver's report is judged after the set-up, when the inner solvers are known.
+    if (report && !also_read && parts.length(1) > 0) innerReports().insert(name);
     // The rest (the inner solvers', read when PETSc makes them at the set-up) is judged after it.
     if (now) solve_time.push_back("-" + name);
     else awaitingSetUp().insert(name);
@@ -488,7 +515,8 @@ void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::st
   }
 }
 
-void refuseUnreadSolverOptions(MPI_Comm comm, const std::string &prefix, const std::string &solver, int levels) {
+void refuseUnreadSolverOptions(MPI_Comm comm, const std::string &prefix, const std::string &solver, int levels,
+                               const std::set<std::string> *solvers) {
   std::vector<std::string> mine;
   for (const std::string &name : awaitingSetUp())
     if (strncasecmp(name.c_str(), prefix.c_str(), prefix.size()) == 0) mine.push_back(name);
@@ -514,6 +542,26 @@ void refuseUnreadSolverOptions(MPI_Comm comm, const std::string &prefix, const s
     }
   });
   for (const std::string &name : mine) awaitingSetUp().erase(name);
+  // The inner solvers' reports: read by a KSP under <prefix><chain> only, so refused where the set-up
+  // made none on any rank (-ms_sub_ksp_converged_reason with the LU printed nothing, exit 0). A snes_ or
+  // eps_ report has no inner solver to read it (a nonlinear preconditioner's, -ms_npc_*, is read by it:
+  // never kept here). An up-smoother's (mg_levels_N_up_) is not judged: asking PETSc for it would make it.
+  std::vector<std::string> reports;
+  for (const std::string &name : innerReports())
+    if (strncasecmp(name.c_str(), prefix.c_str(), prefix.size()) == 0) reports.push_back(name);
+  for (const std::string &name : reports) {
+    std::smatch parts;
+    const std::string rest = name.substr(prefix.size());
+    std::regex_match(rest, parts, reportName());
+    const std::string object = lowerCase(prefix + parts.str(1)), report = lowerCase(parts.str(2));
+    const bool unjudged = !solvers || object.find("_up_") != std::string::npos;
+    int absent = !unjudged && !(report.rfind("ksp_", 0) == 0 && solvers->count(object));
+    MPI_Allreduce(MPI_IN_PLACE, &absent, 1, MPI_INT, MPI_MIN, comm); // absent on every rank
+    if (absent)
+      throw inputError("unknown option -" + name + ": no part of the solver as set up (" + solver + ") has an inner solver -" +
+                       prefix + parts.str(1) + " to report on; run with -help for the accepted options");
+  }
+  for (const std::string &name : reports) innerReports().erase(name);
 }
 
 void setDefaultOption(const std::string &name, const std::string &value) {

@@ -24,6 +24,7 @@
 
 #include <functional>
 #include <limits>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -127,8 +128,12 @@ bool optionsLeftToRead(MPI_Comm comm);
 void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::string> &also = {});
 // After the set-up of the solver under `prefix` (`solver` names it in the message, e.g. "-ms_pc_type
 // gamg"; `levels`: its multigrid levels, 0 without): the options acceptSolveTimeOptions kept for it that
-// the set-up did not read are refused as unknown (an input error, agreed on over `comm`).
-void refuseUnreadSolverOptions(MPI_Comm comm, const std::string &prefix, const std::string &solver, int levels);
+// the set-up did not read are refused as unknown (an input error, agreed on over `comm`), and the inner
+// solvers' reports (-<prefix>sub_ksp_converged_reason) where `solvers`, the options prefixes of the KSPs
+// the set-up made (lower case, numbered levels also without their number: solverPrefixes), holds none
+// for them on any rank; `solvers` null: not judged.
+void refuseUnreadSolverOptions(MPI_Comm comm, const std::string &prefix, const std::string &solver, int levels,
+                               const std::set<std::string> *solvers);
 
 // Refuses a solver option's value that PETSc takes but that means nothing (an input error, exit 2):
 // "-<prefix><name> <value>: accepted: <accepted>".
@@ -146,12 +151,13 @@ struct OptionRange {
 };
 // Refuses (refuseOptionValue) each of `ranges` that PETSc has read under `prefix` (so after the
 // solver's SetFromOptions) with a value outside its range; options not read yet are left alone (an
-// unknown one is refused later, one read at the first solve is not checked).
-void checkOptionRanges(const std::string &prefix, const std::vector<OptionRange> &ranges);
+// unknown one is refused later, one read at the first solve is not checked) unless `read_only` is false
+// (PETSc has already failed on the options: whether one is read no longer matters).
+void checkOptionRanges(const std::string &prefix, const std::vector<OptionRange> &ranges, bool read_only = true);
 // The same under `prefix` and under every prefix below it that the database holds one of `ranges` for:
 // the inner solvers' (-<prefix>sub_ksp_rtol, -<prefix>mg_levels_2_pc_sor_omega, PCKSP's
 // -<prefix>ksp_ksp_max_it, a field split's or a nested one's), whichever preconditioner made them.
-void checkOptionRangesBelow(const std::string &prefix, const std::vector<OptionRange> &ranges);
+void checkOptionRangesBelow(const std::string &prefix, const std::vector<OptionRange> &ranges, bool read_only = true);
 // Refuses (refuseOptionValue) `value` of -<prefix><range.name> outside `range`.
 void checkOptionValue(const std::string &prefix, const OptionRange &range, double value);
 

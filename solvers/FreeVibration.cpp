@@ -181,6 +181,7 @@ bool givenOptions(const std::string &prefix, const std::string &part) {
 
 // The eigensolver `prefix` failed (at its set-up or solve): an input error where its options were given.
 Error failure(const std::string &prefix, const std::string &how) {
+  LinearSolver::refuseGivenOutOfRange(prefix); // (throws where one option is named so)
   const std::string what = "eigensolver '" + prefix + "' " + how + "; accepted: its default options, or -" + prefix +
                            "eps_* and -" + prefix + "st_* options that solve (see -" + prefix + "eps_view)";
   return givenOptions(prefix, "eps_") || givenOptions(prefix, "st_") ? inputError(what) : runError(what);
@@ -223,6 +224,7 @@ ModalSolver::ModalSolver(const FreeVibration &problem, const ModalSettings &sett
   try {
     BEAM_PETSC(EPSSetFromOptions(eps));
   } catch (const Error &e) { // e.g. -omega_max_eps_type nonsense
+    LinearSolver::refuseGivenOutOfRange(settings.prefix);
     throw inputError("options of the '" + settings.prefix + "' eigensolver: " + e.what());
   }
   refuseRetargeting(eps, settings.end == SpectrumEnd::Largest ? EPS_LARGEST_MAGNITUDE : EPS_TARGET_MAGNITUDE,
@@ -243,7 +245,9 @@ ModalSolver::ModalSolver(const FreeVibration &problem, const ModalSettings &sett
   LinearSolver::checkSetUp(ksp, settings.prefix + "st_");
   EPSType eps_type = nullptr;
   BEAM_PETSC(EPSGetType(eps, &eps_type));
-  refuseUnreadSolverOptions(comm, settings.prefix, "-" + settings.prefix + "eps_type " + (eps_type ? eps_type : "?"), 0);
+  const std::set<std::string> no_other_solvers; // (the inner solver's reports were judged by checkSetUp)
+  refuseUnreadSolverOptions(comm, settings.prefix, "-" + settings.prefix + "eps_type " + (eps_type ? eps_type : "?"), 0,
+                            &no_other_solvers);
 }
 
 ModalSolver::~ModalSolver() = default;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <regex>
 #include <sstream>
 #include <strings.h>
 
@@ -195,10 +196,107 @@ const std::vector<OptionRange> &parameterRanges() {
                                                   {"pc_gamg_coarse_eq_limit", 1, false, inf, true, "an integer >= 1"},
                                                   {"pc_gamg_process_eq_limit", 1, false, inf, true, "an integer >= 1"},
                                                   {"pc_asm_overlap", 0, false, inf, true, "an integer >= 0"},
-                                                  {"ksp_richardson_scale", 0, true, inf, true, "scale > 0"}};
+                                                  {"ksp_richardson_scale", 0, true, inf, true, "scale > 0"},
+                                                  // PETSc refuses these, but without naming the option
+                                                  // ("Restart must be positive"): refuseGivenOutOfRange
+                                                  {"ksp_gmres_restart", 1, false, inf, true, "an integer >= 1"},
+                                                  {"ksp_gmres_haptol", 0, false, inf, true, "haptol >= 0"},
+                                                  {"ksp_lgmres_augment", 0, false, inf, true, "an integer >= 0"},
+                                                  {"ksp_bcgsl_ell", 1, false, inf, true, "an integer >= 1"},
+                                                  {"ksp_chebyshev_esteig_steps", 0, false, inf, true, "an integer >= 0"},
+                                                  {"pc_factor_fill", 1, false, inf, true, "fill >= 1"},
+                                                  {"pc_factor_levels", 0, false, inf, true, "an integer >= 0"},
+                                                  {"pc_asm_blocks", 1, false, inf, true, "an integer >= 1"},
+                                                  {"pc_gasm_overlap", 0, false, inf, true, "an integer >= 0"},
+                                                  {"pc_bjacobi_blocks", 1, false, inf, true, "an integer >= 1"},
+                                                  {"pc_gamg_aggressive_coarsening", 0, false, inf, true, "an integer >= 0"}};
+  return ranges;
+}
+
+std::vector<OptionRange> allRanges() {
+  std::vector<OptionRange> ranges = parameterRanges();
+  ranges.insert(ranges.end(), toleranceRanges().begin(), toleranceRanges().end());
   return ranges;
 }
 } // namespace
+
+namespace {
+// Adds the options prefix of `ksp` and its inner solvers' to `found` (solverPrefixes); false where a
+// preconditioner's inner solvers are not walked here.
+bool addSolverPrefixes(KSP ksp, std::set<std::string> &found);
+
+bool addInnerPrefixes(PC pc, std::set<std::string> &found) {
+  PCType type = nullptr;
+  BEAM_PETSC(PCGetType(pc, &type));
+  const std::string kind = type ? type : "";
+  PetscInt count = 0, first = 0;
+  KSP *inner = nullptr, one = nullptr;
+  bool all = true;
+  if (kind == PCBJACOBI) BEAM_PETSC(PCBJacobiGetSubKSP(pc, &count, &first, &inner));
+  else if (kind == PCASM) BEAM_PETSC(PCASMGetSubKSP(pc, &count, &first, &inner));
+  else if (kind == PCGASM) BEAM_PETSC(PCGASMGetSubKSP(pc, &count, &first, &inner));
+  else if (kind == PCKSP) BEAM_PETSC(PCKSPGetKSP(pc, &one));
+  else if (kind == PCREDUNDANT) BEAM_PETSC(PCRedundantGetKSP(pc, &one));
+  else if (kind == PCMG || kind == PCGAMG || kind == PCML) {
+    PetscInt levels = 0;
+    BEAM_PETSC(PCMGGetLevels(pc, &levels));
+    for (PetscInt level = 0; level < levels; ++level) { // (level 0's smoother is the coarse solver)
+      KSP smoother;
+      BEAM_PETSC(PCMGGetSmoother(pc, level, &smoother));
+      all = addSolverPrefixes(smoother, found) && all;
+    }
+  } else if (kind == PCFIELDSPLIT) {
+    BEAM_PETSC(PCFieldSplitGetSubKSP(pc, &count, &inner));
+    for (PetscInt i = 0; i < count; ++i) all = addSolverPrefixes(inner[i], found) && all;
+    BEAM_PETSC(PetscFree(inner));
+    return all;
+  } else if (kind == PCCOMPOSITE) {
+    BEAM_PETSC(PCCompositeGetNumberPC(pc, &count));
+    for (PetscInt i = 0; i < count; ++i) {
+      PC part;
+      BEAM_PETSC(PCCompositeGetPC(pc, i, &part));
+      all = addInnerPrefixes(part, found) && all;
+    }
+    return all;
+  } else { // the preconditioners without inner solvers; any other may have some (telescope's is made later)
+    const std::vector<std::string> leaves = {PCNONE, PCJACOBI, PCPBJACOBI, PCVPBJACOBI, PCSOR, PCLU, PCILU, PCICC, PCCHOLESKY,
+                                             PCEISENSTAT, PCSHELL, PCMAT, PCSVD, PCQR, PCKACZMARZ, PCHYPRE, PCCP, PCLMVM, ""};
+    return std::find(leaves.begin(), leaves.end(), kind) != leaves.end();
+  }
+  for (PetscInt i = 0; i < count; ++i) all = addSolverPrefixes(inner[i], found) && all;
+  if (one) all = addSolverPrefixes(one, found) && all;
+  return all;
+}
+
+bool addSolverPrefixes(KSP ksp, std::set<std::string> &found) {
+  const char *prefix = nullptr;
+  BEAM_PETSC(KSPGetOptionsPrefix(ksp, &prefix));
+  std::string name = prefix ? prefix : "";
+  for (char &c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
+  found.insert(name);
+  // PETSc reads -mg_levels_ksp_view for -mg_levels_1_ksp_view when the numbered name is not given.
+  static const std::regex numbered("_[0-9]+_");
+  found.insert(std::regex_replace(name, numbered, "_"));
+  PC pc;
+  BEAM_PETSC(KSPGetPC(ksp, &pc));
+  return addInnerPrefixes(pc, found);
+}
+} // namespace
+
+std::optional<std::set<std::string>> LinearSolver::solverPrefixes(KSP ksp) {
+  std::set<std::string> found;
+  bool known = false;
+  PetscPushErrorHandler(PetscReturnErrorHandler, nullptr);
+  try { // an inner solver not made yet is not known (block Jacobi inside a composite, set up at its first use)
+    known = addSolverPrefixes(ksp, found);
+  } catch (const Error &) {
+  }
+  PetscPopErrorHandler();
+  if (!known) return std::nullopt;
+  return found;
+}
+
+void LinearSolver::refuseGivenOutOfRange(const std::string &prefix) { checkOptionRangesBelow(prefix, allRanges(), false); }
 
 void LinearSolver::checkTolerances(KSP ksp, const std::string &prefix) {
   PetscReal rtol, abstol, dtol;
@@ -233,13 +331,12 @@ void LinearSolver::checkSetUp(KSP ksp, const std::string &prefix) {
   // The ranges under the inner solvers' prefixes too, their tolerances included (-<prefix>sub_ksp_rtol 5,
   // -<prefix>mg_levels_2_pc_sor_omega 3, PCKSP's -<prefix>ksp_ksp_max_it -3 ran): checked on the
   // options, since an inner solver's own values are PETSc's defaults for it (a smoother's fixed sweeps).
-  std::vector<OptionRange> ranges = parameterRanges();
-  ranges.insert(ranges.end(), toleranceRanges().begin(), toleranceRanges().end());
-  checkOptionRangesBelow(prefix, ranges);
+  checkOptionRangesBelow(prefix, allRanges());
+  const std::optional<std::set<std::string>> solvers = solverPrefixes(ksp);
   refuseUnreadSolverOptions(PetscObjectComm(reinterpret_cast<PetscObject>(ksp)), prefix,
                             "-" + prefix + "ksp_type " + (method ? method : "?") + ", -" + prefix + "pc_type " +
                                 (preconditioner ? preconditioner : "?") + (multigrid ? " with " + std::to_string(levels) + " levels" : ""),
-                            int(levels));
+                            int(levels), solvers ? &*solvers : nullptr);
 }
 
 PetscErrorCode LinearSolver::setUp(KSP ksp) {
@@ -326,12 +423,7 @@ void LinearSolver::checkPreconditionerOptions(KSP ksp, Mat A, const std::string 
   else if (kind == PCILU) factor = MAT_FACTOR_ILU;
   else if (kind == PCICC) factor = MAT_FACTOR_ICC;
   else return;
-  // Levels of fill and the ordering, which PETSc also checks only at the factorization.
-  if (factor == MAT_FACTOR_ILU || factor == MAT_FACTOR_ICC) {
-    PetscInt levels = 0;
-    BEAM_PETSC(PCFactorGetLevels(pc, &levels));
-    if (levels < 0) refuseOptionValue(prefix, "pc_factor_levels", double(levels), "an integer >= 0");
-  }
+  // The ordering, which PETSc also checks only at the factorization (the levels of fill: parameterRanges).
   char ordering[64] = "";
   PetscBool ordering_given = PETSC_FALSE;
   BEAM_PETSC(PetscOptionsGetString(nullptr, prefix.c_str(), "-pc_factor_mat_ordering_type", ordering, sizeof ordering, &ordering_given));
@@ -370,6 +462,7 @@ void LinearSolver::finish(Mat A, const std::string &prefix, const std::vector<st
   try {
     BEAM_PETSC(KSPSetFromOptions(ksp_));
   } catch (const Error &e) { // e.g. -mass_ksp_type nonsense
+    refuseGivenOutOfRange(prefix);
     throw inputError("options of the '" + prefix + "' solver: " + e.what());
   }
   acceptSolveTimeOptions(prefix); // the reports read by KSPSolve; the rest judged after the set-up (checkSetUp)
@@ -397,7 +490,11 @@ void LinearSolver::finish(Mat A, const std::string &prefix, const std::vector<st
   refuseOneApplication(ksp_, A, prefix, also_exact, "");
   checkPreconditionerOptions(ksp_, A, prefix);
   const PetscErrorCode set_up = setUp(ksp_); // the factorization happens here, once
-  if (set_up && isArgumentError(set_up)) throw inputError("options of the '" + prefix + "' solver: " + lastPetscMessage(true));
+  if (set_up && isArgumentError(set_up)) {
+    const std::string message = lastPetscMessage(true);
+    refuseGivenOutOfRange(prefix);
+    throw inputError("options of the '" + prefix + "' solver: " + message);
+  }
   BEAM_PETSC(set_up);
   checkSetUp(ksp_, prefix);
 }
@@ -442,7 +539,11 @@ void LinearSolver::solve(Vec b, Vec x, bool require_convergence, Start start) co
   if (from_zero && nonzero) BEAM_PETSC(KSPSetInitialGuessNonzero(ksp_, PETSC_FALSE)); // KSP zeroes x itself
   const PetscErrorCode solved = KSPSolve(ksp_, b, x);
   if (from_zero && nonzero) BEAM_PETSC(KSPSetInitialGuessNonzero(ksp_, PETSC_TRUE));
-  if (solved && isArgumentError(solved)) throw inputError("options of the '" + prefix_ + "' solver: " + lastPetscMessage(true));
+  if (solved && isArgumentError(solved)) {
+    const std::string message = lastPetscMessage(true);
+    refuseGivenOutOfRange(prefix_);
+    throw inputError("options of the '" + prefix_ + "' solver: " + message);
+  }
   BEAM_PETSC(solved);
   BEAM_PETSC(KSPGetIterationNumber(ksp_, &last_iterations_));
   KSPConvergedReason reason;

@@ -9,6 +9,8 @@
 #include <petscksp.h>
 
 #include <functional>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,8 +63,17 @@ public:
   static void checkParameterRanges(const std::string &prefix);
   // After KSPSetUp: the same ranges and the tolerances' for the inner solvers PETSc made at the set-up
   // (-<prefix>sub_*, -<prefix>mg_levels_*, -<prefix>mg_coarse_*, -<prefix>ksp_ksp_*, ...), and the inner
-  // solvers' options the set-up did not read refused as unknown (acceptSolveTimeOptions with checked_at_set_up, refuseUnreadSolverOptions).
+  // solvers' options the set-up did not read refused as unknown (acceptSolveTimeOptions, refuseUnreadSolverOptions).
   static void checkSetUp(KSP ksp, const std::string &prefix);
+  // The options prefixes of `ksp` and of the inner solvers its set-up made (block Jacobi's, ASM's, the
+  // multigrid levels', PCKSP's, a field split's, ...), lower case, a numbered level's also without its
+  // number; nullopt where a preconditioner's inner solvers are not known here (PCBDDC, PCPATCH, ...).
+  static std::optional<std::set<std::string>> solverPrefixes(KSP ksp);
+  // PETSc failed on the options of the solver under `prefix` (its SetFromOptions, set-up or solve): the
+  // first given option under `prefix` or below it outside the ranges above is refused, named, with what
+  // is accepted (PETSc's own message may name neither: "Negative overlap value requested"); returns
+  // where none is, for the caller's message.
+  static void refuseGivenOutOfRange(const std::string &prefix);
   // KSPSetUp and the set-up of the inner solvers on the blocks (KSPSetUpOnBlocks), which read their
   // options then: the PETSc error code (an argument error is the options').
   static PetscErrorCode setUp(KSP ksp);
