@@ -4,6 +4,8 @@
 #include <cerrno>
 #include <cmath>
 #include <limits>
+#include <exception>
+#include <map>
 #include <regex>
 #include <set>
 #include <cstdlib>
@@ -351,12 +353,21 @@ std::set<std::string> &innerReports() {
 const std::regex &reportName() {
   static const std::regex report(
       "^((?:sub_(?:[0-9]+_)?|mg_levels_(?:[0-9]+_)?(?:up_)?|mg_coarse_|redundant_|ksp_|fieldsplit_[A-Za-z0-9]+_|telescope_|"
-      "hmg_inner_|npc_|st_)*)"
+      "hmg_inner_|deflation_(?:tel_)?|npc_|st_)*)"
       "(ksp_(?:view(?:_pre|_mat|_pmat|_rhs|_solution|_eigenvalues|_eigenvalues_explicit|_singularvalues|_mat_explicit|"
       "_preconditioned_operator_explicit|_final_residual|_final_residual_vecs)?|converged_reason|converged_rate)|"
       "snes_(?:view(?:_pre|_solution)?|converged_reason)|eps_(?:view(?:_pre|_values|_vectors|_mat0|_mat1)?|converged_reason))$",
       std::regex::icase);
   return report;
+}
+// setUpSolversTogether: how deep, and the refusals of the set-ups so far that a later one may lift.
+int &settingUpTogether() {
+  static int depth = 0;
+  return depth;
+}
+std::map<std::string, std::string> &pendingRefusals() {
+  static std::map<std::string, std::string> refusals; // option name -> message
+  return refusals;
 }
 std::string lowerCase(std::string text) {
   for (char &c : text) c = char(std::tolower(static_cast<unsigned char>(c)));
@@ -410,8 +421,9 @@ void checkSolverOptionValues() {
   }
 }
 
-bool finishOptions(MPI_Comm comm) {
+bool finishOptions(MPI_Comm comm, const std::function<void()> &before_help) {
   const bool help = helpRequested();
+  if (help && before_help) before_help();
   agreeOn(comm, [&] {
     if (help) return; // -help lists options; it does not judge them
     PetscInt n = 0;
@@ -449,14 +461,11 @@ void checkOptionRanges(const std::string &prefix, const std::vector<OptionRange>
     BEAM_PETSC(PetscOptionsUsed(nullptr, option.c_str(), &used));
     if (!used && read_only) continue; // (reading it here would mark it used: an unused one would no longer be unknown)
     PetscReal value = 0;
-    // (One not read may not be a number at all: PETSc's own message then stands.)
-    if (!used) {
-      PetscPushErrorHandler(PetscReturnErrorHandler, nullptr);
-      const PetscErrorCode read = PetscOptionsGetReal(nullptr, nullptr, ("-" + option).c_str(), &value, &set);
-      PetscPopErrorHandler();
-      if (read) continue;
-    } else BEAM_PETSC(PetscOptionsGetReal(nullptr, nullptr, ("-" + option).c_str(), &value, &set));
-    if (set) checkOptionValue(prefix, r, value);
+    // (A value that is no number at all, -ms_ksp_gmres_restart abc, is PETSc's to refuse, in its words.)
+    PetscPushErrorHandler(PetscReturnErrorHandler, nullptr);
+    const PetscErrorCode read = PetscOptionsGetReal(nullptr, nullptr, ("-" + option).c_str(), &value, &set);
+    PetscPopErrorHandler();
+    if (!read && set) checkOptionValue(prefix, r, value);
   }
 }
 
@@ -467,14 +476,10 @@ void checkOptionValue(const std::string &prefix, const OptionRange &r, double va
 }
 
 void checkOptionRangesBelow(const std::string &prefix, const std::vector<OptionRange> &ranges, bool read_only) {
-  const auto lower = [](std::string text) {
-    for (char &c : text) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return text;
-  };
-  const std::string head = lower(prefix);
+  const std::string head = lowerCase(prefix);
   std::set<std::string> prefixes; // -<prefix><inner><name>: <inner> empty or ending in '_' (PETSc ignores case)
   for (const auto &[option, value] : databaseOptions()) {
-    const std::string name = lower(option.substr(option.rfind('-', 0) == 0 ? 1 : 0));
+    const std::string name = lowerCase(option.substr(option.rfind('-', 0) == 0 ? 1 : 0));
     if (name.compare(0, head.size(), head) != 0) continue;
     for (const OptionRange &r : ranges) {
       const size_t length = std::strlen(r.name);
@@ -517,9 +522,21 @@ void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::st
 
 void refuseUnreadSolverOptions(MPI_Comm comm, const std::string &prefix, const std::string &solver, int levels,
                                const std::set<std::string> *solvers) {
-  std::vector<std::string> mine;
+  std::vector<std::string> mine, reports;
   for (const std::string &name : awaitingSetUp())
     if (strncasecmp(name.c_str(), prefix.c_str(), prefix.size()) == 0) mine.push_back(name);
+  for (const std::string &name : innerReports())
+    if (strncasecmp(name.c_str(), prefix.c_str(), prefix.size()) == 0) reports.push_back(name);
+  const auto judged = [](const std::string &name) {
+    awaitingSetUp().erase(name);
+    innerReports().erase(name);
+    pendingRefusals().erase(name);
+  };
+  if (helpRequested()) { // -help lists the options the set-up read; it calls none unknown (finishOptions)
+    for (const auto *names : {&mine, &reports})
+      for (const std::string &name : *names) judged(name);
+    return;
+  }
   const auto used = [](const std::string &name) {
     PetscBool read = PETSC_FALSE;
     BEAM_PETSC(PetscOptionsUsed(nullptr, name.c_str(), &read));
@@ -534,34 +551,73 @@ void refuseUnreadSolverOptions(MPI_Comm comm, const std::string &prefix, const s
       if (!used(head + std::to_string(level) + "_" + name.substr(head.size()))) return false;
     return true;
   };
-  agreeOn(comm, [&] {
-    for (const std::string &name : mine) {
-      if (!used(name) && !overridden(name))
-        throw inputError("unknown option -" + name + ": no part of the solver as set up (" + solver +
-                         ") reads it; run with -help for the accepted options");
-    }
-  });
-  for (const std::string &name : mine) awaitingSetUp().erase(name);
+  std::vector<std::pair<std::string, std::string>> refused; // (name, message)
+  for (const std::string &name : mine) {
+    if (used(name) || overridden(name)) judged(name);
+    else
+      refused.emplace_back(name, "unknown option -" + name + ": no part of the solver as set up (" + solver +
+                                     ") reads it; run with -help for the accepted options");
+  }
   // The inner solvers' reports: read by a KSP under <prefix><chain> only, so refused where the set-up
   // made none on any rank (-ms_sub_ksp_converged_reason with the LU printed nothing, exit 0). A snes_ or
   // eps_ report has no inner solver to read it (a nonlinear preconditioner's, -ms_npc_*, is read by it:
   // never kept here). An up-smoother's (mg_levels_N_up_) is not judged: asking PETSc for it would make it.
-  std::vector<std::string> reports;
-  for (const std::string &name : innerReports())
-    if (strncasecmp(name.c_str(), prefix.c_str(), prefix.size()) == 0) reports.push_back(name);
-  for (const std::string &name : reports) {
+  // The lists are the same on every rank (PETSc gives every rank rank 0's options files).
+  std::vector<int> absent(reports.size() + 1, 0);
+  std::vector<std::string> chains(reports.size()), kinds(reports.size());
+  for (size_t i = 0; i < reports.size(); ++i) {
     std::smatch parts;
-    const std::string rest = name.substr(prefix.size());
-    std::regex_match(rest, parts, reportName());
-    const std::string object = lowerCase(prefix + parts.str(1)), report = lowerCase(parts.str(2));
+    const std::string rest = reports[i].substr(prefix.size());
+    if (!std::regex_match(rest, parts, reportName())) continue;
+    chains[i] = parts.str(1);
+    const std::string object = lowerCase(prefix + chains[i]);
+    kinds[i] = lowerCase(parts.str(2)).substr(0, lowerCase(parts.str(2)).find('_'));
     const bool unjudged = !solvers || object.find("_up_") != std::string::npos;
-    int absent = !unjudged && !(report.rfind("ksp_", 0) == 0 && solvers->count(object));
-    MPI_Allreduce(MPI_IN_PLACE, &absent, 1, MPI_INT, MPI_MIN, comm); // absent on every rank
-    if (absent)
-      throw inputError("unknown option -" + name + ": no part of the solver as set up (" + solver + ") has an inner solver -" +
-                       prefix + parts.str(1) + " to report on; run with -help for the accepted options");
+    absent[i] = !unjudged && !(kinds[i] == "ksp" && solvers->count(object));
+    if (absent[i] && kinds[i] != "ksp" && solvers->count(object)) absent[i] = 2; // a linear solver there
   }
-  for (const std::string &name : reports) innerReports().erase(name);
+  MPI_Allreduce(MPI_IN_PLACE, absent.data(), int(absent.size()), MPI_INT, MPI_MIN, comm); // absent on every rank
+  for (size_t i = 0; i < reports.size(); ++i) {
+    const std::string inner = "-" + prefix + chains[i];
+    if (!absent[i]) judged(reports[i]);
+    else if (absent[i] == 2)
+      refused.emplace_back(reports[i], "unknown option -" + reports[i] + ": the inner solver " + inner +
+                                           " is a linear solver (KSP); accepted: its " + inner + "ksp_* reports");
+    else
+      refused.emplace_back(reports[i], "unknown option -" + reports[i] + ": no part of the solver as set up (" + solver +
+                                           ") has an inner solver " + inner + " to report on; run with -help for the accepted options");
+  }
+  if (settingUpTogether() > 0) { // judged again by the next solver set up under the prefix (setUpSolversTogether)
+    for (const auto &[name, message] : refused) pendingRefusals()[name] = message;
+    return;
+  }
+  for (const auto &[name, message] : refused) judged(name);
+  agreeOn(comm, [&] {
+    if (!refused.empty()) throw inputError(refused.front().second);
+  });
+}
+
+void setUpSolversTogether(MPI_Comm comm, const std::function<void()> &set_up) {
+  struct Together {
+    Together() { ++settingUpTogether(); }
+    ~Together() {
+      if (--settingUpTogether() == 0 && std::uncaught_exceptions() > 0) pendingRefusals().clear();
+    }
+  };
+  {
+    const Together together;
+    set_up();
+  }
+  if (settingUpTogether() > 0) return; // (the outer call judges)
+  const std::map<std::string, std::string> pending = std::move(pendingRefusals());
+  pendingRefusals().clear();
+  for (const auto &[name, message] : pending) {
+    awaitingSetUp().erase(name);
+    innerReports().erase(name);
+  }
+  agreeOn(comm, [&] {
+    if (!pending.empty()) throw inputError(pending.begin()->second);
+  });
 }
 
 void setDefaultOption(const std::string &name, const std::string &value) {

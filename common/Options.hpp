@@ -106,7 +106,9 @@ bool helpRequested();
 // anything is written: refuses the first option nobody read ("unknown option -foo"), collectively.
 // Returns true when -help was given (the caller then stops without running). Options PETSc reads only
 // while solving are taken as read by the solver that will read them (acceptSolveTimeOptions).
-bool finishOptions(MPI_Comm comm);
+// `before_help`, under -help only, runs first: the set-up of solvers made at the run's start (Newton's,
+// TimeLoop::prepareStart), so that their inner solvers list their options too.
+bool finishOptions(MPI_Comm comm, const std::function<void()> &before_help = {});
 // True when some option is still unread, or -help was given: then objects not set up yet have options
 // to read (or list) before finishOptions. Collective (true on every rank if on any).
 bool optionsLeftToRead(MPI_Comm comm);
@@ -134,6 +136,11 @@ void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::st
 // for them on any rank; `solvers` null: not judged.
 void refuseUnreadSolverOptions(MPI_Comm comm, const std::string &prefix, const std::string &solver, int levels,
                                const std::set<std::string> *solvers);
+// Runs `set_up`, which sets several solvers under the same prefixes up (a sweep's runs on different
+// models: GAMG makes one level on contact_study's particle, two on its disk), and judges their options
+// once after it, as refuseUnreadSolverOptions does: an option or a report is unknown only if none of
+// them reads it (the first set-up's verdict depended on the order of -shapes). Collective.
+void setUpSolversTogether(MPI_Comm comm, const std::function<void()> &set_up);
 
 // Refuses a solver option's value that PETSc takes but that means nothing (an input error, exit 2):
 // "-<prefix><name> <value>: accepted: <accepted>".

@@ -191,14 +191,20 @@ int main(int argc, char **argv) {
         c.loop = std::make_unique<beam::TimeLoop>(*c.scheme, *c.model, run);
         cases.push_back(std::move(c));
       }
-    if (beam::finishOptions(PETSC_COMM_WORLD)) return 0;
     // Each run's initial state checked and Newton's preconditioner set up before the directory: an option
-    // refused there leaves none behind.
-    for (Case &c : cases) {
-      beam::PVec x = c.model->createVector(), v = c.model->createVector();
-      c.model->initialState(x, v);
-      c.loop->prepareStart(x, v);
-    }
+    // refused there leaves none behind (and under -help, before the help ends: the inner solvers' options).
+    // Their options are judged together: the particle's GAMG has one level, the disk's two.
+    const auto prepare = [&] {
+      beam::setUpSolversTogether(PETSC_COMM_WORLD, [&] {
+        for (Case &c : cases) {
+          beam::PVec x = c.model->createVector(), v = c.model->createVector();
+          c.model->initialState(x, v);
+          c.loop->prepareStart(x, v);
+        }
+      });
+    };
+    if (beam::finishOptions(PETSC_COMM_WORLD, prepare)) return 0;
+    prepare();
     beam::prepareOutputDirectory(out.dir);
 
     // The zeta column as wide as its longest exact value (0.123456789 broke the alignment).

@@ -71,10 +71,10 @@ int main(int argc, char **argv) {
     const beam::MassSpringModel model(o.network, PETSC_COMM_WORLD);
     const auto scheme = beam::makeScheme(o.scheme);
     beam::TimeLoop loop(*scheme, model, o.run);
-    if (beam::finishOptions(PETSC_COMM_WORLD)) return 0; // -help: every solver has listed its options
-
     beam::PVec x = model.createVector(), v = model.createVector();
     model.initialState(x, v);
+    // -help: every solver has listed its options, Newton's inner ones after its set-up
+    if (beam::finishOptions(PETSC_COMM_WORLD, [&] { loop.prepareStart(x, v); })) return 0;
     beam::LabOutput output = beam::labOutput(o.output, "mass_spring",
                                              {"kinetic", "gravity", "elastic", "contact", "dissipated", "total"});
     // Printed when the run starts: before a refused restart or output directory it read as a run that went on.

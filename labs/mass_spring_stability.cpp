@@ -323,10 +323,15 @@ int main(int argc, char **argv) {
       auto probe = std::make_unique<beam::TimeLoop>(*stepper, base.model, s.sweep_run);
       probes.emplace_back(std::move(stepper), std::move(probe));
     }
-    if (beam::finishOptions(PETSC_COMM_WORLD)) return 0;
     // Newton's preconditioner set up once (TimeScheme::begin) before the directory: an option refused
-    // there leaves none behind.
-    for (auto &probe : probes) probe.second->prepareStart(base.x0, base.v0);
+    // there leaves none behind (and under -help, before the help ends: the inner solvers' options).
+    const auto prepare = [&] {
+      beam::setUpSolversTogether(PETSC_COMM_WORLD, [&] {
+        for (auto &probe : probes) probe.second->prepareStart(base.x0, base.v0);
+      });
+    };
+    if (beam::finishOptions(PETSC_COMM_WORLD, prepare)) return 0;
+    prepare();
     probes.clear();
     // Before the directory: a network that refuses (unstable at rest, eigensolver options elsewhere in
     // the spectrum) leaves none behind.

@@ -203,7 +203,7 @@ const std::vector<OptionRange> &parameterRanges() {
                                                   {"ksp_gmres_haptol", 0, false, inf, true, "haptol >= 0"},
                                                   {"ksp_lgmres_augment", 0, false, inf, true, "an integer >= 0"},
                                                   {"ksp_bcgsl_ell", 1, false, inf, true, "an integer >= 1"},
-                                                  {"ksp_chebyshev_esteig_steps", 0, false, inf, true, "an integer >= 0"},
+                                                  {"ksp_chebyshev_esteig_steps", 1, false, inf, true, "an integer >= 1"},
                                                   {"pc_factor_fill", 1, false, inf, true, "fill >= 1"},
                                                   {"pc_factor_levels", 0, false, inf, true, "an integer >= 0"},
                                                   {"pc_asm_blocks", 1, false, inf, true, "an integer >= 1"},

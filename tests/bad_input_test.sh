@@ -1165,6 +1165,17 @@ expect 2 "-shifted_pc_gasm_overlap -1: accepted: an integer >= 0" "$labs/fully_i
   -shifted_pc_gasm_overlap -1 -output_dir $out
 expect 2 "-modes_st_pc_asm_overlap -1: accepted: an integer >= 0" "$labs/modes" -mx 6 -my 2 -modes_st_ksp_type gmres \
   -modes_st_pc_type asm -modes_st_pc_asm_overlap -1 -output_dir $out
+# (-help calls no option unknown, but a value out of its range is refused under it too: exit 2 after the help)
+expect 2 "-ms_pc_sor_omega 7: accepted: 0 < omega < 2" "${ms[@]}" -help -ms_pc_type sor -ms_pc_sor_omega 7
+# (a value that is no number stays PETSc's to refuse, exit 2 before the directory, also an inner solver's: a
+# hostile pass found exit 3, "has no numeric value" naming no option, and the inner one after step 0)
+expect 2 "options of Newton's solver (-ms_snes_*, -ms_ksp_*, -ms_pc_*): Input string abc has no integer value" "${ms[@]}" \
+  -ms_ksp_type gmres -ms_pc_type jacobi -ms_ksp_gmres_restart abc
+expect 2 "Input string abc has no integer value" "${ms[@]}" -ms_ksp_type gmres -ms_pc_type bjacobi -ms_sub_ksp_type gmres \
+  -ms_sub_ksp_gmres_restart abc
+expect 2 "Input string abc has no numeric value" "${ms[@]}" -ms_ksp_type gmres -ms_pc_type sor -ms_pc_sor_omega abc
+expect 2 "-ms_ksp_chebyshev_esteig_steps 0: accepted: an integer >= 1" "${ms[@]}" -ms_ksp_type chebyshev -ms_pc_type jacobi \
+  -ms_ksp_chebyshev_esteig_steps 0
 expect 2 "Input string 1e12 has no integer value" "${ms[@]}" -ms_ksp_type gmres -ms_pc_type jacobi -ms_ksp_gmres_restart 1e12
 expect 0 "" "${ms[@]}" -ms_ksp_type gmres -ms_pc_type asm -ms_pc_asm_overlap 0 -ms_sub_pc_type ilu -ms_sub_pc_factor_levels 1 \
   -ms_ksp_gmres_restart 2 -ms_sub_pc_factor_fill 1
@@ -1241,6 +1252,14 @@ expect 0 "" "${ms[@]}" -ms_ksp_type gmres -ms_pc_type composite -ms_pc_composite
 expect 2 "unknown option -ms_sub_0_sub_ksp_converged_reason" "${ms[@]}" -ms_ksp_type gmres -ms_pc_type composite \
   -ms_pc_composite_pcs jacobi,sor -ms_sub_0_sub_ksp_converged_reason
 expect 0 "" mpiexec --quiet -n 2 "${ms[@]}" -ms_ksp_type gmres -ms_pc_type redundant -ms_redundant_ksp_converged_reason
+# A sweep's runs under one prefix are judged together: contact_study's particle has one GAMG level, its
+# disk two, so a level's report or option is the disk's (refused after the particle's set-up alone).
+expect 0 "" "$labs/contact_study" -zetas 0.1 -ms_ksp_type gmres -ms_pc_type gamg -ms_mg_coarse_ksp_converged_reason \
+  -ms_mg_levels_1_pc_type jacobi -output_dir $out
+expect 2 "unknown option -ms_mg_levels_5_ksp_view: no part of the solver as set up (-ms_ksp_type gmres, -ms_pc_type gamg with 2 levels)" \
+  "$labs/contact_study" -zetas 0.1 -ms_ksp_type gmres -ms_pc_type gamg -ms_mg_levels_5_ksp_view -output_dir $out
+expect 2 "unknown option -modes_st_eps_view: the inner solver -modes_st_ is a linear solver (KSP); accepted: its -modes_st_ksp_* reports" \
+  "$labs/modes" -mx 6 -my 2 -modes_st_eps_view -output_dir $out
 expect 0 "" mpiexec --quiet -n 2 "${ms[@]}" -ms_pc_type bjacobi -ms_pc_bjacobi_blocks 1 -MS_SUB_KSP_CONVERGED_REASON
 expect 0 "" "$labs/modes" -mx 6 -my 2 -modes_st_ksp_type gmres -modes_st_ksp_rtol 1e-12 -modes_st_pc_type bjacobi \
   -modes_st_sub_ksp_converged_reason -output_dir inner_ok

@@ -201,7 +201,9 @@ TEST(CriticalStep, RoughInitialStateIsRankIndependentFrozenAndScaled) {
     BEAM_PETSC(VecGetOwnershipRange(x, &lo, &hi));
     BEAM_PETSC(VecGetArrayRead(x, &a));
     for (PetscInt d : frozen)
-      if (d >= lo && d < hi) EXPECT_EQ(PetscRealPart(a[d - lo]), 0.0) << d;
+      if (d >= lo && d < hi) {
+        EXPECT_EQ(PetscRealPart(a[d - lo]), 0.0) << d;
+      }
     BEAM_PETSC(VecRestoreArrayRead(x, &a));
   }
 }

@@ -196,7 +196,9 @@ TEST(DiscreteModel, FifteenDofDampingIsTheChainOfReference002) {
   const DiscreteModel f = builtinModel("fifteen_dof");
   for (int i = 0; i < 15; ++i) {
     EXPECT_EQ(f.C.coeff(i, i), c[size_t(i)] + c[size_t(i) + 1]) << i;
-    if (i < 14) EXPECT_EQ(f.C.coeff(i, i + 1), -c[size_t(i) + 1]) << i;
+    if (i < 14) {
+      EXPECT_EQ(f.C.coeff(i, i + 1), -c[size_t(i) + 1]) << i;
+    }
   }
 }
 
