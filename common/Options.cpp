@@ -1,5 +1,6 @@
 #include "common/Options.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -454,18 +455,31 @@ void refuseOptionValue(const std::string &prefix, const char *name, double value
   throw inputError(what.str());
 }
 
-void checkOptionRanges(const std::string &prefix, const std::vector<OptionRange> &ranges, bool read_only) {
+namespace {
+// The number PETSc reads from an option's text: a real, or an integer in PETSc's words (mouse is -1,
+// DECIDE -1, DEFAULT -2); false where it reads none (-ms_ksp_gmres_restart abc: PETSc's own message stands).
+bool petscNumber(const std::string &text, double &value) {
+  PetscReal real = 0;
+  PetscInt integer = 0;
+  PetscPushErrorHandler(PetscReturnErrorHandler, nullptr);
+  bool read = PetscOptionsStringToReal(text.c_str(), &real) == 0;
+  if (read) value = real;
+  else if ((read = PetscOptionsStringToInt(text.c_str(), &integer) == 0)) value = double(integer);
+  PetscPopErrorHandler();
+  return read;
+}
+} // namespace
+
+void checkOptionRanges(const std::string &prefix, const std::vector<OptionRange> &ranges) {
   for (const OptionRange &r : ranges) {
     const std::string option = prefix + r.name;
     PetscBool used = PETSC_FALSE, set = PETSC_FALSE;
     BEAM_PETSC(PetscOptionsUsed(nullptr, option.c_str(), &used));
-    if (!used && read_only) continue; // (reading it here would mark it used: an unused one would no longer be unknown)
-    PetscReal value = 0;
-    // (A value that is no number at all, -ms_ksp_gmres_restart abc, is PETSc's to refuse, in its words.)
-    PetscPushErrorHandler(PetscReturnErrorHandler, nullptr);
-    const PetscErrorCode read = PetscOptionsGetReal(nullptr, nullptr, ("-" + option).c_str(), &value, &set);
-    PetscPopErrorHandler();
-    if (!read && set) checkOptionValue(prefix, r, value);
+    if (!used) continue; // (reading it here would mark it used: an unused one would no longer be unknown)
+    char text[256] = "";
+    BEAM_PETSC(PetscOptionsGetString(nullptr, nullptr, ("-" + option).c_str(), text, sizeof text, &set));
+    double value = 0;
+    if (set && petscNumber(text, value)) checkOptionValue(prefix, r, value);
   }
 }
 
@@ -485,13 +499,16 @@ void checkOptionRangesBelow(const std::string &prefix, const std::vector<OptionR
       const size_t length = std::strlen(r.name);
       if (name.size() < head.size() + length || name.compare(name.size() - length, length, r.name) != 0) continue;
       const std::string inner = name.substr(head.size(), name.size() - length - head.size());
-      if (inner.empty() || inner.back() == '_') prefixes.insert(prefix + inner);
+      if (!inner.empty() && inner.back() != '_') continue;
+      double number = 0;
+      if (read_only) prefixes.insert(prefix + inner);
+      else if (petscNumber(value, number)) checkOptionValue(prefix + inner, r, number); // (the text: nothing marked read)
     }
   }
-  for (const std::string &below : prefixes) checkOptionRanges(below, ranges, read_only);
+  for (const std::string &below : prefixes) checkOptionRanges(below, ranges);
 }
 
-void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::string> &also) {
+void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::string> &kinds, const std::vector<std::string> &also) {
   PetscInt n = 0;
   char **names = nullptr, **values = nullptr;
   BEAM_PETSC(PetscOptionsLeftGet(nullptr, &n, &names, &values));
@@ -503,7 +520,11 @@ void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::st
     // The reports PETSc reads at a solve, the solver's or an inner one's (-ms_sub_ksp_converged_reason,
     // -ms_ksp_view_mat): no set-up reads them. Only PETSc's names, under the inner solvers' prefixes.
     std::smatch parts;
-    const bool report = std::regex_match(rest, parts, reportName());
+    bool report = std::regex_match(rest, parts, reportName());
+    if (report && parts.length(1) == 0) { // the solver's own: of its kinds only (-modes_ksp_view, -ms_eps_view: no such solver)
+      const std::string kind = lowerCase(parts.str(2).substr(0, parts.str(2).find('_')));
+      report = std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+    }
     bool also_read = false;
     for (const auto &start : also) also_read = also_read || strncasecmp(rest.c_str(), start.c_str(), start.size()) == 0;
     const bool now = report || also_read;

@@ -127,7 +127,10 @@ bool optionsLeftToRead(MPI_Comm comm);
 // calls refuseUnreadSolverOptions: every option under the prefix the set-up did not read is refused
 // (-ms_sub_pc_type with GAMG, which has no sub-solvers, ran without a word until 2026-11-29);
 // finishOptions leaves them to that check.
-void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::string> &also = {});
+// `kinds`: the reports the solver under the prefix reads itself ("ksp", "snes", "eps"); another's
+// (-modes_ksp_view on an eigensolver) is left to that check.
+void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::string> &kinds,
+                            const std::vector<std::string> &also = {});
 // After the set-up of the solver under `prefix` (`solver` names it in the message, e.g. "-ms_pc_type
 // gamg"; `levels`: its multigrid levels, 0 without): the options acceptSolveTimeOptions kept for it that
 // the set-up did not read are refused as unknown (an input error, agreed on over `comm`), and the inner
@@ -158,12 +161,14 @@ struct OptionRange {
 };
 // Refuses (refuseOptionValue) each of `ranges` that PETSc has read under `prefix` (so after the
 // solver's SetFromOptions) with a value outside its range; options not read yet are left alone (an
-// unknown one is refused later, one read at the first solve is not checked) unless `read_only` is false
-// (PETSc has already failed on the options: whether one is read no longer matters).
-void checkOptionRanges(const std::string &prefix, const std::vector<OptionRange> &ranges, bool read_only = true);
+// unknown one is refused later, one read at the first solve is not checked). A value PETSc reads as no
+// number is left to PETSc; mouse, DECIDE and DEFAULT are the integers PETSc makes of them.
+void checkOptionRanges(const std::string &prefix, const std::vector<OptionRange> &ranges);
 // The same under `prefix` and under every prefix below it that the database holds one of `ranges` for:
 // the inner solvers' (-<prefix>sub_ksp_rtol, -<prefix>mg_levels_2_pc_sor_omega, PCKSP's
 // -<prefix>ksp_ksp_max_it, a field split's or a nested one's), whichever preconditioner made them.
+// `read_only` false: every value given, read or not, judged by its text (nothing is marked read): before
+// PETSc reads a value that would crash it, or after PETSc failed on the options.
 void checkOptionRangesBelow(const std::string &prefix, const std::vector<OptionRange> &ranges, bool read_only = true);
 // Refuses (refuseOptionValue) `value` of -<prefix><range.name> outside `range`.
 void checkOptionValue(const std::string &prefix, const OptionRange &range, double value);

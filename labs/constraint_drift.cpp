@@ -84,19 +84,14 @@ int main(int argc, char **argv) {
       schemes.push_back(beam::makeScheme(o.scheme));
       loops.push_back(std::make_unique<beam::TimeLoop>(*schemes.back(), *models.back(), o.run));
     }
+    if (beam::finishOptions(PETSC_COMM_WORLD)) return 0;
     // Each variant's initial state checked and Newton's linear solver set up before the directories: an
-    // option refused there leaves none behind (and under -help, before the help ends: the inner solvers').
-    const auto prepare = [&] {
-      beam::setUpSolversTogether(PETSC_COMM_WORLD, [&] {
-        for (size_t i = 0; i < variants.size(); ++i) {
-          beam::PVec x = models[i]->createVector(), v = models[i]->createVector();
-          models[i]->initialState(x, v);
-          loops[i]->prepareStart(x, v);
-        }
-      });
-    };
-    if (beam::finishOptions(PETSC_COMM_WORLD, prepare)) return 0;
-    prepare();
+    // option refused there leaves none behind.
+    for (size_t i = 0; i < variants.size(); ++i) {
+      beam::PVec x = models[i]->createVector(), v = models[i]->createVector();
+      models[i]->initialState(x, v);
+      loops[i]->prepareStart(x, v);
+    }
     // Every variant's directory before any runs: a file in the place of the last one was refused (exit 2)
     // after four variants had run and printed their rows.
     beam::prepareOutputDirectory(o.output.dir); // its tables and chart (checked and locked), then each variant's

@@ -23,9 +23,10 @@ int main(int argc, char **argv) {
                                                 o.mechanism.projection);
     const auto scheme = beam::makeScheme(o.scheme);
     beam::TimeLoop loop(*scheme, model, o.run);
+    if (beam::finishOptions(PETSC_COMM_WORLD)) return 0;
+
     beam::PVec x = model.createVector(), v = model.createVector();
     model.initialState(x, v);
-    if (beam::finishOptions(PETSC_COMM_WORLD, [&] { loop.prepareStart(x, v); })) return 0;
     beam::LabOutput output = beam::labOutput(o.output, "multibody", beam::multibodyEnergyColumns());
     // Printed when the run starts: before a refused restart or output directory it read as a run that went on.
     output.header = "multibody: " + o.mechanism.description.source + ", " + std::to_string(model.bodyCount()) + " bodies, " +

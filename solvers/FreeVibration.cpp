@@ -221,6 +221,7 @@ ModalSolver::ModalSolver(const FreeVibration &problem, const ModalSettings &sett
     BEAM_PETSC(EPSSetWhichEigenpairs(eps, EPS_TARGET_MAGNITUDE));
   }
   useDirectSolves(eps, comm, settings.prefix);
+  LinearSolver::refuseValuesThatCrash(settings.prefix);
   try {
     BEAM_PETSC(EPSSetFromOptions(eps));
   } catch (const Error &e) { // e.g. -omega_max_eps_type nonsense
@@ -234,7 +235,7 @@ ModalSolver::ModalSolver(const FreeVibration &problem, const ModalSettings &sett
   // (-<prefix>st_sub_*, -<prefix>st_mg_levels_*) by the set-up, done here so that they are judged now:
   // their ranges, and those no part of the solver as set up reads refused (-modes_st_sub_pc_type with the
   // default Cholesky ran without a word until 2026-11-29).
-  acceptSolveTimeOptions(settings.prefix);
+  acceptSolveTimeOptions(settings.prefix, {"eps"});
   const auto [ksp, pc] = innerSolver(eps);
   try {
     BEAM_PETSC(EPSSetUp(eps));
@@ -420,6 +421,7 @@ double largestOmegaMasked(const SecondOrderSystem &system, const std::vector<Pet
   ST st;
   BEAM_PETSC(EPSGetST(eps, &st));
   BEAM_PETSC(STSetKSP(st, mass.ksp()));
+  LinearSolver::refuseValuesThatCrash(prefix);
   BEAM_PETSC(EPSSetFromOptions(eps));
   refuseRetargeting(eps, EPS_LARGEST_MAGNITUDE, 1, prefix, "one (the largest)", 1e-3); // a warning's estimate
   BEAM_PETSC(EPSSolve(eps));

@@ -244,6 +244,7 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
     // solve (directFallback).
     fallback_allowed_ = !pc_chosen && !ksp_chosen;
   }
+  LinearSolver::refuseValuesThatCrash(newton_prefix_);
   try {
     BEAM_PETSC(SNESSetFromOptions(snes_));
   } catch (const Error &e) { // e.g. -ms_snes_lag_preconditioner 0: PETSc's own check, a bad option
@@ -332,7 +333,7 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   std::vector<std::string> also;
   if (package) also.push_back("mat_" + std::string(package) + "_");
   if (has_npc) also.push_back("npc_");
-  acceptSolveTimeOptions(newton_prefix_, also); // judged after the set-up (setUpLinearSolverAt)
+  acceptSolveTimeOptions(newton_prefix_, {"snes", "ksp"}, also); // judged after the set-up (setUpLinearSolverAt)
   prime_ = !factor; // a factorization's setup does not depend on earlier ones
   if (prime_)
     for (PVec *w : {&prime_x_, &prime_v_}) *w = model.createVector();

@@ -298,6 +298,13 @@ std::optional<std::set<std::string>> LinearSolver::solverPrefixes(KSP ksp) {
 
 void LinearSolver::refuseGivenOutOfRange(const std::string &prefix) { checkOptionRangesBelow(prefix, allRanges(), false); }
 
+void LinearSolver::refuseValuesThatCrash(const std::string &prefix) {
+  // PCMGSetLevels with fewer than one level writes out of bounds (a segmentation fault, exit 59, for
+  // -ms_pc_type mg -ms_pc_mg_levels 0, -1 or mouse): judged before any SetFromOptions reads it.
+  for (const OptionRange &r : parameterRanges())
+    if (std::string(r.name) == "pc_mg_levels") checkOptionRangesBelow(prefix, {r}, false);
+}
+
 void LinearSolver::checkTolerances(KSP ksp, const std::string &prefix) {
   PetscReal rtol, abstol, dtol;
   PetscInt max_it;
@@ -459,13 +466,14 @@ void LinearSolver::checkPreconditionerOptions(KSP ksp, Mat A, const std::string 
 void LinearSolver::finish(Mat A, const std::string &prefix, const std::vector<std::string> &also_exact) {
   PC pc;
   BEAM_PETSC(KSPGetPC(ksp_, &pc));
+  refuseValuesThatCrash(prefix);
   try {
     BEAM_PETSC(KSPSetFromOptions(ksp_));
   } catch (const Error &e) { // e.g. -mass_ksp_type nonsense
     refuseGivenOutOfRange(prefix);
     throw inputError("options of the '" + prefix + "' solver: " + e.what());
   }
-  acceptSolveTimeOptions(prefix); // the reports read by KSPSolve; the rest judged after the set-up (checkSetUp)
+  acceptSolveTimeOptions(prefix, {"ksp"}); // the reports read by KSPSolve; the rest judged after the set-up (checkSetUp)
   checkTolerances(ksp_, prefix);
   // The natural norm is CG's; another -<prefix>ksp_type (gmres, ...) gets its own default norm.
   // (Set, not read first: reading the norm type checks it against the type and fails.)

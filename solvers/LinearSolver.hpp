@@ -74,6 +74,9 @@ public:
   // is accepted (PETSc's own message may name neither: "Negative overlap value requested"); returns
   // where none is, for the caller's message.
   static void refuseGivenOutOfRange(const std::string &prefix);
+  // Refuses the given values under `prefix` (or below) that crash PETSc when read (-<prefix>pc_mg_levels
+  // 0): called before the solver's SetFromOptions.
+  static void refuseValuesThatCrash(const std::string &prefix);
   // KSPSetUp and the set-up of the inner solvers on the blocks (KSPSetUpOnBlocks), which read their
   // options then: the PETSc error code (an argument error is the options').
   static PetscErrorCode setUp(KSP ksp);
