@@ -370,9 +370,25 @@ std::map<std::string, std::string> &pendingRefusals() {
   static std::map<std::string, std::string> refusals; // option name -> message
   return refusals;
 }
+} // namespace
+
 std::string lowerCase(std::string text) {
   for (char &c : text) c = char(std::tolower(static_cast<unsigned char>(c)));
   return text;
+}
+
+std::optional<bool> petscTruthValue(const std::string &text) {
+  const std::string lower = lowerCase(text);
+  if (lower == "true" || lower == "yes" || lower == "on" || lower == "1") return true;
+  if (lower == "false" || lower == "no" || lower == "off" || lower == "0") return false;
+  return std::nullopt;
+}
+
+namespace {
+// A report's kind (ksp, snes or eps), from its match of reportName().
+std::string reportKind(const std::smatch &report) {
+  const std::string name = lowerCase(report.str(2));
+  return name.substr(0, name.find('_'));
 }
 } // namespace
 
@@ -404,8 +420,7 @@ void checkSolverOptionValues() {
         throw inputError(name + ": no value given (PETSc would use its default); accepted: " + name + " <value>");
       continue;
     }
-    std::string lower;
-    for (char c : value) lower += char(std::tolower(static_cast<unsigned char>(c)));
+    const std::string lower = lowerCase(value);
     const std::string bare = lower[0] == '+' || lower[0] == '-' ? lower.substr(1) : lower;
     char *end = nullptr;
     const double v = std::strtod(value.c_str(), &end);
@@ -522,8 +537,7 @@ void acceptSolveTimeOptions(const std::string &prefix, const std::vector<std::st
     std::smatch parts;
     bool report = std::regex_match(rest, parts, reportName());
     if (report && parts.length(1) == 0) { // the solver's own: of its kinds only (-modes_ksp_view, -ms_eps_view: no such solver)
-      const std::string kind = lowerCase(parts.str(2).substr(0, parts.str(2).find('_')));
-      report = std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+      report = std::find(kinds.begin(), kinds.end(), reportKind(parts)) != kinds.end();
     }
     bool also_read = false;
     for (const auto &start : also) also_read = also_read || strncasecmp(rest.c_str(), start.c_str(), start.size()) == 0;
@@ -585,17 +599,17 @@ void refuseUnreadSolverOptions(MPI_Comm comm, const std::string &prefix, const s
   // never kept here). An up-smoother's (mg_levels_N_up_) is not judged: asking PETSc for it would make it.
   // The lists are the same on every rank (PETSc gives every rank rank 0's options files).
   std::vector<int> absent(reports.size() + 1, 0);
-  std::vector<std::string> chains(reports.size()), kinds(reports.size());
+  std::vector<std::string> chains(reports.size());
   for (size_t i = 0; i < reports.size(); ++i) {
     std::smatch parts;
     const std::string rest = reports[i].substr(prefix.size());
     if (!std::regex_match(rest, parts, reportName())) continue;
     chains[i] = parts.str(1);
     const std::string object = lowerCase(prefix + chains[i]);
-    kinds[i] = lowerCase(parts.str(2)).substr(0, lowerCase(parts.str(2)).find('_'));
+    const bool ksp = reportKind(parts) == "ksp";
     const bool unjudged = !solvers || object.find("_up_") != std::string::npos;
-    absent[i] = !unjudged && !(kinds[i] == "ksp" && solvers->count(object));
-    if (absent[i] && kinds[i] != "ksp" && solvers->count(object)) absent[i] = 2; // a linear solver there
+    absent[i] = !unjudged && !(ksp && solvers->count(object));
+    if (absent[i] && !ksp && solvers->count(object)) absent[i] = 2; // a linear solver there
   }
   MPI_Allreduce(MPI_IN_PLACE, absent.data(), int(absent.size()), MPI_INT, MPI_MIN, comm); // absent on every rank
   for (size_t i = 0; i < reports.size(); ++i) {

@@ -24,6 +24,7 @@
 
 #include <functional>
 #include <limits>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -205,6 +206,12 @@ template <typename T> const T *firstRepeated(const std::vector<T> &items) {
 // An index written as an integer: 1 to 18 digits and nothing else (1.0, 1e0, 0x1, +1 and -1 are not),
 // the rule of every index a user writes (-track, the springs file's i and j).
 bool isIndexText(const std::string &text);
+
+// `text` in lower case (PETSc's option names, and its truth values, ignore case).
+std::string lowerCase(std::string text);
+// PETSc 3.18's truth values (PetscOptionsStringToBool: true, yes, on, 1 and false, no, off, 0, any case);
+// nullopt for any other text. Usable before PetscInitialize.
+std::optional<bool> petscTruthValue(const std::string &text);
 
 // Every option in PETSc's database as {name, value} ("" for a flag), in the database's order.
 std::vector<std::pair<std::string, std::string>> databaseOptions();

@@ -358,6 +358,21 @@ std::string ranksDisagree(const std::string &given) {
 
 } // namespace
 
+namespace {
+
+// The flags PETSc reads from the command line before anything else (PetscOptionsProcessPrecedentFlags):
+// a value that is no truth value (-help leftover) failed PetscInitialize, the lab aborting (exit 134).
+std::string precedentFlagProblem(const std::string &word, const std::string &value) {
+  const bool help = strcasecmp(word.c_str(), "-help") == 0;
+  bool precedent = help;
+  for (const char *flag : {"-skip_petscrc", "-options_monitor", "-options_monitor_cancel", "-petsc_ci_portable_error_output"})
+    precedent = precedent || strcasecmp(word.c_str(), flag) == 0;
+  if (!precedent || petscTruthValue(value) || (help && strcasecmp(value.c_str(), "intro") == 0)) return "";
+  return word + ": '" + value + "' is not a truth value; accepted: true, false (or no value)" + (help ? ", intro" : "");
+}
+
+} // namespace
+
 std::string commandLineProblem(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string word = argv[i];
@@ -369,6 +384,10 @@ std::string commandLineProblem(int argc, char **argv) {
     if (value.size() > size_t(PETSC_MAX_PATH_LEN - 1))
       return word + ": the value has " + std::to_string(value.size()) + " characters; accepted: at most " +
              std::to_string(PETSC_MAX_PATH_LEN - 1);
+    if (has_value) {
+      const std::string problem = precedentFlagProblem(word, value);
+      if (!problem.empty()) return problem;
+    }
     std::vector<std::string> chain;
     const std::string problem = optionValueProblem(word, has_value, value, chain);
     if (!problem.empty()) return problem;
@@ -546,8 +565,7 @@ PetscSession::PetscSession(int *argc, char ***argv, const char *help)
     for (int i = 1; i < *argc; ++i) {
       if (strcasecmp((*argv)[i], "-skip_petscrc") != 0) continue;
       const char *value = i + 1 < *argc && !isOptionName((*argv)[i + 1]) ? (*argv)[i + 1] : nullptr;
-      skip_rc = !value || strcasecmp(value, "true") == 0 || strcasecmp(value, "yes") == 0 || strcasecmp(value, "on") == 0 ||
-                std::strcmp(value, "1") == 0;
+      skip_rc = !value || petscTruthValue(value).value_or(false);
     }
     command_line_error_ = environmentOptionsProblem(skip_rc);
   }

@@ -271,8 +271,7 @@ bool addInnerPrefixes(PC pc, std::set<std::string> &found) {
 bool addSolverPrefixes(KSP ksp, std::set<std::string> &found) {
   const char *prefix = nullptr;
   BEAM_PETSC(KSPGetOptionsPrefix(ksp, &prefix));
-  std::string name = prefix ? prefix : "";
-  for (char &c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
+  const std::string name = lowerCase(prefix ? prefix : "");
   found.insert(name);
   // PETSc reads -mg_levels_ksp_view for -mg_levels_1_ksp_view when the numbered name is not given.
   static const std::regex numbered("_[0-9]+_");

@@ -118,10 +118,9 @@ Identity TimeLoop::identity() const {
     if (!solver || shows) continue;
     // A number as its value, not its spelling (-shifted_ksp_rtol 1e-3 and 0.001 were two runs), and a
     // PETSc boolean as 1 or 0 (a flag alone, true, yes, on and 1 are one setting).
-    std::string lower = value;
-    for (auto &c : lower) c = (char)std::tolower((unsigned char)c);
-    const bool yes = value.empty() || lower == "true" || lower == "yes" || lower == "on";
-    const bool no = lower == "false" || lower == "no" || lower == "off";
+    const std::optional<bool> truth = petscTruthValue(value);
+    const bool yes = value.empty() || truth == true;
+    const bool no = truth == false;
     char *end = nullptr;
     const double number = value.empty() ? 0 : std::strtod(value.c_str(), &end);
     const bool numeric = !value.empty() && end == value.c_str() + value.size() && std::isfinite(number);

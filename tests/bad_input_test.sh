@@ -155,6 +155,17 @@ expect 2 "'.petscrc' line 1: '-dt' after the option's value" "$labs/midpoint" -o
 expect 2 "'.petscrc' line 1: '-dt' after the option's value" "$labs/midpoint" -skip_petscrc false -output_dir $out
 expect 0 "" "$labs/midpoint" -skip_petscrc -T 0.02 -quiet -output_dir rc_skipped
 expect 0 "" "$labs/midpoint" -SKIP_PETSCRC true -T 0.02 -quiet -output_dir rc_skipped2
+expect 0 "" "$labs/midpoint" -skip_petscrc OFF -skip_petscrc yes -T 0.02 -quiet -output_dir rc_skipped3
+cd ..
+# PETSc's start-up flags read before PetscInitialize's error handling: a value that is no truth value aborted (exit 134).
+expect 2 "-skip_petscrc: 'foo' is not a truth value; accepted: true, false (or no value)" "$labs/midpoint" -skip_petscrc foo -output_dir $out
+expect 2 "-help: 'leftover' is not a truth value; accepted: true, false (or no value), intro" "$labs/mass_spring" -help leftover -output_dir $out
+expect 2 "-HELP: 'y' is not a truth value" "$labs/modes" -help -HELP y -output_dir $out
+expect 2 "-options_monitor_cancel: '2' is not a truth value" "$labs/midpoint" -options_monitor_cancel 2 -output_dir $out
+expect 2 "-options_monitor: 'stdout' is not a truth value" "$labs/midpoint" -options_monitor stdout -output_dir $out
+expect 2 "-petsc_ci_portable_error_output: 'x' is not a truth value" "$labs/midpoint" -petsc_ci_portable_error_output x -output_dir $out
+expect 0 "" "$labs/midpoint" -options_monitor_cancel No -T 0.02 -quiet -output_dir rc_monitor_no
+cd rc_dir
 rm .petscrc && mkdir petscrc # a directory PETSc passes over
 expect 0 "" "$labs/midpoint" -T 0.02 -quiet -output_dir rc_dir_passed
 cd ..

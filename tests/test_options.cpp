@@ -226,6 +226,20 @@ TEST(Options, IndexTextIsDigitsOnly) {
     EXPECT_FALSE(isIndexText(bad)) << "'" << bad << "'";
 }
 
+// The truth values read before PetscInitialize (-skip_petscrc, -help's value) are PETSc's own.
+TEST(Options, TruthValuesArePetscs) {
+  for (const char *text : {"true", "TRUE", "Yes", "on", "1", "false", "No", "OFF", "0", "y", "n", "2", "t", "intro", " 1", "01", "truee"}) {
+    PetscBool petsc = PETSC_FALSE;
+    const bool refused = PetscOptionsStringToBool(text, &petsc) != 0;
+    (void)lastPetscMessage(true);
+    const std::optional<bool> ours = petscTruthValue(text);
+    EXPECT_EQ(ours.has_value(), !refused) << "'" << text << "'";
+    if (ours) {
+      EXPECT_EQ(*ours, bool(petsc)) << "'" << text << "'";
+    }
+  }
+}
+
 TEST(Options, ListItemsLoseTheirBlanksAndKeepEmptyOnes) {
   using V = std::vector<std::string>;
   EXPECT_EQ(splitList("0, 0, -9.81"), (V{"0", "0", "-9.81"}));
