@@ -165,6 +165,8 @@ std::vector<std::string> optionWords(std::string line, bool unquote) {
   return tokens;
 }
 
+bool isVettedStartUpOption(const std::string &word);
+
 std::string optionsLineProblem(const std::string &line) {
   const std::vector<std::string> tokens = optionWords(line, false);
   if (tokens.empty()) return "";
@@ -172,6 +174,9 @@ std::string optionsLineProblem(const std::string &line) {
   if (alias) {
     if (tokens.size() != 3 || !isOptionName(tokens[1].c_str()) || !isOptionName(tokens[2].c_str()))
       return "an alias line is 'alias -name -other'";
+    if (isVettedStartUpOption(tokens[2]))
+      return tokens[2] + ": given a second name (" + tokens[1] + "), which the checks before PETSc starts do not see; accepted: " +
+             tokens[2] + " by its own name";
     return "";
   }
   if (!isOptionName(tokens[0].c_str())) return "'" + tokens[0] + "' is not an option name";
@@ -264,21 +269,46 @@ std::string writableFileProblem(const std::string &option, const std::string &fi
   return "";
 }
 
-// -log_view [:FILE[:format]]
+// -log_view [ascii]:FILE[:FORMAT[:MODE]] (PETSc 3.18's viewer syntax, PetscOptionsGetViewer): another
+// type (-log_view foo, stdout, binary:f, draw), a file it cannot write (ascii:/proc/x hung a 2-rank run in
+// PetscFinalize) or an unknown format failed after the run with PETSc's traceback, exit 0, the log lost.
 std::string logViewProblem(const std::string &value) {
-  if (value.empty() || value[0] != ':') return "";
-  const size_t colon = value.find(':', 1);
-  const std::string file = value.substr(1, colon == std::string::npos ? std::string::npos : colon - 1);
-  if (!file.empty()) {
-    const std::string problem = writableFileProblem("-log_view", file);
+  const std::string option = "-log_view";
+  // The formats PetscLogView writes (any case).
+  const std::vector<std::string> formats = {"ascii_info", "ascii_info_detail", "ascii_xml", "ascii_flamegraph", "ascii_csv", "default"};
+  std::vector<std::string> fields{""};
+  for (const char c : value) {
+    if (c == ':') fields.emplace_back();
+    else fields.back() += c;
+  }
+  const std::string syntax = "; accepted: " + option + " [ascii]:FILE[:FORMAT[:MODE]] (no FILE: the screen)";
+  if (fields.size() > 4 || (fields[0] != "" && fields[0] != "ascii"))
+    return option + ": '" + value + "' is not an ASCII viewer" + syntax;
+  if (fields.size() > 1 && !fields[1].empty()) {
+    const std::string problem = writableFileProblem(option, fields[1]);
     if (!problem.empty()) return problem;
   }
-  if (colon == std::string::npos) return "";
-  // The formats PETSc 3.18's PetscLogView writes (any other aborted in PetscFinalize with its traceback).
-  const std::string format = value.substr(colon + 1);
-  for (const char *known : {"ascii_info", "ascii_info_detail", "ascii_xml", "ascii_flamegraph", "ascii_csv", "default"})
-    if (format == known) return "";
-  return "-log_view: unknown format '" + format + "'; accepted: ascii_info, ascii_info_detail, ascii_xml, ascii_flamegraph, ascii_csv";
+  if (fields.size() > 2 && !fields[2].empty() &&
+      std::none_of(formats.begin(), formats.end(), [&](const std::string &f) { return strcasecmp(f.c_str(), fields[2].c_str()) == 0; })) {
+    std::string accepted;
+    for (const std::string &f : formats) accepted += (accepted.empty() ? "" : ", ") + f;
+    return option + ": unknown format '" + fields[2] + "'; accepted: " + accepted;
+  }
+  if (fields.size() > 3 && !fields[3].empty()) {
+    const std::string mode = lowerCase(fields[3]);
+    if (mode != "write" && mode != "append" && mode != "update" && mode != "append_update")
+      return option + ": unknown file mode '" + fields[3] + "'; accepted: write, append, update, append_update";
+  }
+  return "";
+}
+
+// The start-up options PETSc acts on before (or after) any check of the labs, so checked here by
+// optionValueProblem, for every way a name can reach PETSc (an alias to one of them is refused).
+bool isVettedStartUpOption(const std::string &word) {
+  for (const char *name : {"-options_file", "-options_file_yaml", "-options_string_yaml", "-log_view", "-malloc_view", "-history",
+                           "-log_trace", "-petsc_sleep", "-mpi_linear_solver_server", "-prefix_push", "-prefix_pop", "-python"})
+    if (strcasecmp(word.c_str(), name) == 0) return true;
+  return false;
 }
 
 // One option and its value (argv-style, or a line of an options file): the options whose value is a
@@ -287,12 +317,30 @@ std::string optionValueProblem(const std::string &word, bool has_value, const st
                                std::vector<std::string> &chain) {
   // PETSc matches option names without regard to case (-Options_File self.opts recursed to SIGSEGV).
   auto is = [&](const char *name) { return strcasecmp(word.c_str(), name) == 0; };
+  if (!isVettedStartUpOption(word)) return "";
   if (is("-options_file") || is("-options_file_yaml"))
     return has_value ? optionsFileProblem(is("-options_file") ? "-options_file" : "-options_file_yaml", value, chain)
                      : word + ": no file given; accepted: a readable options file";
   if (is("-options_string_yaml")) // parsed inside PetscInitialize: a malformed one aborted there
     return word + ": YAML options; accepted: plain options on the command line or in an options file";
   if (is("-log_view")) return logViewProblem(value);
+  // -malloc_view FILE writes FILE_<rank> (rank 0's checked).
+  if (is("-malloc_view") && has_value) return writableFileProblem("-malloc_view", value + "_0");
+  // PETSc sleeps as long as it is told (nan and inf: for ever).
+  if (is("-petsc_sleep")) {
+    double seconds = 0;
+    return has_value && (!realProblem(value, &seconds).empty() || seconds < 0)
+               ? word + ": '" + value + "' is not a number of seconds; accepted: a finite number >= 0"
+               : "";
+  }
+  // Rank 1 and up become PETSc's solver server and leave the lab's collectives (a 2-rank run exited 1).
+  if (is("-mpi_linear_solver_server"))
+    return word + ": the labs' solvers run on every rank; accepted: mpiexec -n N without it";
+  // PETSc runs the value as a shell command, then failed (exit 134 after the command's output).
+  if (is("-python")) return word + ": the labs use no Python; accepted: the labs' options without it";
+  // PETSc prefixes the names after it: the checks here, by name, would not see -prefix_push hi -story F.
+  if (is("-prefix_push") || is("-prefix_pop"))
+    return word + ": prefixes the names of the options after it; accepted: each option by its full name";
   if (is("-history")) return has_value ? writableFileProblem("-history", value) : "";
   // -log_trace FILE writes FILE.<rank> (rank 0's checked; a directory FILE itself is no obstacle).
   if (is("-log_trace") && has_value) return writableFileProblem("-log_trace", value + ".0");
@@ -358,36 +406,16 @@ std::string ranksDisagree(const std::string &given) {
 
 } // namespace
 
-namespace {
-
-// The flags PETSc reads from the command line before anything else (PetscOptionsProcessPrecedentFlags):
-// a value that is no truth value (-help leftover) failed PetscInitialize, the lab aborting (exit 134).
-std::string precedentFlagProblem(const std::string &word, const std::string &value) {
-  const bool help = strcasecmp(word.c_str(), "-help") == 0;
-  bool precedent = help;
-  for (const char *flag : {"-skip_petscrc", "-options_monitor", "-options_monitor_cancel", "-petsc_ci_portable_error_output"})
-    precedent = precedent || strcasecmp(word.c_str(), flag) == 0;
-  if (!precedent || petscTruthValue(value) || (help && strcasecmp(value.c_str(), "intro") == 0)) return "";
-  return word + ": '" + value + "' is not a truth value; accepted: true, false (or no value)" + (help ? ", intro" : "");
-}
-
-} // namespace
-
 std::string commandLineProblem(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string word = argv[i];
     if (!isOptionName(argv[i]))
       return "stray argument '" + word + "'; accepted: options, each -name or -name value";
-    if (word == "-prefix_pop") continue;
     const bool has_value = i + 1 < argc && !isOptionName(argv[i + 1]);
     const std::string value = has_value ? argv[i + 1] : "";
     if (value.size() > size_t(PETSC_MAX_PATH_LEN - 1))
       return word + ": the value has " + std::to_string(value.size()) + " characters; accepted: at most " +
              std::to_string(PETSC_MAX_PATH_LEN - 1);
-    if (has_value) {
-      const std::string problem = precedentFlagProblem(word, value);
-      if (!problem.empty()) return problem;
-    }
     std::vector<std::string> chain;
     const std::string problem = optionValueProblem(word, has_value, value, chain);
     if (!problem.empty()) return problem;
@@ -414,8 +442,12 @@ std::string environmentOptionsProblem(bool skip_rc) {
   for (const auto &rc : rc_files) {
     struct stat st {};
     if (skip_rc) break;
-    // PETSc reads them only if they are there to read (a directory ./petscrc is passed over).
-    if (stat(rc.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || access(rc.c_str(), R_OK) != 0) continue;
+    // PETSc reads them only if they are there to read (a directory ./petscrc is passed over); a FIFO
+    // it opens and waits on for ever.
+    if (stat(rc.c_str(), &st) != 0 || S_ISDIR(st.st_mode)) continue;
+    if (!S_ISREG(st.st_mode))
+      return "PETSc's options file '" + rc + "' is not a regular file (PETSc would wait on it); accepted: a regular file, or -skip_petscrc";
+    if (access(rc.c_str(), R_OK) != 0) continue;
     std::vector<std::string> chain;
     const std::string problem = optionsFileProblem("PETSc's options file", rc, chain);
     if (!problem.empty()) return problem + " (PETSc reads it at start; give -skip_petscrc to leave it)";
@@ -543,6 +575,64 @@ void multAffine(Mat A, Vec x, double alpha, double beta, Vec v, Vec y) {
   BEAM_PETSC(VecAXPBY(y, alpha, beta, v));
 }
 
+namespace {
+
+// Runs `start` with stderr (descriptor 2) going to a temporary file, and returns what was written there.
+std::string withStderrHeld(const std::function<void()> &start) {
+  std::FILE *held = std::tmpfile();
+  const int saved = held ? dup(STDERR_FILENO) : -1;
+  if (saved < 0) {
+    if (held) std::fclose(held);
+    start();
+    return "";
+  }
+  std::fflush(stderr);
+  dup2(fileno(held), STDERR_FILENO);
+  setFarewellDescriptor(saved); // a signal meanwhile still gets its line
+  start();
+  std::fflush(stderr);
+  dup2(saved, STDERR_FILENO);
+  setFarewellDescriptor(STDERR_FILENO);
+  close(saved);
+  std::string text;
+  std::rewind(held);
+  char buffer[4096];
+  for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, held)) > 0;) text.append(buffer, n);
+  std::fclose(held);
+  return text;
+}
+
+// What PETSc refused as it started, read off its traceback ("[0]PETSC ERROR: Unknown logical value:
+// foo"), as one line; a truth value is named by its option where the command line shows it.
+std::string startRefusal(const std::string &traceback, int argc, char **argv) {
+  std::vector<std::string> lines;
+  std::istringstream in(traceback);
+  for (std::string line; std::getline(in, line);) {
+    const size_t at = line.find("PETSC ERROR: ");
+    if (at != std::string::npos) lines.push_back(line.substr(at + 13));
+  }
+  // The message: the lines after "Error Message" up to the list of unused options or "See https://...",
+  // its last line the detail after PETSc's class of the error ("Invalid argument", "Out of memory. This
+  // could be due to ..." over five lines).
+  std::vector<std::string> message;
+  for (size_t i = 0; i < lines.size() && message.empty(); ++i)
+    if (lines[i].find("Error Message") != std::string::npos)
+      for (size_t j = i + 1; j < lines.size() && lines[j].rfind("See ", 0) != 0 && lines[j].rfind("WARNING! There are option", 0) != 0; ++j)
+        message.push_back(lines[j]);
+  std::string detail = message.empty() ? "" : message.back();
+  for (size_t i = 0; i < lines.size() && detail.empty(); ++i)
+    if (lines[i].find_first_not_of("- ") != std::string::npos) detail = lines[i];
+  const std::string logical = "Unknown logical value: ";
+  if (detail.rfind(logical, 0) == 0)
+    for (int i = argc - 1; i >= 2; --i)
+      if (detail.substr(logical.size()) == argv[i] && isOptionName(argv[i - 1]))
+        return std::string(argv[i - 1]) + ": '" + argv[i] + "' is not a truth value; accepted: true, false (or no value)";
+  return "PETSc refused an option it reads as it starts (from the command line, PETSC_OPTIONS, an options file or a "
+         ".petscrc): " + (detail.empty() ? std::string("no message") : detail);
+}
+
+} // namespace
+
 PetscSession::PetscSession(int *argc, char ***argv, const char *help)
     : command_line_error_(commandLineProblem(*argc, *argv)) {
   { // A signal while MPI and PETSc start (a large part of a short lab's time) gets its line too; runMain
@@ -597,9 +687,32 @@ PetscSession::PetscSession(int *argc, char ***argv, const char *help)
     unsetenv("PETSC_OPTIONS");
     unsetenv("PETSC_OPTIONS_YAML");
   }
-  const PetscErrorCode ierr = command_line_error_.empty() ? PetscInitialize(argc, argv, nullptr, help)
-                                                          : PetscInitialize(&bare_argc_, &bare_argv_, nullptr, help);
-  if (ierr) throw runError("PETSc initialization failed");
+  // What PETSc refuses among the options it reads as it starts (a flag with a value that is no truth
+  // value, -info into a missing directory, a prefix popped but never pushed, more than 512 options) it
+  // meets inside PetscInitialize, before any handler of ours: its traceback, and the lab aborted (exit
+  // 134). Its error output is held back while it starts; a failure ends every rank with one line, exit 2.
+  PetscErrorCode ierr = 0;
+  const std::string held = withStderrHeld([&] {
+    ierr = command_line_error_.empty() ? PetscInitialize(argc, argv, nullptr, help)
+                                       : PetscInitialize(&bare_argc_, &bare_argv_, nullptr, help);
+  });
+  int world_rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  int first_failed = ierr ? world_rank : INT_MAX;
+  MPI_Allreduce(MPI_IN_PLACE, &first_failed, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first_failed == INT_MAX) {
+    if (!held.empty()) std::fwrite(held.data(), 1, held.size(), stderr); // (warnings PETSc printed as it started)
+  } else {
+    int started = ierr ? 0 : 1; // on some rank
+    MPI_Allreduce(MPI_IN_PLACE, &started, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (world_rank == first_failed) {
+      const char *slash = std::strrchr((*argv)[0], '/');
+      std::fprintf(stderr, "%s: error: %s\n", slash ? slash + 1 : (*argv)[0], startRefusal(held, *argc, *argv).c_str());
+    }
+    if (started) MPI_Abort(MPI_COMM_WORLD, kExitBadInput); // the ranks that started cannot end alone
+    if (owns_mpi_) MPI_Finalize();
+    std::exit(kExitBadInput);
+  }
   PetscBool debug = PETSC_FALSE;
   PetscOptionsHasName(nullptr, nullptr, "-debug", &debug);
   if (!debug) PetscPushErrorHandler(captureHandler, nullptr);
@@ -675,6 +788,10 @@ int runMain(const PetscSession &session, const char *program, const std::functio
     MPI_Abort(PETSC_COMM_WORLD, code);
   }
   if (session.rank() == 0) std::fprintf(stderr, "%s: error: %s\n", program, message.c_str());
+  // A refused run leaves nothing of what PETSc does at its end either: the options it acts on in
+  // PetscFinalize are dropped (-citations FILE overwrote FILE, -options_left foo printed a traceback after
+  // the error line, -log_view wrote a log of the refusal).
+  if (code == kExitBadInput) PetscOptionsClear(nullptr);
   return code;
 }
 

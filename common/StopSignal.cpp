@@ -21,10 +21,11 @@ int g_depth = 0;
 // The farewell lines, made before any signal: a handler may only write() what is already there.
 char g_farewell_int[512] = "", g_farewell_term[512] = "";
 char g_second_int[512] = "", g_second_term[512] = "";
+volatile std::sig_atomic_t g_farewell_fd = STDERR_FILENO;
 
 void sayAndEnd(int sig, const char *line) {
   const size_t length = std::strlen(line); // async-signal-safe (POSIX.1-2016)
-  if (length > 0 && ::write(STDERR_FILENO, line, length) < 0) {
+  if (length > 0 && ::write(g_farewell_fd, line, length) < 0) {
   }
   std::signal(sig, SIG_DFL);
   std::raise(sig); // the default action: the shell and mpiexec see a process ended by this signal
@@ -42,6 +43,8 @@ void onSignal(int sig) {
 }
 
 } // namespace
+
+void setFarewellDescriptor(int fd) { g_farewell_fd = fd; }
 
 void installFarewellHandlers(const char *program, int rank, int size) {
   // The lines are rewritten while the handlers of an earlier call may be installed: the two signals wait.

@@ -38,5 +38,7 @@ bool stopHandlersActive();
 // MPI_Abort, after that rank's own error line. (Its mpiexec forwards a user's SIGINT as SIGTERM too, and
 // says itself that the ranks were signalled; a SIGINT sent to the ranks gets the line.)
 void installFarewellHandlers(const char *program, int rank, int size);
+// Where the farewell lines go: stderr, or its saved descriptor while stderr is held back (PETSc's start).
+void setFarewellDescriptor(int fd);
 
 } // namespace beam

@@ -159,12 +159,57 @@ expect 0 "" "$labs/midpoint" -skip_petscrc OFF -skip_petscrc yes -T 0.02 -quiet 
 cd ..
 # PETSc's start-up flags read before PetscInitialize's error handling: a value that is no truth value aborted (exit 134).
 expect 2 "-skip_petscrc: 'foo' is not a truth value; accepted: true, false (or no value)" "$labs/midpoint" -skip_petscrc foo -output_dir $out
-expect 2 "-help: 'leftover' is not a truth value; accepted: true, false (or no value), intro" "$labs/mass_spring" -help leftover -output_dir $out
+expect 2 "-help: 'leftover' is not a truth value; accepted: true, false (or no value)" "$labs/mass_spring" -help leftover -output_dir $out
 expect 2 "-HELP: 'y' is not a truth value" "$labs/modes" -help -HELP y -output_dir $out
 expect 2 "-options_monitor_cancel: '2' is not a truth value" "$labs/midpoint" -options_monitor_cancel 2 -output_dir $out
 expect 2 "-options_monitor: 'stdout' is not a truth value" "$labs/midpoint" -options_monitor stdout -output_dir $out
 expect 2 "-petsc_ci_portable_error_output: 'x' is not a truth value" "$labs/midpoint" -petsc_ci_portable_error_output x -output_dir $out
 expect 0 "" "$labs/midpoint" -options_monitor_cancel No -T 0.02 -quiet -output_dir rc_monitor_no
+# Whatever else PETSc refuses as it starts (its traceback, then an abort, exit 134): one line, exit 2.
+expect 2 "-malloc_debug: 'foo' is not a truth value; accepted: true, false (or no value)" "$labs/midpoint" -malloc_debug foo -output_dir $out
+expect 2 "PETSc refused an option it reads as it starts (from the command line, PETSC_OPTIONS, an options file or a .petscrc): Intensity 5 not in [0,2]" "$labs/multibody" -check_pointer_intensity 5 -output_dir $out
+expect 2 ": Unable to open file nodir/info.0" "$labs/modes" -info nodir/info -output_dir $out
+expect 2 ": Unable to open file nodir/info.0" env PETSC_OPTIONS="-info nodir/info" "$labs/contact_study" -output_dir $out
+seq 600 | sed 's/^/-zz/' > many.opts # PETSc's database holds 512 options
+expect 2 ": Number of options 512 < max number of options 512" "$labs/midpoint" -options_file many.opts -output_dir $out
+expect 2 "-malloc_debug: 'foo' is not a truth value" "$labs/mass_spring" -options_monitor_cancel true -malloc_debug foo -output_dir $out
+mkdir -p rc_bad && printf -- '-fp_trap foo\n' > rc_bad/.petscrc
+cd rc_bad
+expect 2 "Unknown logical value: foo" "$labs/semi_implicit" -output_dir $out
+cd ..
+# Names the checks before PETSc starts would not see, and start-up options a lab cannot honour.
+expect 2 "-prefix_push: prefixes the names of the options after it; accepted: each option by its full name" "$labs/midpoint" -prefix_push hi -story nodir/h -prefix_pop -output_dir $out
+printf -- 'alias -hh -history\n-hh nodir/h\n' > alias_history.opts
+expect 2 "line 1: -history: given a second name (-hh), which the checks before PETSc starts do not see; accepted: -history by its own name" "$labs/midpoint" -options_file alias_history.opts -output_dir $out
+expect 2 "-petsc_sleep: 'nan' is not a number of seconds; accepted: a finite number >= 0" "$labs/midpoint" -petsc_sleep nan -output_dir $out
+expect 2 "-petsc_sleep: 'inf' is not a number of seconds" env PETSC_OPTIONS="-petsc_sleep inf" "$labs/midpoint" -output_dir $out
+expect 2 "-mpi_linear_solver_server: the labs' solvers run on every rank" "$labs/fully_implicit" -mpi_linear_solver_server -output_dir $out
+expect 2 "-python: the labs use no Python" "$labs/midpoint" -python "touch python_ran" -output_dir $out
+[ ! -e python_ran ] || fail "-python ran its value as a command"
+# -log_view's viewer syntax, [ascii]:FILE[:FORMAT[:MODE]] (a type in front skipped the checks).
+expect 2 "-log_view: cannot write 'nodir/lv.txt' (no writable directory 'nodir')" "$labs/midpoint" -log_view ascii:nodir/lv.txt -output_dir $out
+expect 2 "-log_view: 'stdout' is not an ASCII viewer; accepted: -log_view [ascii]:FILE[:FORMAT[:MODE]] (no FILE: the screen)" "$labs/midpoint" -log_view stdout -output_dir $out
+expect 2 "-log_view: 'binary:lv.bin' is not an ASCII viewer" "$labs/midpoint" -log_view binary:lv.bin -output_dir $out
+expect 2 "-log_view: unknown format 'bogus'" "$labs/midpoint" -log_view ascii:lv.txt:bogus -output_dir $out
+expect 2 "-log_view: unknown file mode 'sideways'; accepted: write, append, update, append_update" "$labs/midpoint" -log_view :lv.txt:ascii_info:sideways -output_dir $out
+expect 0 "" "$labs/midpoint" -T 0.02 -quiet -log_view ascii:lv_xml.txt:ASCII_XML -output_dir log_xml
+expect 0 "" "$labs/midpoint" -T 0.02 -quiet -log_view :lv_append.txt:ascii_info:append -output_dir log_append
+{ grep -aq '<?xml' lv_xml.txt && grep -aq 'Event' lv_append.txt; } || fail "-log_view with a format in upper case or a file mode wrote no log"
+expect 2 "-malloc_view: cannot write 'nodir/mv_0' (no writable directory 'nodir')" "$labs/midpoint" -malloc_view nodir/mv -output_dir $out
+# A refused run leaves nothing of what PETSc does at its end: -citations overwrote its file, -options_left
+# foo added a traceback after the error line (expect: one line, no PETSC ERROR).
+echo precious > keep.txt
+expect 2 "unknown option -citations" "$labs/midpoint" -citations keep.txt -output_dir $out
+[ "$(cat keep.txt)" = precious ] || fail "a refused run with -citations keep.txt overwrote keep.txt"
+expect 2 "unknown option -options_left" "$labs/midpoint" -options_left foo -output_dir $out
+expect 2 "unknown option -bogus" "$labs/midpoint" -bogus 1 -log_view :refused_log.txt -output_dir $out
+[ ! -e refused_log.txt ] || fail "a refused run wrote its -log_view log"
+mkdir -p rc_fifo && mkfifo rc_fifo/.petscrc
+cd rc_fifo
+expect 2 "PETSc's options file '.petscrc' is not a regular file (PETSc would wait on it); accepted: a regular file, or -skip_petscrc" "$labs/midpoint" -output_dir $out
+cd ..
+expect 2 "-malloc_debug: 'foo' is not a truth value" mpiexec --quiet -n 2 "$labs/midpoint" -malloc_debug foo -output_dir $out
+expect 2 ": Unable to open file nodir/info.0" mpiexec --quiet -n 2 "$labs/mass_spring" -info nodir/info -output_dir $out
 cd rc_dir
 rm .petscrc && mkdir petscrc # a directory PETSc passes over
 expect 0 "" "$labs/midpoint" -T 0.02 -quiet -output_dir rc_dir_passed
