@@ -107,6 +107,14 @@ PetscErrorCode captureHandler(MPI_Comm, int, const char *, const char *, PetscEr
 }
 
 // True when every rank of comm reaches this call within `seconds` (a barrier with a time limit).
+// This process's rank as the MPI launcher gives it, before MPI starts (OpenMPI's variable, or the PMI
+// one of other launchers); "0" without one.
+std::string launcherRank() {
+  const char *rank = std::getenv("OMPI_COMM_WORLD_RANK");
+  if (!rank) rank = std::getenv("PMI_RANK");
+  return rank ? rank : "0";
+}
+
 bool allRanksArrive(MPI_Comm comm, double seconds) {
   MPI_Request request;
   MPI_Ibarrier(comm, &request);
@@ -272,8 +280,7 @@ std::string writableFileProblem(const std::string &option, const std::string &fi
 // -log_view [ascii]:FILE[:FORMAT[:MODE]] (PETSc 3.18's viewer syntax, PetscOptionsGetViewer): another
 // type (-log_view foo, stdout, binary:f, draw), a file it cannot write (ascii:/proc/x hung a 2-rank run in
 // PetscFinalize) or an unknown format failed after the run with PETSc's traceback, exit 0, the log lost.
-std::string logViewProblem(const std::string &value) {
-  const std::string option = "-log_view";
+std::string logViewProblem(const std::string &option, const std::string &value) {
   // The formats PetscLogView writes (any case).
   const std::vector<std::string> formats = {"ascii_info", "ascii_info_detail", "ascii_xml", "ascii_flamegraph", "ascii_csv", "default"};
   std::vector<std::string> fields{""};
@@ -306,7 +313,7 @@ std::string logViewProblem(const std::string &value) {
 // optionValueProblem, for every way a name can reach PETSc (an alias to one of them is refused).
 bool isVettedStartUpOption(const std::string &word) {
   for (const char *name : {"-options_file", "-options_file_yaml", "-options_string_yaml", "-log_view", "-malloc_view", "-history",
-                           "-log_trace", "-petsc_sleep", "-mpi_linear_solver_server", "-prefix_push", "-prefix_pop", "-python"})
+                           "-log_trace", "-petsc_sleep", "-mpi_linear_solver_server", "-prefix_push", "-prefix_pop", "-python", "-log_summary"})
     if (strcasecmp(word.c_str(), name) == 0) return true;
   return false;
 }
@@ -323,9 +330,10 @@ std::string optionValueProblem(const std::string &word, bool has_value, const st
                      : word + ": no file given; accepted: a readable options file";
   if (is("-options_string_yaml")) // parsed inside PetscInitialize: a malformed one aborted there
     return word + ": YAML options; accepted: plain options on the command line or in an options file";
-  if (is("-log_view")) return logViewProblem(value);
-  // -malloc_view FILE writes FILE_<rank> (rank 0's checked).
-  if (is("-malloc_view") && has_value) return writableFileProblem("-malloc_view", value + "_0");
+  if (is("-log_view")) return logViewProblem(word, value);
+  if (is("-log_summary") && has_value) return writableFileProblem(word, value); // (-log_view's former name: FILE only)
+  // -malloc_view FILE writes FILE_<rank>, each rank's checked by that rank.
+  if (is("-malloc_view") && has_value) return writableFileProblem("-malloc_view", value + "_" + launcherRank());
   // PETSc sleeps as long as it is told (nan and inf: for ever).
   if (is("-petsc_sleep")) {
     double seconds = 0;
@@ -341,9 +349,14 @@ std::string optionValueProblem(const std::string &word, bool has_value, const st
   // PETSc prefixes the names after it: the checks here, by name, would not see -prefix_push hi -story F.
   if (is("-prefix_push") || is("-prefix_pop"))
     return word + ": prefixes the names of the options after it; accepted: each option by its full name";
-  if (is("-history")) return has_value ? writableFileProblem("-history", value) : "";
-  // -log_trace FILE writes FILE.<rank> (rank 0's checked; a directory FILE itself is no obstacle).
-  if (is("-log_trace") && has_value) return writableFileProblem("-log_trace", value + ".0");
+  if (is("-history")) { // without a value ~/.petschistory (in a missing $HOME: SIGSEGV)
+    const char *home = std::getenv("HOME");
+    if (has_value) return writableFileProblem("-history", value);
+    return home && *home ? writableFileProblem("-history", std::string(home) + "/.petschistory")
+                         : "-history: no file given, and no HOME for PETSc's ~/.petschistory; accepted: -history FILE";
+  }
+  // -log_trace FILE writes FILE.<rank> (each rank's checked by that rank; a directory FILE itself is no obstacle).
+  if (is("-log_trace") && has_value) return writableFileProblem("-log_trace", value + "." + launcherRank());
   return "";
 }
 
@@ -638,13 +651,15 @@ PetscSession::PetscSession(int *argc, char ***argv, const char *help)
   { // A signal while MPI and PETSc start (a large part of a short lab's time) gets its line too; runMain
     // installs the handlers again with the lab's name and the rank MPI gives.
     // OpenMPI's variables, or the PMI ones of other MPI launchers (MPICH).
-    const char *rank = std::getenv("OMPI_COMM_WORLD_RANK"), *size = std::getenv("OMPI_COMM_WORLD_SIZE");
-    if (!rank) rank = std::getenv("PMI_RANK");
+    const char *size = std::getenv("OMPI_COMM_WORLD_SIZE");
     if (!size) size = std::getenv("PMI_SIZE");
     const char *slash = std::strrchr((*argv)[0], '/');
-    installFarewellHandlers(slash ? slash + 1 : (*argv)[0], rank && std::strcmp(rank, "0") != 0 ? 1 : 0,
+    installFarewellHandlers(slash ? slash + 1 : (*argv)[0], launcherRank() != "0" ? 1 : 0,
                             size && std::strcmp(size, "1") != 0 ? 2 : 1);
   }
+  // A refusal before PETSc starts, into a pipe whose reader quit, is exit 2 (it was SIGPIPE, 141); set
+  // again after PETSc's start, which installs its own handler.
+  std::signal(SIGPIPE, SIG_IGN);
   static char skip_rc_option[] = "-skip_petscrc";
   bare_args_ = {(*argv)[0], skip_rc_option, nullptr};
   bare_argv_ = bare_args_.data();
@@ -691,13 +706,28 @@ PetscSession::PetscSession(int *argc, char ***argv, const char *help)
   // value, -info into a missing directory, a prefix popped but never pushed, more than 512 options) it
   // meets inside PetscInitialize, before any handler of ours: its traceback, and the lab aborted (exit
   // 134). Its error output is held back while it starts; a failure ends every rank with one line, exit 2.
+  int world_rank = 0, world_size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  MPI_Comm start = MPI_COMM_NULL; // the ranks' meeting after PETSc's start, on a communicator of its own
+  if (world_size > 1) MPI_Comm_dup(MPI_COMM_WORLD, &start);
   PetscErrorCode ierr = 0;
   const std::string held = withStderrHeld([&] {
     ierr = command_line_error_.empty() ? PetscInitialize(argc, argv, nullptr, help)
                                        : PetscInitialize(&bare_argc_, &bare_argv_, nullptr, help);
   });
-  int world_rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  const char *slash = std::strrchr((*argv)[0], '/');
+  const char *program = slash ? slash + 1 : (*argv)[0];
+  if (start != MPI_COMM_NULL) {
+    // PETSc failing on some ranks only (a file only they cannot open) holds the others in its own start
+    // (an MPI_Barrier): a failed rank that the others do not meet within seconds ends the job itself.
+    if (!allRanksArrive(start, ierr ? 5.0 : HUGE_VAL)) {
+      std::fprintf(stderr, "%s: error (rank %d): %s\n", program, world_rank, startRefusal(held, *argc, *argv).c_str());
+      std::fflush(stderr);
+      MPI_Abort(MPI_COMM_WORLD, kExitBadInput);
+    }
+    MPI_Comm_free(&start);
+  }
   int first_failed = ierr ? world_rank : INT_MAX;
   MPI_Allreduce(MPI_IN_PLACE, &first_failed, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (first_failed == INT_MAX) {
@@ -705,10 +735,7 @@ PetscSession::PetscSession(int *argc, char ***argv, const char *help)
   } else {
     int started = ierr ? 0 : 1; // on some rank
     MPI_Allreduce(MPI_IN_PLACE, &started, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (world_rank == first_failed) {
-      const char *slash = std::strrchr((*argv)[0], '/');
-      std::fprintf(stderr, "%s: error: %s\n", slash ? slash + 1 : (*argv)[0], startRefusal(held, *argc, *argv).c_str());
-    }
+    if (world_rank == first_failed) std::fprintf(stderr, "%s: error: %s\n", program, startRefusal(held, *argc, *argv).c_str());
     if (started) MPI_Abort(MPI_COMM_WORLD, kExitBadInput); // the ranks that started cannot end alone
     if (owns_mpi_) MPI_Finalize();
     std::exit(kExitBadInput);

@@ -210,6 +210,20 @@ expect 2 "PETSc's options file '.petscrc' is not a regular file (PETSc would wai
 cd ..
 expect 2 "-malloc_debug: 'foo' is not a truth value" mpiexec --quiet -n 2 "$labs/midpoint" -malloc_debug foo -output_dir $out
 expect 2 ": Unable to open file nodir/info.0" mpiexec --quiet -n 2 "$labs/mass_spring" -info nodir/info -output_dir $out
+# PETSc failing on one rank only held the other in its start: the job hung, without a word.
+mkdir -p info_r1.1
+expect 2 "(rank 1): PETSc refused an option it reads as it starts (from the command line, PETSC_OPTIONS, an options file or a .petscrc): Unable to open file info_r1.1" \
+  mpiexec --quiet -n 2 "$labs/midpoint" -info info_r1 -output_dir $out
+mkdir -p mview_1
+expect 2 "-malloc_view: cannot write 'mview_1': it is a directory; accepted: a file in a writable directory (on rank 1)" \
+  mpiexec --quiet -n 2 "$labs/midpoint" -malloc_view mview -output_dir $out
+expect 2 "-history: no file given, and no HOME for PETSc's ~/.petschistory; accepted: -history FILE" env -u HOME "$labs/midpoint" -history -output_dir $out
+expect 2 "-history: cannot write 'nodir/.petschistory'" env HOME=nodir "$labs/midpoint" -history -output_dir $out
+expect 2 "-log_summary: cannot write 'nodir/ls.txt'" "$labs/midpoint" -log_summary nodir/ls.txt -output_dir $out
+# A refusal into a pipe whose reader quit: exit 2, not SIGPIPE (141).
+"$labs/midpoint" -malloc_debug foo -output_dir $out 2>&1 >/dev/null | true
+piped=${PIPESTATUS[0]}
+[ "$piped" = 2 ] || fail "a refusal into a closed pipe: exit $piped, want 2"
 cd rc_dir
 rm .petscrc && mkdir petscrc # a directory PETSc passes over
 expect 0 "" "$labs/midpoint" -T 0.02 -quiet -output_dir rc_dir_passed
