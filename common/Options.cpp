@@ -165,11 +165,11 @@ bool OptionReader::flag(const char *name, const char *help, bool value) {
     PetscBool b = PETSC_FALSE;
     if (text.empty() || !PetscOptionsStringToBool(text.c_str(), &b)) return std::string();
     (void)lastPetscMessage(true);
-    return option + ": '" + text + "' is not a truth value; accepted: true, false (or no value)";
+    return notTruthValue(option, text);
   };
   if (PetscOptionsBool(name, help, nullptr, v, &v, &set)) {
     (void)lastPetscMessage(true);
-    fail(option + ": '" + this->value(name) + "' is not a truth value; accepted: true, false (or no value)");
+    fail(notTruthValue(option, this->value(name)));
     return value;
   }
   if (set) checkEveryOccurrence(option, flagError);
@@ -382,6 +382,10 @@ std::optional<bool> petscTruthValue(const std::string &text) {
   if (lower == "true" || lower == "yes" || lower == "on" || lower == "1") return true;
   if (lower == "false" || lower == "no" || lower == "off" || lower == "0") return false;
   return std::nullopt;
+}
+
+std::string notTruthValue(const std::string &option, const std::string &text) {
+  return option + ": '" + text + "' is not a truth value; accepted: true, false (or no value)";
 }
 
 namespace {

@@ -212,6 +212,8 @@ std::string lowerCase(std::string text);
 // PETSc 3.18's truth values (PetscOptionsStringToBool: true, yes, on, 1 and false, no, off, 0, any case);
 // nullopt for any other text. Usable before PetscInitialize.
 std::optional<bool> petscTruthValue(const std::string &text);
+// The refusal of `text` given to the flag `option`: "-f: 'maybe' is not a truth value; accepted: ...".
+std::string notTruthValue(const std::string &option, const std::string &text);
 
 // Every option in PETSc's database as {name, value} ("" for a flag), in the database's order.
 std::vector<std::pair<std::string, std::string>> databaseOptions();

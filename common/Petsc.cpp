@@ -22,6 +22,7 @@
 #include <sstream>
 #include <exception>
 #include <fstream>
+#include <iterator>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -309,13 +310,24 @@ std::string logViewProblem(const std::string &option, const std::string &value) 
   return "";
 }
 
+// PETSc's reports at its end, read by PetscFinalize only: the options database and those nobody used,
+// the total flop count, the papers to cite (to FILE or the screen). PetscSession takes them as read once
+// PETSc has started (the labs called them unknown options); their values are checked before it starts.
+constexpr const char *kEndOfRunReports[] = {"-options_view", "-options_left", "-get_total_flops", "-citations"};
+
+bool isEndOfRunReport(const std::string &word) {
+  return std::any_of(std::begin(kEndOfRunReports), std::end(kEndOfRunReports),
+                     [&](const char *name) { return strcasecmp(word.c_str(), name) == 0; });
+}
+
 // The start-up options PETSc acts on before (or after) any check of the labs, so checked here by
 // optionValueProblem, for every way a name can reach PETSc (an alias to one of them is refused).
 bool isVettedStartUpOption(const std::string &word) {
   for (const char *name : {"-options_file", "-options_file_yaml", "-options_string_yaml", "-log_view", "-malloc_view", "-history",
-                           "-log_trace", "-petsc_sleep", "-mpi_linear_solver_server", "-prefix_push", "-prefix_pop", "-python", "-log_summary"})
+                           "-log_trace", "-petsc_sleep", "-mpi_linear_solver_server", "-prefix_push", "-prefix_pop", "-python",
+                           "-log_summary", "-help", "-version"})
     if (strcasecmp(word.c_str(), name) == 0) return true;
-  return false;
+  return isEndOfRunReport(word);
 }
 
 // One option and its value (argv-style, or a line of an options file): the options whose value is a
@@ -357,6 +369,14 @@ std::string optionValueProblem(const std::string &word, bool has_value, const st
   }
   // -log_trace FILE writes FILE.<rank> (each rank's checked by that rank; a directory FILE itself is no obstacle).
   if (is("-log_trace") && has_value) return writableFileProblem("-log_trace", value + "." + launcherRank());
+  // The end-of-run reports: PetscFinalize refused a value after the run (-options_left foo: a traceback
+  // after the results, exit 0; -citations into a missing directory, the same).
+  if (is("-citations")) return has_value ? writableFileProblem("-citations", value) : "";
+  if (isEndOfRunReport(word)) return has_value && !petscTruthValue(value) ? notTruthValue(word, value) : "";
+  // PETSc 3.18 printed the help for -help false, and ran past -version foo.
+  if (is("-help") && has_value && strcasecmp(value.c_str(), "intro") != 0 && !petscTruthValue(value).value_or(false))
+    return word + ": '" + value + "' is not accepted; accepted: -help, -help intro (the introduction only), or no -help";
+  if (is("-version") && has_value) return word + ": takes no value ('" + value + "'); accepted: -version alone";
   return "";
 }
 
@@ -639,7 +659,7 @@ std::string startRefusal(const std::string &traceback, int argc, char **argv) {
   if (detail.rfind(logical, 0) == 0)
     for (int i = argc - 1; i >= 2; --i)
       if (detail.substr(logical.size()) == argv[i] && isOptionName(argv[i - 1]))
-        return std::string(argv[i - 1]) + ": '" + argv[i] + "' is not a truth value; accepted: true, false (or no value)";
+        return notTruthValue(argv[i - 1], argv[i]);
   return "PETSc refused an option it reads as it starts (from the command line, PETSC_OPTIONS, an options file or a "
          ".petscrc): " + (detail.empty() ? std::string("no message") : detail);
 }
@@ -648,14 +668,14 @@ std::string startRefusal(const std::string &traceback, int argc, char **argv) {
 
 PetscSession::PetscSession(int *argc, char ***argv, const char *help)
     : command_line_error_(commandLineProblem(*argc, *argv)) {
+  const char *slash = std::strrchr((*argv)[0], '/');
+  const char *program = slash ? slash + 1 : (*argv)[0]; // (for the lines said before runMain names the lab)
   { // A signal while MPI and PETSc start (a large part of a short lab's time) gets its line too; runMain
     // installs the handlers again with the lab's name and the rank MPI gives.
     // OpenMPI's variables, or the PMI ones of other MPI launchers (MPICH).
     const char *size = std::getenv("OMPI_COMM_WORLD_SIZE");
     if (!size) size = std::getenv("PMI_SIZE");
-    const char *slash = std::strrchr((*argv)[0], '/');
-    installFarewellHandlers(slash ? slash + 1 : (*argv)[0], launcherRank() != "0" ? 1 : 0,
-                            size && std::strcmp(size, "1") != 0 ? 2 : 1);
+    installFarewellHandlers(program, launcherRank() != "0" ? 1 : 0, size && std::strcmp(size, "1") != 0 ? 2 : 1);
   }
   // A refusal before PETSc starts, into a pipe whose reader quit, is exit 2 (it was SIGPIPE, 141); set
   // again after PETSc's start, which installs its own handler.
@@ -716,8 +736,6 @@ PetscSession::PetscSession(int *argc, char ***argv, const char *help)
     ierr = command_line_error_.empty() ? PetscInitialize(argc, argv, nullptr, help)
                                        : PetscInitialize(&bare_argc_, &bare_argv_, nullptr, help);
   });
-  const char *slash = std::strrchr((*argv)[0], '/');
-  const char *program = slash ? slash + 1 : (*argv)[0];
   if (start != MPI_COMM_NULL) {
     // PETSc failing on some ranks only (a file only they cannot open) holds the others in its own start
     // (an MPI_Barrier): a failed rank that the others do not meet within seconds ends the job itself.
@@ -739,6 +757,10 @@ PetscSession::PetscSession(int *argc, char ***argv, const char *help)
     if (started) MPI_Abort(MPI_COMM_WORLD, kExitBadInput); // the ranks that started cannot end alone
     if (owns_mpi_) MPI_Finalize();
     std::exit(kExitBadInput);
+  }
+  for (const char *name : kEndOfRunReports) { // (the query marks a given one as read)
+    PetscBool given = PETSC_FALSE;
+    PetscOptionsHasName(nullptr, nullptr, name, &given);
   }
   PetscBool debug = PETSC_FALSE;
   PetscOptionsHasName(nullptr, nullptr, "-debug", &debug);

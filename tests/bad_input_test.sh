@@ -159,8 +159,11 @@ expect 0 "" "$labs/midpoint" -skip_petscrc OFF -skip_petscrc yes -T 0.02 -quiet 
 cd ..
 # PETSc's start-up flags read before PetscInitialize's error handling: a value that is no truth value aborted (exit 134).
 expect 2 "-skip_petscrc: 'foo' is not a truth value; accepted: true, false (or no value)" "$labs/midpoint" -skip_petscrc foo -output_dir $out
-expect 2 "-help: 'leftover' is not a truth value; accepted: true, false (or no value)" "$labs/mass_spring" -help leftover -output_dir $out
-expect 2 "-HELP: 'y' is not a truth value" "$labs/modes" -help -HELP y -output_dir $out
+expect 2 "-help: 'leftover' is not accepted; accepted: -help, -help intro (the introduction only), or no -help" "$labs/mass_spring" -help leftover -output_dir $out
+expect 2 "-HELP: 'y' is not accepted" "$labs/modes" -help -HELP y -output_dir $out
+expect 2 "-help: 'false' is not accepted" "$labs/midpoint" -help false -output_dir $out
+expect 2 "-version: takes no value ('foo'); accepted: -version alone" "$labs/midpoint" -version foo -output_dir $out
+expect 0 "" "$labs/midpoint" -help intro -output_dir $out
 expect 2 "-options_monitor_cancel: '2' is not a truth value" "$labs/midpoint" -options_monitor_cancel 2 -output_dir $out
 expect 2 "-options_monitor: 'stdout' is not a truth value" "$labs/midpoint" -options_monitor stdout -output_dir $out
 expect 2 "-petsc_ci_portable_error_output: 'x' is not a truth value" "$labs/midpoint" -petsc_ci_portable_error_output x -output_dir $out
@@ -199,9 +202,22 @@ expect 2 "-malloc_view: cannot write 'nodir/mv_0' (no writable directory 'nodir'
 # A refused run leaves nothing of what PETSc does at its end: -citations overwrote its file, -options_left
 # foo added a traceback after the error line (expect: one line, no PETSC ERROR).
 echo precious > keep.txt
-expect 2 "unknown option -citations" "$labs/midpoint" -citations keep.txt -output_dir $out
+expect 2 "unknown option -bogus" "$labs/midpoint" -citations keep.txt -bogus 1 -output_dir $out
 [ "$(cat keep.txt)" = precious ] || fail "a refused run with -citations keep.txt overwrote keep.txt"
-expect 2 "unknown option -options_left" "$labs/midpoint" -options_left foo -output_dir $out
+expect 2 "-options_left: 'foo' is not a truth value; accepted: true, false (or no value)" "$labs/midpoint" -options_left foo -output_dir $out
+# PETSc's reports at its end were unknown options; their values are checked before PETSc starts.
+expect 2 "-citations: cannot write 'nodir/cite.txt' (no writable directory 'nodir')" "$labs/mass_spring" -citations nodir/cite.txt -output_dir $out
+expect 2 "PETSC_OPTIONS: -get_total_flops: 'maybe' is not a truth value" env PETSC_OPTIONS="-get_total_flops maybe" "$labs/midpoint" -output_dir $out
+printf -- '-Options_View 2\n' > view2.opts
+expect 2 "line 1: -Options_View: '2' is not a truth value" "$labs/midpoint" -options_file view2.opts -output_dir $out
+expect 0 "" "$labs/midpoint" -T 0.02 -quiet -options_left -OPTIONS_VIEW yes -get_total_flops -citations cite.txt -output_dir end_reports
+{ grep -aq 'There are no unused options.' out.txt && grep -aq '^-get_total_flops' out.txt && grep -aq 'Total flops over all processors' out.txt &&
+  grep -aq 'cite the following' cite.txt; } || fail "-options_left, -options_view, -get_total_flops or -citations FILE reported nothing"
+expect 0 "" "$labs/midpoint" -T 0.02 -quiet -options_left false -output_dir end_reports_off
+! grep -aq 'unused options' out.txt || fail "-options_left false reported the options"
+expect 0 "" mpiexec --quiet -n 2 "$labs/mass_spring" -model chain -T 0.02 -options_left -citations -output_dir end_reports_2
+[ "$(grep -ac 'There are no unused options.' out.txt)" = 1 ] && [ "$(grep -ac 'cite the following' out.txt)" = 1 ] ||
+  fail "2 ranks: -options_left and -citations not reported once"
 expect 2 "unknown option -bogus" "$labs/midpoint" -bogus 1 -log_view :refused_log.txt -output_dir $out
 [ ! -e refused_log.txt ] || fail "a refused run wrote its -log_view log"
 mkdir -p rc_fifo && mkfifo rc_fifo/.petscrc
