@@ -99,8 +99,8 @@ private:
 void readOptions(MPI_Comm comm, const std::string &title, const std::string &prefix,
                  const std::function<void(OptionReader &)> &body);
 
-// True when -help (or -h) was given: the lab sets everything up, so every object lists its options,
-// and stops before running.
+// True when -help was given (PETSc 3.18 takes no -h): the lab sets everything up, so every object
+// lists its options, and stops before running.
 bool helpRequested();
 
 // The end of option reading, after every object has read its options (solvers included) and before
