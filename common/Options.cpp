@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "common/Petsc.hpp"
+#include "common/ViewerOptions.hpp"
 
 namespace beam {
 namespace {
@@ -417,8 +418,10 @@ void checkSolverOptionValues() {
                                  "_ngmres_m|_anderson_m)$",
                                  std::regex::icase);
   static const std::regex flag("_const_correction_tol$", std::regex::icase);
-  for (const auto &[name, value] : databaseOptions()) {
+  const std::vector<std::pair<std::string, std::string>> options = databaseOptions();
+  for (const auto &[name, value] : options) {
     if (!std::regex_search(name, solver_option)) continue;
+    if (const std::string problem = solverReportProblem(name, value, options); !problem.empty()) throw inputError(problem);
     if (value.empty()) {
       if (std::regex_search(name, valued) && !std::regex_search(name, flag))
         throw inputError(name + ": no value given (PETSc would use its default); accepted: " + name + " <value>");

@@ -1,6 +1,7 @@
 #include "common/OutputFile.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -62,6 +63,43 @@ void writeFileAtomically(const std::string &path, const std::string &content) {
     throw runError("cannot write '" + path + "': " + std::strerror(err ? err : EIO));
   }
   if (!special) commitFile(tmp, path);
+}
+
+// A file PETSc itself writes (-log_view's, -history's, -log_trace's): it opens them in PetscInitialize or
+// PetscFinalize, where a failure aborts with a traceback (-log_trace), crashes (-history in a missing
+// directory: SIGSEGV) or is lost (-log_view into a directory: the run's exit 0 after a 12-line error).
+std::string writableFileProblem(const std::string &option, const std::string &file) {
+  const size_t slash = file.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : file.substr(0, slash));
+  struct stat st {};
+  if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || access(dir.c_str(), W_OK) != 0)
+    return option + ": cannot write '" + file + "' (no writable directory '" + dir + "'); accepted: a file in a writable directory";
+  if (stat(file.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    return option + ": cannot write '" + file + "': it is a directory; accepted: a file in a writable directory";
+  // The permission bits are not the answer for root in /proc or /sys (writable, yet no file can be made
+  // there: -log_view :/proc/x hung a 2-rank run in PetscFinalize). Try it: open an existing regular file
+  // for writing without truncating it, or make and remove a file of this process's own in the directory
+  // (every rank runs this check at once).
+  const auto failed = [&](const char *what) {
+    return option + ": cannot write '" + file + "' (" + what + ": " + std::strerror(errno) +
+           "); accepted: a file in a writable directory";
+  };
+  if (stat(file.c_str(), &st) == 0) {
+    // A FIFO or a device is not opened here: closing it again would end a reader waiting on it (a
+    // FIFO with `cat` behind it: cat got end of file and PETSc's own open then waited for ever).
+    if (!S_ISREG(st.st_mode))
+      return access(file.c_str(), W_OK) == 0 ? "" : failed("checking it");
+    const int fd = open(file.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return failed("opening it");
+    close(fd);
+    return "";
+  }
+  std::string probe = dir + "/.beam_probe_" + std::to_string((long long)getpid()) + "_XXXXXX";
+  const int fd = mkstemp(probe.data());
+  if (fd < 0) return failed("making a file in its directory");
+  close(fd);
+  unlink(probe.c_str());
+  return "";
 }
 
 } // namespace beam

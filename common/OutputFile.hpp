@@ -28,4 +28,9 @@ std::string stagingPath(const std::string &path);
 // Renames `tmp` onto `path` (atomic on POSIX); throws a run error naming the file.
 void commitFile(const std::string &tmp, const std::string &path);
 
+// "" when `file` can be written (a file in a writable directory, tried, not trusted to the permission
+// bits); otherwise the refusal, naming `option`. For the files PETSc itself writes (-log_view's,
+// -history's, a solver report's viewer file), which it opens where a failure is no line of ours.
+std::string writableFileProblem(const std::string &option, const std::string &file);
+
 } // namespace beam

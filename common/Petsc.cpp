@@ -4,7 +4,9 @@
 #include "common/Hash.hpp"
 #include "common/LargeVector.hpp"
 #include "common/Options.hpp"
+#include "common/OutputFile.hpp"
 #include "common/StopSignal.hpp"
+#include "common/ViewerOptions.hpp"
 
 #include <strings.h>
 #include <fcntl.h>
@@ -238,75 +240,6 @@ std::string optionsFileProblem(const std::string &option, const std::string &pat
     }
   }
   chain.pop_back();
-  return "";
-}
-
-// A file PETSc itself writes (-log_view's, -history's, -log_trace's): it opens them in PetscInitialize or
-// PetscFinalize, where a failure aborts with a traceback (-log_trace), crashes (-history in a missing
-// directory: SIGSEGV) or is lost (-log_view into a directory: the run's exit 0 after a 12-line error).
-std::string writableFileProblem(const std::string &option, const std::string &file) {
-  const size_t slash = file.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : file.substr(0, slash));
-  struct stat st {};
-  if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || access(dir.c_str(), W_OK) != 0)
-    return option + ": cannot write '" + file + "' (no writable directory '" + dir + "'); accepted: a file in a writable directory";
-  if (stat(file.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    return option + ": cannot write '" + file + "': it is a directory; accepted: a file in a writable directory";
-  // The permission bits are not the answer for root in /proc or /sys (writable, yet no file can be made
-  // there: -log_view :/proc/x hung a 2-rank run in PetscFinalize). Try it: open an existing regular file
-  // for writing without truncating it, or make and remove a file of this process's own in the directory
-  // (every rank runs this check at once).
-  const auto failed = [&](const char *what) {
-    return option + ": cannot write '" + file + "' (" + what + ": " + std::strerror(errno) +
-           "); accepted: a file in a writable directory";
-  };
-  if (stat(file.c_str(), &st) == 0) {
-    // A FIFO or a device is not opened here: closing it again would end a reader waiting on it (a
-    // FIFO with `cat` behind it: cat got end of file and PETSc's own open then waited for ever).
-    if (!S_ISREG(st.st_mode))
-      return access(file.c_str(), W_OK) == 0 ? "" : failed("checking it");
-    const int fd = open(file.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return failed("opening it");
-    close(fd);
-    return "";
-  }
-  std::string probe = dir + "/.beam_probe_" + std::to_string((long long)getpid()) + "_XXXXXX";
-  const int fd = mkstemp(probe.data());
-  if (fd < 0) return failed("making a file in its directory");
-  close(fd);
-  unlink(probe.c_str());
-  return "";
-}
-
-// -log_view [ascii]:FILE[:FORMAT[:MODE]] (PETSc 3.18's viewer syntax, PetscOptionsGetViewer): another
-// type (-log_view foo, stdout, binary:f, draw), a file it cannot write (ascii:/proc/x hung a 2-rank run in
-// PetscFinalize) or an unknown format failed after the run with PETSc's traceback, exit 0, the log lost.
-std::string logViewProblem(const std::string &option, const std::string &value) {
-  // The formats PetscLogView writes (any case).
-  const std::vector<std::string> formats = {"ascii_info", "ascii_info_detail", "ascii_xml", "ascii_flamegraph", "ascii_csv", "default"};
-  std::vector<std::string> fields{""};
-  for (const char c : value) {
-    if (c == ':') fields.emplace_back();
-    else fields.back() += c;
-  }
-  const std::string syntax = "; accepted: " + option + " [ascii]:FILE[:FORMAT[:MODE]] (no FILE: the screen)";
-  if (fields.size() > 4 || (fields[0] != "" && fields[0] != "ascii"))
-    return option + ": '" + value + "' is not an ASCII viewer" + syntax;
-  if (fields.size() > 1 && !fields[1].empty()) {
-    const std::string problem = writableFileProblem(option, fields[1]);
-    if (!problem.empty()) return problem;
-  }
-  if (fields.size() > 2 && !fields[2].empty() &&
-      std::none_of(formats.begin(), formats.end(), [&](const std::string &f) { return strcasecmp(f.c_str(), fields[2].c_str()) == 0; })) {
-    std::string accepted;
-    for (const std::string &f : formats) accepted += (accepted.empty() ? "" : ", ") + f;
-    return option + ": unknown format '" + fields[2] + "'; accepted: " + accepted;
-  }
-  if (fields.size() > 3 && !fields[3].empty()) {
-    const std::string mode = lowerCase(fields[3]);
-    if (mode != "write" && mode != "append" && mode != "update" && mode != "append_update")
-      return option + ": unknown file mode '" + fields[3] + "'; accepted: write, append, update, append_update";
-  }
   return "";
 }
 

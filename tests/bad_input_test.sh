@@ -205,6 +205,28 @@ echo precious > keep.txt
 expect 2 "unknown option -bogus" "$labs/midpoint" -citations keep.txt -bogus 1 -output_dir $out
 [ "$(cat keep.txt)" = precious ] || fail "a refused run with -citations keep.txt overwrote keep.txt"
 expect 2 "-options_left: 'foo' is not a truth value; accepted: true, false (or no value)" "$labs/midpoint" -options_left foo -output_dir $out
+# Solver reports and monitors PETSc 3.18 crashed on (a segmentation fault, exit 59), failed on as a run
+# (exit 3), ran outside the lab (a socket, Python) or drew nothing with (no X display).
+ms_chain=("$labs/mass_spring" -model chain -scheme implicit_euler -T 0.005)
+expect 2 "-ms_ksp_monitor ::ascii_info_detail: PETSc has no such monitor for the viewer ascii in format ascii_info_detail (it crashed: a segmentation fault); accepted: -ms_ksp_monitor [ascii][:FILE], -ms_ksp_monitor draw, -ms_ksp_monitor draw::draw_lg" \
+  "${ms_chain[@]}" -ms_ksp_monitor ::ascii_info_detail -output_dir $out
+expect 2 "-shifted_ksp_monitor_max :m.txt:ascii_info: PETSc has no such monitor for the viewer ascii in format ascii_info (it crashed: a segmentation fault); accepted: -shifted_ksp_monitor_max [ascii][:FILE]" \
+  "$labs/fully_implicit" -shifted_ksp_monitor_max :m.txt:ascii_info -output_dir $out
+expect 2 "-SHIFTED_KSP_MONITOR_SHORT draw: draws in an X window, and DISPLAY is not set; accepted: an ASCII viewer, draw:image or draw:tikz, or a run under X (xvfb-run)" \
+  env -u DISPLAY "$labs/fully_implicit" -SHIFTED_KSP_MONITOR_SHORT draw -output_dir $out
+expect 2 "-ms_snes_monitor_lg_range: draws in an X window, and DISPLAY is not set" env -u DISPLAY "${ms_chain[@]}" -ms_snes_monitor_lg_range -output_dir $out
+expect 2 "-ms_snes_converged_reason ::ascii_info_detail: the format ascii_info_detail needs an exact solution on a DM" "${ms_chain[@]}" -ms_snes_converged_reason ::ascii_info_detail -output_dir $out
+expect 2 "-ms_snes_view: cannot write 'nodir/v.txt' (no writable directory 'nodir')" "${ms_chain[@]}" -ms_snes_view ascii:nodir/v.txt -output_dir $out
+expect 2 "-ms_ksp_monitor nodir/m.txt: 'nodir/m.txt' is not a viewer the labs take; accepted: -ms_ksp_monitor [ascii][:FILE[:FORMAT[:MODE]]], binary[:FILE] or draw (under X)" "${ms_chain[@]}" -ms_ksp_monitor nodir/m.txt -output_dir $out
+expect 2 "-mat_view socket: 'socket' is not a viewer the labs take" "$labs/midpoint" -mat_view socket -output_dir $out
+expect 2 "-ms_ksp_view_diagonal_scale: shows the diagonal scaling, and there is none without -ms_ksp_diagonal_scale" "${ms_chain[@]}" -ms_ksp_view_diagonal_scale -output_dir $out
+expect 2 "-ms_snes_fd_color: a coloured finite-difference Jacobian needs PETSc's DM coloring (it crashed: a segmentation fault); accepted: the exact Jacobian (without it), or -ms_snes_mf for a matrix-free one" "${ms_chain[@]}" -ms_snes_fd_color -output_dir $out
+expect 2 "-ms_snes_fd: a finite-difference Jacobian needs PETSc's DM vectors" "${ms_chain[@]}" -ms_snes_fd -output_dir $out
+expect 2 "-ms_snes_grid_sequence -1: the labs' models have no grid hierarchy to refine" "${ms_chain[@]}" -ms_snes_grid_sequence -1 -output_dir $out
+expect 2 "-ms_snes_monitor_fields: monitors the fields of a DM" "${ms_chain[@]}" -ms_snes_monitor_fields -output_dir $out
+expect 2 "-ms_snes_monitor_python: runs a Python monitor; the labs use no Python; accepted: -ms_snes_monitor" "${ms_chain[@]}" -ms_snes_monitor_python -output_dir $out
+expect 0 "" "${ms_chain[@]}" -quiet -ms_ksp_monitor ascii:kspmon.txt -ms_snes_converged_reason ::ascii_info -ms_ksp_diagonal_scale -ms_ksp_view_diagonal_scale ascii:dscale.txt -output_dir reports_ok
+{ grep -aq 'KSP Residual norm' kspmon.txt && grep -aq 'Nonlinear ms_ solve converged' out.txt && [ -s dscale.txt ]; } || fail "the reports with valid viewers wrote nothing"
 # PETSc's reports at its end were unknown options; their values are checked before PETSc starts.
 expect 2 "-citations: cannot write 'nodir/cite.txt' (no writable directory 'nodir')" "$labs/mass_spring" -citations nodir/cite.txt -output_dir $out
 expect 2 "PETSC_OPTIONS: -get_total_flops: 'maybe' is not a truth value" env PETSC_OPTIONS="-get_total_flops maybe" "$labs/midpoint" -output_dir $out

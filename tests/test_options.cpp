@@ -11,6 +11,7 @@
 
 #include "tests/ScopedOptions.hpp"
 #include "common/Options.hpp"
+#include "common/ViewerOptions.hpp"
 #include "solvers/Amplification.hpp"
 #include "solvers/GeneralizedAlpha.hpp"
 #include "solvers/RunOptions.hpp"
@@ -238,6 +239,27 @@ TEST(Options, TruthValuesArePetscs) {
       EXPECT_EQ(*ours, bool(petsc)) << "'" << text << "'";
     }
   }
+}
+
+// The KSP monitors' viewers are judged against PETSc's own registry (KSPMonitorList): every monitor's
+// plain ASCII viewer must be found there, or every -ksp_monitor FILE would be refused; a format PETSc has
+// no routine for (it called a null pointer) must not.
+TEST(Options, KspMonitorViewersAreReadOffPetscsRegistry) {
+  const std::vector<std::pair<std::string, std::string>> none;
+  for (const char *monitor : {"-ms_ksp_monitor", "-shifted_ksp_monitor_short", "-mass_ksp_monitor_range", "-ksp_monitor_true_residual",
+                              "-ms_ksp_monitor_max", "-ms_ksp_monitor_solution", "-ms_ksp_monitor_singular_value", "-ms_ksp_monitor_error"}) {
+    EXPECT_EQ(solverReportProblem(monitor, "ascii", none), "") << monitor;
+    EXPECT_EQ(solverReportProblem(monitor, "::default", none), "") << monitor;
+    EXPECT_NE(solverReportProblem(monitor, "::ascii_info_detail", none).find("PETSc has no such monitor"), std::string::npos) << monitor;
+    EXPECT_NE(solverReportProblem(monitor, "ascii::ASCII_MATLAB", none).find("in format ascii_matlab"), std::string::npos) << monitor;
+  }
+  EXPECT_EQ(solverReportProblem("-ms_ksp_monitor", "::ascii_info", none),
+            "-ms_ksp_monitor ::ascii_info: PETSc has no such monitor for the viewer ascii in format ascii_info (it crashed: a "
+            "segmentation fault); accepted: -ms_ksp_monitor [ascii][:FILE], -ms_ksp_monitor draw, -ms_ksp_monitor draw::draw_lg");
+  // Not a monitor: any known format is PETSc's to print.
+  EXPECT_EQ(solverReportProblem("-ms_ksp_view", "::ascii_info_detail", none), "");
+  EXPECT_EQ(viewerFields("ascii:f.txt::append"), (std::vector<std::string>{"ascii", "f.txt", "", "append"}));
+  EXPECT_EQ(viewerFields(""), (std::vector<std::string>{""}));
 }
 
 TEST(Options, ListItemsLoseTheirBlanksAndKeepEmptyOnes) {
