@@ -2,11 +2,18 @@
 
 #include <petscksp.h>
 #include <petscviewer.h>
+#include <netinet/in.h>
 #include <strings.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <algorithm>
 
+#include <cstddef>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <regex>
 #include <tuple>
@@ -22,12 +29,13 @@ struct Viewer {
   std::string type;   // as given (PETSc's types are lower case, matched exactly)
   std::string file;   // draw: its draw type (x, tikz, image); "" for none
   std::string format; // PETSc's own name (PetscViewerFormats: DEFAULT, ASCII_INFO_DETAIL); "" if unknown
+  std::string mode;   // the file mode as given ("" for none)
 };
 
 Viewer viewerOf(const std::string &value) {
   std::vector<std::string> fields = viewerFields(value);
   fields.resize(4);
-  Viewer v{fields[0].empty() ? "ascii" : fields[0], fields[1], "DEFAULT"};
+  Viewer v{fields[0].empty() ? "ascii" : fields[0], fields[1], "DEFAULT", fields[3]};
   if (!fields[2].empty()) {
     v.format.clear();
     // PetscViewerFormats: the names, then the enum's name, its prefix and a null (PetscEnumFind's list).
@@ -55,6 +63,63 @@ bool kspMonitorExists(const std::string &monitor, const std::string &type, const
   const std::string key = monitor + ":" + type + ":" + format; // KSPMonitorMakeKey_Internal's key
   PetscFunctionListFind(KSPMonitorList, key.c_str(), &found);
   return found != nullptr;
+}
+
+// "" for a file mode PETSc's viewers take (PetscFileModes, any case) or none; otherwise the refusal.
+std::string fileModeProblem(const std::string &option, const std::string &mode) {
+  const std::string lower = lowerCase(mode);
+  if (lower.empty() || lower == "write" || lower == "append" || lower == "update" || lower == "append_update") return "";
+  return option + ": unknown file mode '" + mode + "'; accepted: write, append, update, append_update";
+}
+
+// Whether the X server DISPLAY names ([host]:N[.S]) takes a connection, as XOpenDisplay would reach it:
+// with no host (or unix) its local socket /tmp/.X11-unix/XN (Linux's abstract one first), with
+// localhost TCP port 6000 + N. Another host is not tried (an unreachable one would hold the run up).
+bool xServerAnswers(const std::string &display) {
+  const size_t colon = display.rfind(':');
+  if (colon == std::string::npos) return false; // not X's syntax
+  const std::string host = display.substr(0, colon);
+  const std::string number = display.substr(colon + 1, display.find('.', colon) - colon - 1);
+  if (number.empty() || number.size() > 4 || number.find_first_not_of("0123456789") != std::string::npos) return false;
+  auto connects = [](int family, const sockaddr *address, socklen_t length) {
+    const int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return true; // cannot tell
+    const bool answered = connect(fd, address, length) == 0;
+    close(fd);
+    return answered;
+  };
+  if (host.empty() || host == "unix") {
+    const std::string path = "/tmp/.X11-unix/X" + number;
+    for (const size_t abstract : {1, 0}) { // an abstract name starts with a NUL
+      sockaddr_un address{};
+      address.sun_family = AF_UNIX;
+      std::memcpy(address.sun_path + abstract, path.data(), path.size());
+      const auto length = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + abstract + path.size());
+      if (connects(AF_UNIX, reinterpret_cast<const sockaddr *>(&address), length)) return true;
+    }
+    return false;
+  }
+  if (host == "localhost" || host == "127.0.0.1") {
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<uint16_t>(6000 + std::stoi(number)));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    return connects(AF_INET, reinterpret_cast<const sockaddr *>(&address), sizeof address);
+  }
+  return true;
+}
+
+// "" when PETSc can open an X window; otherwise why not and what is accepted, to follow an option's name.
+// PETSc's display (PetscSetDisplay): -display's value, else DISPLAY, else :0.0.
+std::string xDisplayProblem(const std::vector<std::pair<std::string, std::string>> &options) {
+  std::optional<std::string> display;
+  for (const auto &[name, value] : options)
+    if (strcasecmp(name.c_str(), "-display") == 0) display = value;
+  if (const char *variable = std::getenv("DISPLAY"); !display && variable) display = variable;
+  if (display ? xServerAnswers(*display) : xServerAnswers(":0.0")) return "";
+  return ": draws in an X window, and " +
+         (display && !display->empty() ? "no X server answers at '" + *display + "'" : std::string("DISPLAY is not set")) +
+         "; accepted: an ASCII viewer, draw:image or draw:tikz, or a run under X (xvfb-run)";
 }
 
 bool truthy(const std::string &value) { return value.empty() || petscTruthValue(value).value_or(false); }
@@ -90,12 +155,7 @@ std::string logViewProblem(const std::string &option, const std::string &value) 
     for (const std::string &f : formats) accepted += (accepted.empty() ? "" : ", ") + f;
     return option + ": unknown format '" + fields[2] + "'; accepted: " + accepted;
   }
-  if (fields.size() > 3 && !fields[3].empty()) {
-    const std::string mode = lowerCase(fields[3]);
-    if (mode != "write" && mode != "append" && mode != "update" && mode != "append_update")
-      return option + ": unknown file mode '" + fields[3] + "'; accepted: write, append, update, append_update";
-  }
-  return "";
+  return fields.size() > 3 ? fileModeProblem(option, fields[3]) : "";
 }
 
 std::string solverReportProblem(const std::string &name, const std::string &value,
@@ -135,11 +195,8 @@ std::string solverReportProblem(const std::string &name, const std::string &valu
   }
   // PETSc opens an X window for draw (no display: a PETSc error, nothing drawn, exit 0), except into a
   // picture (draw:tikz, draw:image); its line-graph monitors draw whatever their value.
-  const char *display = std::getenv("DISPLAY");
-  const bool x = display && *display;
-  const std::string no_x = ": draws in an X window, and DISPLAY is not set; accepted: an ASCII viewer, draw:image or "
-                           "draw:tikz, or a run under X (xvfb-run)";
-  if (lower.find("_monitor_lg") != std::string::npos && !x) return name + no_x;
+  if (lower.find("_monitor_lg") != std::string::npos)
+    if (const std::string no_x = xDisplayProblem(options); !no_x.empty()) return name + no_x;
   // The viewer-valued reports and monitors, given a viewer (a truth value is PETSc's to judge).
   static const std::regex viewer_option("_(view|monitor|converged_reason)(_[a-z0-9_]+)?$");
   if (value.empty() || petscTruthValue(value) || !std::regex_search(lower, viewer_option) || endsWith("cancel")) return "";
@@ -153,7 +210,9 @@ std::string solverReportProblem(const std::string &name, const std::string &valu
     const std::string problem = writableFileProblem(name, viewer.file);
     if (!problem.empty()) return problem;
   }
-  if (viewer.type == "draw" && viewer.file != "tikz" && viewer.file != "image" && !x) return name + " " + value + no_x;
+  if (const std::string problem = fileModeProblem(name, viewer.mode); !problem.empty()) return problem;
+  if (viewer.type == "draw" && viewer.file != "tikz" && viewer.file != "image")
+    if (const std::string no_x = xDisplayProblem(options); !no_x.empty()) return name + " " + value + no_x;
   if (viewer.format.empty()) return ""; // an unknown format: PETSc's own refusal names it
   // A KSP monitor with no routine for its viewer and format (PETSc 3.18 calls a null pointer:
   // -ms_ksp_monitor ::ascii_info crashed, as did -ms_ksp_monitor_short draw).

@@ -217,6 +217,7 @@ expect 2 "-SHIFTED_KSP_MONITOR_SHORT draw: draws in an X window, and DISPLAY is 
 expect 2 "-ms_snes_monitor_lg_range: draws in an X window, and DISPLAY is not set" env -u DISPLAY "${ms_chain[@]}" -ms_snes_monitor_lg_range -output_dir $out
 expect 2 "-ms_snes_converged_reason ::ascii_info_detail: the format ascii_info_detail needs an exact solution on a DM" "${ms_chain[@]}" -ms_snes_converged_reason ::ascii_info_detail -output_dir $out
 expect 2 "-ms_snes_view: cannot write 'nodir/v.txt' (no writable directory 'nodir')" "${ms_chain[@]}" -ms_snes_view ascii:nodir/v.txt -output_dir $out
+expect 2 "-ms_snes_view: unknown file mode 'foo'; accepted: write, append, update, append_update" "${ms_chain[@]}" -ms_snes_view ascii:v.txt::foo -output_dir $out
 expect 2 "-ms_ksp_monitor nodir/m.txt: 'nodir/m.txt' is not a viewer the labs take; accepted: -ms_ksp_monitor [ascii][:FILE[:FORMAT[:MODE]]], binary[:FILE] or draw (under X)" "${ms_chain[@]}" -ms_ksp_monitor nodir/m.txt -output_dir $out
 expect 2 "-mat_view socket: 'socket' is not a viewer the labs take" "$labs/midpoint" -mat_view socket -output_dir $out
 expect 2 "-ms_ksp_view_diagonal_scale: shows the diagonal scaling, and there is none without -ms_ksp_diagonal_scale" "${ms_chain[@]}" -ms_ksp_view_diagonal_scale -output_dir $out
@@ -227,6 +228,18 @@ expect 2 "-ms_snes_monitor_fields: monitors the fields of a DM" "${ms_chain[@]}"
 expect 2 "-ms_snes_monitor_python: runs a Python monitor; the labs use no Python; accepted: -ms_snes_monitor" "${ms_chain[@]}" -ms_snes_monitor_python -output_dir $out
 expect 0 "" "${ms_chain[@]}" -quiet -ms_ksp_monitor ascii:kspmon.txt -ms_snes_converged_reason ::ascii_info -ms_ksp_diagonal_scale -ms_ksp_view_diagonal_scale ascii:dscale.txt -output_dir reports_ok
 { grep -aq 'KSP Residual norm' kspmon.txt && grep -aq 'Nonlinear ms_ solve converged' out.txt && [ -s dscale.txt ]; } || fail "the reports with valid viewers wrote nothing"
+# An X display no server answers (PETSc: an error, nothing drawn, exit 0), named by DISPLAY or -display
+# (PetscSetDisplay's order); one that answers, by either. -x_virtual ran `pkill -9 Xvfb` (every user's).
+expect 2 "-ms_ksp_monitor draw: draws in an X window, and no X server answers at ':987'" env DISPLAY=:987 "${ms_chain[@]}" -ms_ksp_monitor draw -output_dir $out
+expect 2 "-ms_snes_monitor_lg_range: draws in an X window, and no X server answers at 'localhost:987'" \
+  env -u DISPLAY "${ms_chain[@]}" -display localhost:987 -ms_snes_monitor_lg_range -output_dir $out
+expect 2 "-ms_ksp_monitor draw: draws in an X window, and no X server answers at 'nocolon'" env DISPLAY=nocolon "${ms_chain[@]}" -ms_ksp_monitor draw -output_dir $out
+expect 0 "" xvfb-run -a "${ms_chain[@]}" -quiet -ms_ksp_monitor draw -output_dir drawn
+expect 0 "" xvfb-run -a sh -c 'exec env -u DISPLAY "$0" "$@" -display "$DISPLAY"' "${ms_chain[@]}" -quiet -ms_snes_monitor_lg_range -output_dir drawn2
+expect 2 "-x_virtual: PETSc would kill every Xvfb on the machine (pkill -9 Xvfb) to start its own; accepted: a run under xvfb-run -a" "${ms_chain[@]}" -x_virtual -output_dir $out
+expect 2 "PETSC_OPTIONS: -X_Virtual: PETSc would kill every Xvfb" env PETSC_OPTIONS="-X_Virtual yes" "$labs/midpoint" -output_dir $out
+expect 2 "-x_virtual: 'foo' is not a truth value" "$labs/midpoint" -x_virtual foo -output_dir $out
+expect 0 "" "$labs/midpoint" -T 0.02 -quiet -x_virtual false -output_dir x_virtual_off
 # PETSc's reports at its end were unknown options; their values are checked before PETSc starts.
 expect 2 "-citations: cannot write 'nodir/cite.txt' (no writable directory 'nodir')" "$labs/mass_spring" -citations nodir/cite.txt -output_dir $out
 expect 2 "PETSC_OPTIONS: -get_total_flops: 'maybe' is not a truth value" env PETSC_OPTIONS="-get_total_flops maybe" "$labs/midpoint" -output_dir $out
