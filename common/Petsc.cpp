@@ -258,7 +258,7 @@ bool isEndOfRunReport(const std::string &word) {
 bool isVettedStartUpOption(const std::string &word) {
   for (const char *name : {"-options_file", "-options_file_yaml", "-options_string_yaml", "-log_view", "-malloc_view", "-history",
                            "-log_trace", "-petsc_sleep", "-mpi_linear_solver_server", "-prefix_push", "-prefix_pop", "-python",
-                           "-log_summary", "-help", "-version", "-x_virtual"})
+                           "-log_summary", "-help", "-version", "-x_virtual", "-saws_options"})
     if (strcasecmp(word.c_str(), name) == 0) return true;
   return isEndOfRunReport(word);
 }
@@ -309,14 +309,18 @@ std::string optionValueProblem(const std::string &word, bool has_value, const st
   // PETSc 3.18 printed the help for -help false, and ran past -version foo.
   if (is("-help") && has_value && strcasecmp(value.c_str(), "intro") != 0 && !petscTruthValue(value).value_or(false))
     return word + ": '" + value + "' is not accepted; accepted: -help, -help intro (the introduction only), or no -help";
-  // PetscSetDisplay ran `pkill -9 Xvfb` (every user's, an xvfb-run beside the lab's included), slept 6 s
-  // and started its own Xvfb on :15.
-  if (is("-x_virtual")) {
-    if (has_value && !petscTruthValue(value)) return notTruthValue(word, value);
-    return has_value && !*petscTruthValue(value) ? ""
-                                                 : word + ": PETSc would kill every Xvfb on the machine (pkill -9 Xvfb) to "
-                                                          "start its own; accepted: a run under xvfb-run -a";
-  }
+  // Flags PETSc acts on, when true, in ways a lab cannot have: PetscSetDisplay ran `pkill -9 Xvfb` (every
+  // user's, an xvfb-run beside the lab's included), slept 6 s and started its own Xvfb on :15; without
+  // SAWs, PETSc asked for every option's value on stdin (from /dev/null: a refusal of a garbage value).
+  static const std::pair<const char *, const char *> refused_flags[] = {
+      {"-x_virtual", "PETSc would kill every Xvfb on the machine (pkill -9 Xvfb) to start its own; accepted: a run under xvfb-run -a"},
+      {"-saws_options", "PETSc would ask for every option's value on the terminal (this PETSc has no SAWs); accepted: the "
+                        "options on the command line or in an options file"}};
+  for (const auto &[name, why] : refused_flags)
+    if (is(name)) {
+      if (has_value && !petscTruthValue(value)) return notTruthValue(word, value);
+      return has_value && !*petscTruthValue(value) ? "" : word + ": " + why;
+    }
   if (is("-version") && has_value) return word + ": takes no value ('" + value + "'); accepted: -version alone";
   return "";
 }

@@ -239,7 +239,11 @@ expect 0 "" xvfb-run -a sh -c 'exec env -u DISPLAY "$0" "$@" -display "$DISPLAY"
 expect 2 "-x_virtual: PETSc would kill every Xvfb on the machine (pkill -9 Xvfb) to start its own; accepted: a run under xvfb-run -a" "${ms_chain[@]}" -x_virtual -output_dir $out
 expect 2 "PETSC_OPTIONS: -X_Virtual: PETSc would kill every Xvfb" env PETSC_OPTIONS="-X_Virtual yes" "$labs/midpoint" -output_dir $out
 expect 2 "-x_virtual: 'foo' is not a truth value" "$labs/midpoint" -x_virtual foo -output_dir $out
+printf -- '-Saws_Options yes\n' > saws.opts
 expect 0 "" "$labs/midpoint" -T 0.02 -quiet -x_virtual false -output_dir x_virtual_off
+expect 2 "-saws_options: PETSc would ask for every option's value on the terminal (this PETSc has no SAWs)" "$labs/midpoint" -saws_options -output_dir $out < /dev/null
+expect 2 "line 1: -Saws_Options: PETSc would ask" "$labs/mass_spring" -options_file saws.opts -output_dir $out
+expect 0 "" "$labs/midpoint" -T 0.02 -quiet -saws_options 0 -output_dir saws_off
 # PETSc's reports at its end were unknown options; their values are checked before PETSc starts.
 expect 2 "-citations: cannot write 'nodir/cite.txt' (no writable directory 'nodir')" "$labs/mass_spring" -citations nodir/cite.txt -output_dir $out
 expect 2 "PETSC_OPTIONS: -get_total_flops: 'maybe' is not a truth value" env PETSC_OPTIONS="-get_total_flops maybe" "$labs/midpoint" -output_dir $out
