@@ -173,10 +173,8 @@ std::string solverReportProblem(const std::string &name, const std::string &valu
   // each crashed or failed in PETSc's words.
   if (endsWith("snes_fd_color") && truthy(value))
     return name + ": a coloured finite-difference Jacobian needs PETSc's DM coloring (it crashed: a segmentation fault); "
-                  "accepted: the exact Jacobian (without it), or " + sibling("snes_fd_color", "snes_mf") + " for a matrix-free one";
-  if (endsWith("snes_fd") && truthy(value))
-    return name + ": a finite-difference Jacobian needs PETSc's DM vectors, which the labs' models do not make; accepted: "
-                  "the exact Jacobian (without it), or " + sibling("snes_fd", "snes_mf") + " for a matrix-free one";
+                  "accepted: the exact Jacobian (without it), " + sibling("snes_fd_color", "snes_fd") + " (uncoloured) or " +
+           sibling("snes_fd_color", "snes_mf") + " for a matrix-free one";
   if (endsWith("snes_monitor_fields"))
     return name + ": monitors the fields of a DM, which the labs' models have not (it crashed: a segmentation fault); "
                   "accepted: " + sibling("snes_monitor_fields", "snes_monitor");
@@ -194,8 +192,10 @@ std::string solverReportProblem(const std::string &name, const std::string &valu
              " (it crashed: a segmentation fault); accepted: with " + scale;
   }
   // PETSc opens an X window for draw (no display: a PETSc error, nothing drawn, exit 0), except into a
-  // picture (draw:tikz, draw:image); its line-graph monitors draw whatever their value.
-  if (lower.find("_monitor_lg") != std::string::npos)
+  // picture (draw:tikz, draw:image); its line-graph monitors, eigenvalue plots and Jacobian comparisons'
+  // drawings draw whatever their value (-ksp_plot_eigenvalues, -snes_compare_explicit_draw false).
+  if (lower.find("_monitor_lg") != std::string::npos || lower.find("_plot_eigen") != std::string::npos ||
+      endsWith("draw") || endsWith("draw_contour"))
     if (const std::string no_x = xDisplayProblem(options); !no_x.empty()) return name + no_x;
   // The viewer-valued reports and monitors, given a viewer (a truth value is PETSc's to judge).
   static const std::regex viewer_option("_(view|monitor|converged_reason)(_[a-z0-9_]+)?$");

@@ -1,6 +1,8 @@
 #include "solvers/ImplicitTheta.hpp"
 #include "solvers/FactorCost.hpp"
 
+#include <petscdmshell.h>
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -185,6 +187,11 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   stop_on_signal_ = settings.stop_on_signal;
   BEAM_PETSC(SNESCreate(model.comm(), snes_.out()));
   BEAM_PETSC(SNESSetOptionsPrefix(snes_, (settings.options_prefix + settings.newton_prefix).c_str()));
+  // The DM shell SNES makes gets dv's layout: PETSc's finite-difference Jacobian and its Jacobian tests
+  // (-ms_snes_fd, -ms_snes_test_jacobian, -ms_snes_compare_explicit) make their vectors from it.
+  DM dm;
+  BEAM_PETSC(SNESGetDM(snes_, &dm));
+  BEAM_PETSC(DMShellSetGlobalVector(dm, dv_));
   BEAM_PETSC(SNESSetFunction(snes_, work_, residualCallback, this));
   BEAM_PETSC(SNESSetJacobian(snes_, J_, J_, jacobianCallback, this));
   BEAM_PETSC(SNESSetType(snes_, SNESNEWTONLS));
