@@ -415,7 +415,10 @@ void checkSolverOptionValues() {
   static const std::regex valued("(_type|tol|_max_it|_max_funcs|_its|_levels|_threshold|_omega|_restart|_amount|_bjacobi_blocks|"
                                  "_asm_blocks|_nev|_ncv|_mpd|_target|_shift|_lag_preconditioner|_lag_jacobian|_icntl_[0-9]+|"
                                  "_cntl_[0-9]+|_nsmooths|_square_graph|_eq_limit|_overlap|_richardson_scale|_delta0|_qn_m|"
-                                 "_ngmres_m|_anderson_m)$",
+                                 "_ngmres_m|_anderson_m|_eps_interval|_eps_balance|_balance_cutoff|_partitions|_rg_scale|_endpoints|"
+                                 "_bv_matmult|_orthog_block|_orthog_eta|_orthog_refine|_block_size|_ds_method|_ds_parallel|"
+                                 "_st_matmode|_st_matstructure|_batch_size|_factor_fill|_zeropivot|_column_pivot|"
+                                 "_cholmod_(dbound|grow[012]|maxrank|nmethods|nrelax|print|supernodal_switch|zrelax))$",
                                  std::regex::icase);
   static const std::regex flag("_const_correction_tol$", std::regex::icase);
   const std::vector<std::pair<std::string, std::string>> options = databaseOptions();

@@ -110,16 +110,19 @@ bool xServerAnswers(const std::string &display) {
 }
 
 // "" when PETSc can open an X window; otherwise why not and what is accepted, to follow an option's name.
-// PETSc's display (PetscSetDisplay): -display's value, else DISPLAY, else :0.0.
+// PETSc's display (PetscSetDisplay): -display's value, else DISPLAY, else :0.0; an empty -display reaches
+// XOpenDisplay as "", which takes DISPLAY (and fails without it: no :0.0 then).
 std::string xDisplayProblem(const std::vector<std::pair<std::string, std::string>> &options) {
-  std::optional<std::string> display;
+  std::optional<std::string> option;
   for (const auto &[name, value] : options)
-    if (strcasecmp(name.c_str(), "-display") == 0) display = value;
-  if (const char *variable = std::getenv("DISPLAY"); !display && variable) display = variable;
-  if (display ? xServerAnswers(*display) : xServerAnswers(":0.0")) return "";
-  return ": draws in an X window, and " +
-         (display && !display->empty() ? "no X server answers at '" + *display + "'" : std::string("DISPLAY is not set")) +
-         "; accepted: an ASCII viewer, draw:image or draw:tikz, or a run under X (xvfb-run)";
+    if (strcasecmp(name.c_str(), "-display") == 0) option = value;
+  const char *variable = std::getenv("DISPLAY");
+  std::string display = option && !option->empty() ? *option : variable ? variable : option ? "" : ":0.0";
+  if (xServerAnswers(display)) return "";
+  const std::string why = !option && !variable ? std::string("DISPLAY is not set") // (nor does :0.0 answer)
+                          : !display.empty()     ? "no X server answers at '" + display + "'"
+                                                 : (option ? "-display is empty and " : "") + std::string(variable ? "DISPLAY is empty" : "DISPLAY is not set");
+  return ": draws in an X window, and " + why + "; accepted: an ASCII viewer, draw:image or draw:tikz, or a run under X (xvfb-run)";
 }
 
 bool truthy(const std::string &value) { return value.empty() || petscTruthValue(value).value_or(false); }
@@ -198,7 +201,7 @@ std::string solverReportProblem(const std::string &name, const std::string &valu
       endsWith("draw") || endsWith("draw_contour"))
     if (const std::string no_x = xDisplayProblem(options); !no_x.empty()) return name + no_x;
   // The viewer-valued reports and monitors, given a viewer (a truth value is PETSc's to judge).
-  static const std::regex viewer_option("_(view|monitor|converged_reason)(_[a-z0-9_]+)?$");
+  static const std::regex viewer_option("_(view|monitor|converged_reason|error_absolute|error_relative|error_backward)(_[a-z0-9_]+)?$");
   if (value.empty() || petscTruthValue(value) || !std::regex_search(lower, viewer_option) || endsWith("cancel")) return "";
   const Viewer viewer = viewerOf(value);
   const std::string accepted = "; accepted: " + name + " [ascii][:FILE[:FORMAT[:MODE]]], binary[:FILE] or draw (under X)";
@@ -206,6 +209,9 @@ std::string solverReportProblem(const std::string &name, const std::string &valu
   // reports do not write.
   if (viewer.type != "ascii" && viewer.type != "binary" && viewer.type != "draw")
     return name + " " + value + ": '" + viewer.type + "' is not a viewer the labs take" + accepted;
+  // SLEPc writes its error tables as text only (draw drew nothing, binary wrote an empty file, exit 0).
+  if (viewer.type != "ascii" && (endsWith("error_absolute") || endsWith("error_relative") || endsWith("error_backward")))
+    return name + " " + value + ": SLEPc writes this table as text only; accepted: " + name + " [ascii][:FILE[:FORMAT[:MODE]]]";
   if (viewer.type != "draw" && !viewer.file.empty()) {
     const std::string problem = writableFileProblem(name, viewer.file);
     if (!problem.empty()) return problem;

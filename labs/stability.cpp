@@ -102,14 +102,19 @@ int main(int argc, char **argv) {
     auto settings = stability;
     settings.measure.solver = analysed->solver; // the trial runs use the lab's -linear_solver
     // The trials' energy scale, solved once and before the options are judged, so -static_* are read
-    // (and listed by -help, as in the scheme labs). A failed solve is left to the trial runs, which meet
-    // it again after the options are judged (a bad option is reported first, and the header before the
-    // failure).
+    // (and listed by -help, as in the scheme labs). A refused -static_* option is reported once the
+    // options are judged (an unknown one first), before anything is written (it was left to the trial
+    // runs, after the analysis was printed, until 2026-11-30); a failed solve is left to the trial runs,
+    // which meet it again after the header.
+    std::optional<beam::Error> refused;
     if (settings.measure.steps > 0) try {
         settings.measure.compliance = beam::staticCompliance(system, settings.measure.solver);
-      } catch (const beam::Error &) {
+      } catch (const beam::Error &e) {
+        if (e.exitCode() == beam::kExitBadInput) refused = e;
       }
-    if (beam::finishOptions(PETSC_COMM_WORLD)) return 0; // -help: eigensolvers and schemes have listed theirs
+    const bool help = beam::finishOptions(PETSC_COMM_WORLD); // -help: eigensolvers and schemes have listed theirs
+    if (refused) throw *refused;
+    if (help) return 0;
     const beam::SpectralRadiusTable table =
         beam::spectralRadiusTable(beam::schemeNames(), stability.omega_range, stability.omega_points, stability.xi);
     beam::prepareOutputDirectory(analysed->output_dir);

@@ -152,9 +152,25 @@ void refuseRetargeting(EPS eps, EPSWhich which, PetscInt count, const std::strin
     throw inputError(p + "eps_type " + (eps_type ? eps_type : "none") + " sets its own spectral transformation ('precond'): " +
                      "this eigensolver finds " + wanted + " frequencies with '" + transform + "'; accepted: " + p +
                      "eps_type krylovschur, arnoldi, lanczos, subspace, lapack or arpack");
-  if (!st_type || transform != st_type) // sinvert for the largest failed inside SLEPc, exit 3
+  if (!st_type || transform != st_type) { // sinvert for the largest failed inside SLEPc, exit 3
+    PetscBool st_given = PETSC_FALSE;
+    BEAM_PETSC(PetscOptionsHasName(nullptr, nullptr, (p + "st_type").c_str(), &st_given));
+    if (!st_given) // the method chose it (ciss, lyapii): the refusal named an -st_type nobody gave
+      throw inputError(p + "eps_type " + (eps_type ? eps_type : "none") + " sets the spectral transformation '" +
+                       (st_type ? st_type : "none") + "' itself: this eigensolver finds " + wanted + " frequencies with '" +
+                       transform + "'; accepted: " + p + "eps_type krylovschur, arnoldi, lanczos, subspace, lapack or arpack");
     throw inputError(p + "st_type " + (st_type ? st_type : "none") + ": this eigensolver finds " + wanted +
                      " frequencies with the spectral transformation '" + transform + "'; accepted: " + p + "st_type " + transform);
+  }
+  // SLEPc's Lanczos wants its reorthogonalization named, and said so in a garbled message naming the
+  // option without the prefix (until 2026-11-30).
+  PetscBool lanczos = PETSC_FALSE, reorthog = PETSC_FALSE;
+  BEAM_PETSC(PetscObjectTypeCompare(PetscObject(eps), EPSLANCZOS, &lanczos));
+  BEAM_PETSC(PetscOptionsHasName(nullptr, nullptr, (p + "eps_lanczos_reorthog").c_str(), &reorthog));
+  if (lanczos && !reorthog)
+    throw inputError(p + "eps_type lanczos: needs its reorthogonalization named; accepted: with " + p +
+                     "eps_lanczos_reorthog local, full, selective, periodic, partial or delayed (or " + p +
+                     "eps_type krylovschur, the default: Lanczos with thick restart)");
   PetscInt nev = 0, ncv = 0, mpd = 0;
   BEAM_PETSC(EPSGetDimensions(eps, &nev, &ncv, &mpd));
   if (nev != count) {
@@ -184,12 +200,22 @@ Error failure(const std::string &prefix, const std::string &how) {
   LinearSolver::refuseGivenOutOfRange(prefix); // (throws where one option is named so)
   const std::string what = "eigensolver '" + prefix + "' " + how + "; accepted: its default options, or -" + prefix +
                            "eps_* and -" + prefix + "st_* options that solve (see -" + prefix + "eps_view)";
-  return givenOptions(prefix, "eps_") || givenOptions(prefix, "st_") ? inputError(what) : runError(what);
+  // Any option under the prefix: -omega_max_ds_method 5 (SLEPc: "the specified method number does not
+  // exist") was the run's failure, exit 3, until 2026-11-30.
+  return givenOptions(prefix, "") ? inputError(what) : runError(what);
 }
 
 // The inner solves of ModalSolver (Cholesky by default): one preconditioner application is refused.
 void refuseInexactInnerSolve(EPS eps, Mat like, const std::string &prefix) {
   const auto [ksp, pc] = innerSolver(eps);
+  // Diagonal scaling rescales the operator's matrices in place, which the lab's other eigensolver shares:
+  // -omega_min_st_ksp_diagonal_scale failed omega_max_'s solve ("Cannot retrieve original matrices"),
+  // exit 3, until 2026-11-30.
+  PetscBool scaled = PETSC_FALSE;
+  BEAM_PETSC(KSPGetDiagonalScale(ksp, &scaled));
+  if (scaled)
+    throw inputError("-" + prefix + "st_ksp_diagonal_scale: scales the eigenproblem's matrices in place, and the lab's "
+                     "solvers share them; accepted: no -" + prefix + "st_ksp_diagonal_scale");
   LinearSolver::refuseOneApplication(ksp, like, prefix + "st_", {}, ", or -" + prefix + "st_pc_type alone: CG to 1e-12");
   LinearSolver::checkTolerances(ksp, prefix + "st_");
   LinearSolver::checkPreconditionerOptions(ksp, like, prefix + "st_"); // `like`: a matrix of the ST operator's type
@@ -226,7 +252,13 @@ ModalSolver::ModalSolver(const FreeVibration &problem, const ModalSettings &sett
     BEAM_PETSC(EPSSetFromOptions(eps));
   } catch (const Error &e) { // e.g. -omega_max_eps_type nonsense
     LinearSolver::refuseGivenOutOfRange(settings.prefix);
-    throw inputError("options of the '" + settings.prefix + "' eigensolver: " + e.what());
+    const std::string what = e.what();
+    const std::string accepted = what.find("Unknown EPS type") != std::string::npos
+                                     ? "; accepted: -" + settings.prefix + "eps_type krylovschur, arnoldi, lanczos, subspace, lapack or arpack"
+                                 : what.find("Unknown ST type") != std::string::npos
+                                     ? "; accepted: -" + settings.prefix + "st_type " + (settings.end == SpectrumEnd::Largest ? "shift" : "sinvert")
+                                     : "";
+    throw inputError("options of the '" + settings.prefix + "' eigensolver: " + what + accepted);
   }
   refuseRetargeting(eps, settings.end == SpectrumEnd::Largest ? EPS_LARGEST_MAGNITUDE : EPS_TARGET_MAGNITUDE,
                     settings.count, settings.prefix, settings.count_name, 1e-6);

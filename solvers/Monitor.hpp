@@ -28,6 +28,7 @@ struct RunResult {
   double time = 0;
   bool diverged = false;
   std::string divergence; // why, when diverged
+  bool step_failed = false; // diverged because a step failed (a solve), not by the energy bound
   double energy_scale = 1;
   std::string reference_energy = "none"; // the model's referenceEnergyFormula(), for the summary
   double max_abs_drift = 0, final_drift = 0;

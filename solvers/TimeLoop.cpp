@@ -216,6 +216,7 @@ bool TimeLoop::advance(Progress &p, PetscInt n) {
   } catch (const Error &e) {
     if (e.exitCode() != kExitRunFailed) throw; // bad input stays bad input
     p.result.diverged = true;
+    p.result.step_failed = true;
     p.result.divergence = why.str() + e.what();
     if (!stepped && scheme_.failureKeepsState()) p.failed = p.state; // the last accepted state, unchanged
     return false;

@@ -247,8 +247,14 @@ expect 2 "-ms_ksp_monitor draw: draws in an X window, and no X server answers at
 expect 2 "-ms_snes_monitor_lg_range: draws in an X window, and no X server answers at 'localhost:987'" \
   env -u DISPLAY "${ms_chain[@]}" -display localhost:987 -ms_snes_monitor_lg_range -output_dir $out
 expect 2 "-ms_ksp_monitor draw: draws in an X window, and no X server answers at 'nocolon'" env DISPLAY=nocolon "${ms_chain[@]}" -ms_ksp_monitor draw -output_dir $out
-expect 0 "" xvfb-run -a "${ms_chain[@]}" -quiet -ms_ksp_monitor draw -output_dir drawn
-expect 0 "" xvfb-run -a sh -c 'exec env -u DISPLAY "$0" "$@" -display "$DISPLAY"' "${ms_chain[@]}" -quiet -ms_snes_monitor_lg_range -output_dir drawn2
+# -n 250: the search for a free display starts away from :99, where another test's xvfb-run (render_png,
+# run beside this one under ctest -j2) may start at the same moment (both took :99, one could not open it).
+expect 0 "" xvfb-run -a -n 250 "${ms_chain[@]}" -quiet -ms_ksp_monitor draw -output_dir drawn
+expect 0 "" xvfb-run -a -n 250 sh -c 'exec env -u DISPLAY "$0" "$@" -display "$DISPLAY"' "${ms_chain[@]}" -quiet -ms_snes_monitor_lg_range -output_dir drawn2
+# An empty -display reaches XOpenDisplay as "", which takes DISPLAY (it was refused as "DISPLAY is not set").
+expect 0 "" xvfb-run -a -n 250 "${ms_chain[@]}" -quiet -display '' -ms_ksp_monitor draw -output_dir drawn3
+expect 2 "-ms_ksp_monitor draw: draws in an X window, and -display is empty and DISPLAY is not set;" env -u DISPLAY "${ms_chain[@]}" -display '' -ms_ksp_monitor draw -output_dir $out
+expect 2 "-ms_ksp_monitor draw: draws in an X window, and DISPLAY is empty;" env DISPLAY= "${ms_chain[@]}" -ms_ksp_monitor draw -output_dir $out
 expect 2 "-x_virtual: PETSc would kill every Xvfb on the machine (pkill -9 Xvfb) to start its own; accepted: a run under xvfb-run -a" "${ms_chain[@]}" -x_virtual -output_dir $out
 expect 2 "PETSC_OPTIONS: -X_Virtual: PETSc would kill every Xvfb" env PETSC_OPTIONS="-X_Virtual yes" "$labs/midpoint" -output_dir $out
 expect 2 "-x_virtual: 'foo' is not a truth value" "$labs/midpoint" -x_virtual foo -output_dir $out
@@ -1669,6 +1675,51 @@ expect 2 "unknown option -load_history" "$labs/stability" -load_history /nonexis
 expect 2 "unknown option -q0" "$labs/stability" -M M.mtx -K K.mtx -q0 M.mtx -output_dir $out
 expect 2 "-omega_points: 20001 is out of range; accepted: an integer in [2, 20000]" "$labs/stability" -omega_points 20001 -output_dir $out
 expect 2 "-measure_steps: 50 is out of range; accepted: 0 (no measurement) or an integer in [100," "$labs/stability" -measure_steps 50 -output_dir $out
+# A refused option of the trials' energy-scale solve (-static_*): before the analysis is printed or the
+# directory made (until 2026-11-30 after both: the early solve's refusal was left to the trial runs).
+expect 2 "options of the 'static_' solver: Unable to find requested PC type nope" "$labs/stability" -mx 6 -my 2 -static_pc_type nope -output_dir st_static
+{ [ ! -e st_static ] && [ ! -s out.txt ]; } || fail "stability -static_pc_type nope: printed or made its directory before the refusal"
+expect 2 "-static_ksp_max_it 0: accepted: an integer >= 1" "$labs/stability" -system two_dof -linear_solver cg -static_ksp_max_it 0 -output_dir st_static
+{ [ ! -e st_static ] && [ ! -s out.txt ]; } || fail "stability -static_ksp_max_it 0: printed or made its directory before the refusal"
+expect 2 "unknown option -nonsense" "$labs/stability" -mx 6 -my 2 -static_pc_type nope -nonsense 1 -output_dir $out
+# The trials measure the scheme itself: a loose solve made another one, silently (until 2026-11-30:
+# -central_difference_ksp_rtol 0.5 measured 1.41 times the critical step on the default beam, exit 0),
+# and a step whose solve failed was counted as unstable ("unstable down to 0.0154", exit 0).
+cdk=(-central_difference_ksp_type cg -central_difference_pc_type jacobi)
+expect 2 "-central_difference_ksp_rtol 0.5: the trial runs measure the scheme, which a solve this loose changes; accepted here: up to 1e-06" \
+  "$labs/stability" -mx 6 -my 2 "${cdk[@]}" -central_difference_ksp_rtol 0.5 -output_dir $out
+expect 2 "-mass_ksp_atol 1e+10: the trial runs measure the scheme" "$labs/stability" -mx 6 -my 2 -linear_solver cg -mass_ksp_atol 1e10 -output_dir $out
+expect 0 "" "$labs/stability" -mx 6 -my 2 "${cdk[@]}" -central_difference_ksp_rtol 1e-8 -output_dir st_cd_rtol
+awk '/^measured_dt central_difference/ { found = 1; for (i = 1; i <= NF; ++i) if ($i == "measured/theory") r = $(i + 2) + 0 } END { exit !(found && r > 0.99 && r < 1.01) }' out.txt ||
+  fail "stability with a CG central-difference solve to 1e-8: measured/theory should be 1 within 1 %: $(grep -a 'measured_dt central' out.txt)"
+expect 3 "measured_dt central_difference: the trial at dt = " "$labs/stability" -mx 6 -my 2 -central_difference_ksp_type cg \
+  -central_difference_pc_type none -central_difference_ksp_max_it 2 -output_dir st_cd_fail
+grep -aq "failed in a step, before any energy growth (central_difference diverged at step 1, t = " err.txt ||
+  fail "stability: a trial's failed solve should be named as such: $(cat err.txt)"
+# An eigensolver's options: diagonal scaling rescaled the matrices the other eigensolver shares (omega_max_
+# failed, exit 3), a DS method SLEPc lacks failed as the run's (exit 3), a valued SLEPc option without its
+# value ran with the default, and the error tables drew nothing or wrote an empty binary file (exit 0).
+expect 2 "-omega_min_st_ksp_diagonal_scale: scales the eigenproblem's matrices in place" "$labs/stability" -mx 6 -my 2 -measure_steps 0 \
+  -omega_min_st_ksp_diagonal_scale -output_dir $out
+expect 2 "eigensolver 'omega_max_' failed" "$labs/stability" -mx 6 -my 2 -measure_steps 0 -omega_max_ds_method 5 -output_dir $out
+expect 2 "-omega_max_eps_interval: no value given" "$labs/stability" -mx 6 -my 2 -measure_steps 0 -omega_max_eps_interval -output_dir $out
+expect 2 "-modes_bv_orthog_eta: no value given" "$labs/modes" -mx 6 -my 2 -modes_bv_orthog_eta -output_dir $out
+expect 2 "-omega_max_eps_error_absolute draw: SLEPc writes this table as text only; accepted:" "$labs/stability" -mx 6 -my 2 \
+  -measure_steps 0 -omega_max_eps_error_absolute draw -output_dir $out
+expect 2 "-modes_eps_error_relative binary:e.bin: SLEPc writes this table as text only" "$labs/modes" -mx 6 -my 2 \
+  -modes_eps_error_relative binary:e.bin -output_dir $out
+expect 2 "-omega_min_eps_error_backward: cannot write 'nodir/e.txt'" "$labs/stability" -mx 6 -my 2 -measure_steps 0 \
+  -omega_min_eps_error_backward ascii:nodir/e.txt -output_dir $out
+expect 0 "" "$labs/stability" -mx 6 -my 2 -measure_steps 0 -omega_max_eps_error_absolute ascii:eps_error.txt -output_dir st_eps_error
+grep -aq "All requested eigenvalues computed" eps_error.txt || fail "stability -omega_max_eps_error_absolute ascii:FILE wrote no error table"
+expect 2 "-omega_max_eps_type lanczos: needs its reorthogonalization named; accepted: with -omega_max_eps_lanczos_reorthog local," \
+  "$labs/stability" -mx 6 -my 2 -measure_steps 0 -omega_max_eps_type lanczos -output_dir $out
+expect 0 "" "$labs/stability" -mx 6 -my 2 -measure_steps 0 -omega_max_eps_type lanczos -omega_max_eps_lanczos_reorthog local -output_dir st_lanczos
+grep -aq "^omega_max = 42.04215232$" out.txt || fail "stability with Lanczos: omega_max should be the default's: $(grep -a omega_max out.txt)"
+expect 2 "-omega_max_eps_type ciss sets the spectral transformation 'sinvert' itself" "$labs/stability" -mx 6 -my 2 -measure_steps 0 \
+  -omega_max_eps_type ciss -output_dir $out
+expect 2 "Unknown EPS type given: bogus; accepted: -omega_max_eps_type krylovschur," "$labs/stability" -mx 6 -my 2 -measure_steps 0 \
+  -omega_max_eps_type bogus -output_dir $out
 # Only the schemes with a finite, nonzero critical step are run: the others' solver options (and every
 # scheme's with -measure_steps 0) were read and never used until 2026-11-29; the schemes' parameters stay.
 expect 2 "unknown option -newmark_pc_type" "$labs/stability" -mx 6 -my 2 -newmark_pc_type lu -output_dir $out
