@@ -13,6 +13,9 @@
 namespace beam {
 namespace {
 
+// The eigensolver types that find the lab's frequencies with its spectral transformation.
+const std::string kSolvingTypes = "krylovschur, arnoldi, lanczos, subspace, lapack or arpack";
+
 // Principal submatrices of SPD matrices are SPD (and so are their positive multiples); telling PETSc
 // lets Cholesky be used on them.
 void markSpd(Mat A) {
@@ -151,14 +154,14 @@ void refuseRetargeting(EPS eps, EPSWhich which, PetscInt count, const std::strin
   if (preconditioned)
     throw inputError(p + "eps_type " + (eps_type ? eps_type : "none") + " sets its own spectral transformation ('precond'): " +
                      "this eigensolver finds " + wanted + " frequencies with '" + transform + "'; accepted: " + p +
-                     "eps_type krylovschur, arnoldi, lanczos, subspace, lapack or arpack");
+                     "eps_type " + kSolvingTypes);
   if (!st_type || transform != st_type) { // sinvert for the largest failed inside SLEPc, exit 3
     PetscBool st_given = PETSC_FALSE;
     BEAM_PETSC(PetscOptionsHasName(nullptr, nullptr, (p + "st_type").c_str(), &st_given));
     if (!st_given) // the method chose it (ciss, lyapii): the refusal named an -st_type nobody gave
       throw inputError(p + "eps_type " + (eps_type ? eps_type : "none") + " sets the spectral transformation '" +
                        (st_type ? st_type : "none") + "' itself: this eigensolver finds " + wanted + " frequencies with '" +
-                       transform + "'; accepted: " + p + "eps_type krylovschur, arnoldi, lanczos, subspace, lapack or arpack");
+                       transform + "'; accepted: " + p + "eps_type " + kSolvingTypes);
     throw inputError(p + "st_type " + (st_type ? st_type : "none") + ": this eigensolver finds " + wanted +
                      " frequencies with the spectral transformation '" + transform + "'; accepted: " + p + "st_type " + transform);
   }
@@ -254,7 +257,7 @@ ModalSolver::ModalSolver(const FreeVibration &problem, const ModalSettings &sett
     LinearSolver::refuseGivenOutOfRange(settings.prefix);
     const std::string what = e.what();
     const std::string accepted = what.find("Unknown EPS type") != std::string::npos
-                                     ? "; accepted: -" + settings.prefix + "eps_type krylovschur, arnoldi, lanczos, subspace, lapack or arpack"
+                                     ? "; accepted: -" + settings.prefix + "eps_type " + kSolvingTypes
                                  : what.find("Unknown ST type") != std::string::npos
                                      ? "; accepted: -" + settings.prefix + "st_type " + (settings.end == SpectrumEnd::Largest ? "shift" : "sinvert")
                                      : "";
