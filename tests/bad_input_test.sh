@@ -251,9 +251,10 @@ expect 2 "-ms_ksp_monitor draw: draws in an X window, and no X server answers at
 # run beside this one under ctest -j2) may start at the same moment (both took :99, one could not open it).
 expect 0 "" xvfb-run -a -n 250 "${ms_chain[@]}" -quiet -ms_ksp_monitor draw -output_dir drawn
 expect 0 "" xvfb-run -a -n 250 sh -c 'exec env -u DISPLAY "$0" "$@" -display "$DISPLAY"' "${ms_chain[@]}" -quiet -ms_snes_monitor_lg_range -output_dir drawn2
-# An empty -display reaches XOpenDisplay as "", which takes DISPLAY (it was refused as "DISPLAY is not set").
-expect 0 "" xvfb-run -a -n 250 "${ms_chain[@]}" -quiet -display '' -ms_ksp_monitor draw -output_dir drawn3
-expect 2 "-ms_ksp_monitor draw: draws in an X window, and -display is empty and DISPLAY is not set;" env -u DISPLAY "${ms_chain[@]}" -display '' -ms_ksp_monitor draw -output_dir $out
+# An empty -display reaches XOpenDisplay as "": it drew in some runs under xvfb-run and failed in others
+# (exit 59 under ctest); it was refused as "DISPLAY is not set" until 2026-11-30, even under X.
+expect 2 "-ms_ksp_monitor draw: draws in an X window, and -display is empty; accepted: -display [HOST]:N," xvfb-run -a -n 250 "${ms_chain[@]}" -quiet -display '' -ms_ksp_monitor draw -output_dir $out
+expect 2 "-ms_ksp_monitor draw: draws in an X window, and -display is empty;" env -u DISPLAY "${ms_chain[@]}" -display '' -ms_ksp_monitor draw -output_dir $out
 expect 2 "-ms_ksp_monitor draw: draws in an X window, and DISPLAY is empty;" env DISPLAY= "${ms_chain[@]}" -ms_ksp_monitor draw -output_dir $out
 expect 2 "-x_virtual: PETSc would kill every Xvfb on the machine (pkill -9 Xvfb) to start its own; accepted: a run under xvfb-run -a" "${ms_chain[@]}" -x_virtual -output_dir $out
 expect 2 "PETSC_OPTIONS: -X_Virtual: PETSc would kill every Xvfb" env PETSC_OPTIONS="-X_Virtual yes" "$labs/midpoint" -output_dir $out
