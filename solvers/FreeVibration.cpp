@@ -140,6 +140,13 @@ void refuseRetargeting(EPS eps, EPSWhich which, PetscInt count, const std::strin
   if (!whole)
     throw inputError(p + "rg_type and " + p + "rg_*: a region keeps only the eigenvalues inside it, and this eigensolver finds " +
                      wanted + " frequencies of all; accepted: no " + p + "rg_* options");
+  // So does a shift: the transformation looks around it (-omega_min_st_shift 0.5 did not converge, with a
+  // hint naming eps_max_it; a shift of 1e9 made the inner solves inexact), and the lab's is 0.
+  PetscBool shifted = PETSC_FALSE;
+  BEAM_PETSC(PetscOptionsHasName(nullptr, nullptr, (p + "st_shift").c_str(), &shifted));
+  if (shifted)
+    throw inputError(p + "st_shift: a shift moves where this eigensolver looks, and it finds " + wanted +
+                     " frequencies with the lab's shift 0; accepted: no " + p + "st_shift");
   ST st;
   STType st_type = nullptr;
   BEAM_PETSC(EPSGetST(eps, &st));

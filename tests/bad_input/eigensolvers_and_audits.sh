@@ -68,6 +68,16 @@ expect 2 "has a backward error of" "$labs/modes" -modes_st_ksp_type cg -modes_st
 expect 2 "-omega_max_st_type sinvert: this eigensolver finds the largest frequencies with the spectral transformation 'shift'" \
   "$labs/stability" -measure_steps 0 -omega_max_st_type sinvert -output_dir $out
 expect 2 "-omega_max_eps_tol 0.01: accepted: a real in (0, 1e-6]" "$labs/stability" -measure_steps 0 -omega_max_eps_tol 0.01 -output_dir $out
+# A shift retargets too (-omega_min_st_shift 0.5: "did not converge ... try -omega_min_eps_max_it", exit 3;
+# 5000 or 1e9: refused as inexact inner solves; until 2026-11-30).
+for shift in 0.5 5000; do
+  expect 2 "-omega_min_st_shift: a shift moves where this eigensolver looks, and it finds the smallest frequencies" \
+    "$labs/stability" -measure_steps 0 -omega_min_st_shift $shift -output_dir $out
+done
+expect 2 "-omega_max_st_shift: a shift moves where this eigensolver looks, and it finds the largest frequencies" \
+  "$labs/stability" -measure_steps 0 -OMEGA_MAX_ST_SHIFT 1e9 -output_dir $out
+expect 2 "-modes_st_shift: a shift moves where this eigensolver looks, and it finds the smallest frequencies with the lab's shift 0; accepted: no -modes_st_shift" \
+  "$labs/modes" -modes_st_shift 3 -output_dir $out
 # Eigensolvers that want their own spectral transformation, refused by name for the lowest frequencies
 # too (modes failed inside SLEPc: "This solver requires ST=PRECOND").
 expect 2 "-modes_eps_type gd sets its own spectral transformation ('precond')" "$labs/modes" -modes_eps_type gd -output_dir $out
