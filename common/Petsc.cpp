@@ -27,6 +27,7 @@
 #include <iterator>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -208,6 +209,10 @@ bool isYamlOptionsFile(const std::string &path) {
   return start.compare(0, 6, "%YAML ") == 0 || start.compare(0, 3, "---") == 0;
 }
 
+// The options files this process read (each path as given, a hash of its lines), in the order opened:
+// the ranks compare them once MPI has started (optionsFilesDisagree).
+std::vector<std::pair<std::string, std::uint64_t>> g_options_files_read;
+
 // An options file, and every options file it names (PETSc reads a nested -options_file as it meets it,
 // with no check of its own: a file naming itself recursed until SIGSEGV, a nested directory or bad line
 // aborted with PETSc's traceback, a nested /dev/zero grew without bound). `chain` holds the files being
@@ -226,9 +231,13 @@ std::string optionsFileProblem(const std::string &option, const std::string &pat
     return option + ": '" + path + "' includes itself (through -options_file); accepted: options files without a cycle";
   if (chain.size() >= 16) return option + ": '" + path + "' is nested more than 16 files deep; accepted: at most 16";
   chain.push_back(key);
+  const size_t entry = g_options_files_read.size(); // (listed before the files it includes)
+  g_options_files_read.emplace_back(path, 0);
   std::ifstream in(path);
   std::string line;
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
   for (long number = 1; std::getline(in, line); ++number) {
+    hash = fnv1a(line.data(), line.size() + 1, hash); // (the line and the NUL ending its buffer)
     // A NUL byte would end the message where it is quoted (it read "line 2: '" and stopped).
     std::string problem = line.find('\0') != std::string::npos ? "a NUL byte (a binary file?)" : optionsLineProblem(line);
     if (problem.empty()) problem = nestedOptionProblem(line, chain);
@@ -240,6 +249,7 @@ std::string optionsFileProblem(const std::string &option, const std::string &pat
     }
   }
   chain.pop_back();
+  g_options_files_read[entry].second = hash;
   return "";
 }
 
@@ -342,16 +352,38 @@ std::string commandLineText(int argc, char **argv) {
   return text;
 }
 
+// Where the ranks of MPI_COMM_WORLD hold different texts: the first rank whose `mine` differs from rank
+// 0's, with both texts, alike on every rank; nothing when all agree. Collective: every rank calls it.
+struct Disagreement {
+  int rank;
+  std::string first, other; // rank 0's text and that rank's
+};
+std::optional<Disagreement> firstDisagreement(const std::string &mine) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size == 1) return std::nullopt;
+  auto fromRank = [&](int root) {
+    int length = int(mine.size());
+    MPI_Bcast(&length, 1, MPI_INT, root, MPI_COMM_WORLD);
+    std::string text = rank == root ? mine : std::string(size_t(length), '\0');
+    MPI_Bcast(text.data(), length, MPI_CHAR, root, MPI_COMM_WORLD);
+    return text;
+  };
+  std::string first_text = fromRank(0);
+  const int mine_differs = first_text != mine ? rank : size;
+  int differing = size;
+  MPI_Allreduce(&mine_differs, &differing, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (differing == size) return std::nullopt;
+  return Disagreement{differing, std::move(first_text), fromRank(differing)};
+}
+
 // "" when every rank of MPI_COMM_WORLD has the same text; otherwise the refusal, quoting rank 0's and the
 // first differing rank's. Per-rank command lines (MPMD: mpiexec -n 1 lab A : -n 1 lab B) that differ only in
 // valid values passed every check of a value and then hung (-T, -dt, -snapshot_every on one rank), gave
 // mixed physics with exit 0 (-E, -my), or crashed in PETSc (-options_file on one rank); comparing the text
 // itself, before PETSc reads it, catches them all. Collective: every rank calls it.
 std::string ranksDisagree(const std::string &given) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size == 1) return "";
   // The program by its bytes, not its name: another lab copied to the same name, or two builds of one
   // lab (build/, build-asan/), passed the name's check and hung (a few ms for a release binary).
   std::string mine = given;
@@ -365,21 +397,43 @@ std::string ranksDisagree(const std::string &given) {
     std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
     mine += std::string(" [program ") + hex + "]";
   }
-  auto fromRank = [&](int root) {
-    int length = int(mine.size());
-    MPI_Bcast(&length, 1, MPI_INT, root, MPI_COMM_WORLD);
-    std::string text = rank == root ? mine : std::string(size_t(length), '\0');
-    MPI_Bcast(text.data(), length, MPI_CHAR, root, MPI_COMM_WORLD);
-    return text;
+  const auto d = firstDisagreement(mine);
+  if (!d) return "";
+  return "the command line differs between MPI ranks (rank 0: '" + d->first + "'; rank " + std::to_string(d->rank) +
+         ": '" + d->other + "'); accepted: the same program, options and PETSC_OPTIONS on every rank";
+}
+
+// "" when every rank read the same options files (by name and content), else the refusal. The same
+// command line can read different ones (an options file by a relative path, or a ./.petscrc, from
+// per-rank working directories), and PETSc reads rank 0's alone: rank 1's -T 0.2 ran as rank 0's 0.1
+// (ten steps, exit 0), an option in rank 1's file only was ignored. Collective.
+std::string optionsFilesDisagree() {
+  std::string mine;
+  for (auto [path, hash] : g_options_files_read) { // (a path's tab or newline would split its entry)
+    std::replace_if(path.begin(), path.end(), [](char c) { return c == '\t' || c == '\n'; }, '?');
+    mine += path + "\t" + std::to_string(hash) + "\n";
+  }
+  const auto d = firstDisagreement(mine);
+  if (!d) return "";
+  auto entries = [](const std::string &text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
   };
-  const std::string first_text = fromRank(0);
-  const int mine_differs = first_text != mine ? rank : size;
-  int differing = size;
-  MPI_Allreduce(&mine_differs, &differing, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  if (differing == size) return "";
-  const std::string other = fromRank(differing);
-  return "the command line differs between MPI ranks (rank 0: '" + first_text + "'; rank " + std::to_string(differing) +
-         ": '" + other + "'); accepted: the same program, options and PETSC_OPTIONS on every rank";
+  const std::vector<std::string> first = entries(d->first), other = entries(d->other);
+  size_t i = 0;
+  while (i < first.size() && i < other.size() && first[i] == other[i]) ++i;
+  auto path = [](const std::vector<std::string> &list, size_t k) {
+    return k < list.size() ? list[k].substr(0, list[k].find('\t')) : std::string();
+  };
+  const std::string rank = "rank " + std::to_string(d->rank);
+  const std::string what =
+      path(first, i) == path(other, i)
+          ? "the options file '" + path(first, i) + "' has another content on " + rank + " than on rank 0"
+          : "rank 0 read the options file " + (path(first, i).empty() ? "none" : "'" + path(first, i) + "'") + " where " +
+                rank + " read " + (path(other, i).empty() ? "none" : "'" + path(other, i) + "'");
+  return what + " (PETSc takes rank 0's files for every rank); accepted: the same options files, alike, on every rank";
 }
 
 } // namespace
@@ -661,6 +715,8 @@ PetscSession::PetscSession(int *argc, char ***argv, const char *help)
   } catch (const Error &e) {
     command_line_error_ = e.what();
   }
+  // (alike on every rank now; without a refusal each rank has read its files whole)
+  if (command_line_error_.empty()) command_line_error_ = optionsFilesDisagree();
   // A refused command line never reaches PETSc, which would abort or ignore it; nor do the variables
   // and files PETSc reads besides it.
   if (!command_line_error_.empty()) {

@@ -245,6 +245,26 @@ cp opts_good.txt opts_r0/o.txt
 cp opts_two.txt opts_r1/o.txt
 expect 2 "-options_file: 'o.txt' line 1: '-dt' after the option's value; accepted: one option per line, -name or -name value ('#' comments) (on rank 1)" \
   mpiexec --quiet -n 2 sh -c "cd opts_r\$OMPI_COMM_WORLD_RANK && exec '$labs/mass_spring' -options_file o.txt -output_dir '$PWD/$out'"
+# ... and files every rank accepts but whose options differ: PETSc reads rank 0's alone (rank 1's -T 0.2
+# ran as rank 0's 0.1, exit 0; an option in rank 1's .petscrc only was ignored; until 2026-11-30).
+mkdir -p optd_r0 optd_r1 optd_same_r0 optd_same_r1
+printf -- '-T 0.1\n' > optd_r0/o.txt
+printf -- '-T 0.2\n' > optd_r1/o.txt
+printf -- '-T 0.1\n-options_file nested.txt\n' | tee optd_same_r0/o.txt > optd_same_r1/o.txt
+printf -- '-dt 0.05\n' | tee optd_same_r0/nested.txt > optd_same_r1/nested.txt
+ranks_in() { # ranks_in <dir prefix> <output dir>: the command running midpoint on rank r in <dir prefix><r>
+  echo "cd $1\$OMPI_COMM_WORLD_RANK && exec '$m' \"\$@\" -quiet -snapshot_every 0 -output_dir '$PWD/$2'"
+}
+expect 2 "the options file 'o.txt' has another content on rank 1 than on rank 0 (PETSc takes rank 0's files for every rank); accepted: the same options files, alike, on every rank" \
+  mpiexec --quiet -n 2 sh -c "$(ranks_in optd_r $out)" sh -options_file o.txt
+printf -- '-dt 0.02\n' > optd_same_r1/nested.txt
+expect 2 "the options file 'nested.txt' has another content on rank 1" mpiexec --quiet -n 2 sh -c "$(ranks_in optd_same_r $out)" sh -options_file o.txt
+cp optd_same_r0/nested.txt optd_same_r1/nested.txt
+printf -- '-T 0.1\n' > optd_r1/.petscrc
+expect 2 "rank 0 read the options file none where rank 1 read '.petscrc'" mpiexec --quiet -n 2 sh -c "$(ranks_in optd_r $out)" sh -T 0.1
+expect 0 "" mpiexec --quiet -n 2 sh -c "$(ranks_in optd_r optd_skip)" sh -skip_petscrc -T 0.1
+expect 0 "" mpiexec --quiet -n 2 sh -c "$(ranks_in optd_same_r optd_same)" sh -options_file o.txt
+grep -q "^midpoint  *2 " out.txt || fail "per-rank copies of the same options files: not run with their -T 0.1 -dt 0.05: $(head -c 300 out.txt)"
 expect 2 "-point_load:" "$m" -options_file long_opts -output_dir $out
 expect 2 "-schemes: 'midpoint,' has an empty item" "$labs/energy_drift" -schemes midpoint, -output_dir $out
 expect 2 "-schemes: ',midpoint' has an empty item" "$labs/energy_drift" -schemes ,midpoint -output_dir $out
