@@ -114,6 +114,14 @@ void useDirectSolves(EPS eps, MPI_Comm comm, const std::string &prefix) {
   BEAM_PETSC(PCFactorSetMatSolverType(pc, size == 1 ? MATSOLVERCHOLMOD : MATSOLVERMUMPS));
 }
 
+// Whether the user gave options under -<prefix><part>: a failure is then theirs (exit 2), else the run's (3).
+bool givenOptions(const std::string &prefix, const std::string &part) {
+  const std::string start = "-" + prefix + part;
+  for (const auto &[name, value] : databaseOptions())
+    if (strncasecmp(name.c_str(), start.c_str(), start.size()) == 0) return true; // (PETSc ignores case)
+  return false;
+}
+
 // What the options may not change: which eigenvalues are sought (the labs want an end of the spectrum:
 // -modes_eps_target 1e-3 listed mode 1 third and unsorted, -modes_eps_largest_magnitude failed inside
 // SLEPc with a message naming options without their prefix, exit 3), how many (-modes_eps_nev: the lab's
@@ -132,12 +140,13 @@ void refuseRetargeting(EPS eps, EPSWhich which, PetscInt count, const std::strin
                      wanted + " frequencies and the lab reads them so; accepted: options that keep that (" + p + "eps_type, " +
                      p + "eps_tol, " + p + "eps_ncv, " + p + "eps_max_it, " + p + "st_ksp_*, " + p + "st_pc_*)");
   // A region keeps only the eigenvalues inside it: -omega_max_rg_type interval with endpoints 0,1.5 gave
-  // omega_max = 25.3 for 42.0 and an unsafe critical step, exit 0.
+  // omega_max = 25.3 for 42.0 and an unsafe critical step, exit 0. (One that keeps all, as a bare
+  // -omega_max_rg_type ellipse does, changes nothing, and is refused alike: the message says none.)
   RG region;
   PetscBool whole = PETSC_TRUE;
   BEAM_PETSC(EPSGetRG(eps, &region));
   BEAM_PETSC(RGIsTrivial(region, &whole));
-  if (!whole)
+  if (!whole || givenOptions(prefix, "rg_"))
     throw inputError(p + "rg_type and " + p + "rg_*: a region keeps only the eigenvalues inside it, and this eigensolver finds " +
                      wanted + " frequencies of all; accepted: no " + p + "rg_* options");
   // So does a shift: the transformation looks around it (-omega_min_st_shift 0.5 did not converge, with a
@@ -195,14 +204,6 @@ void refuseRetargeting(EPS eps, EPSWhich which, PetscInt count, const std::strin
   BEAM_PETSC(EPSGetTolerances(eps, &tol, &max_it));
   if (!(tol > 0 && tol <= largest_tol))
     refuseOptionValue(prefix, "eps_tol", tol, largest_tol < 1e-3 ? "a real in (0, 1e-6] (the lab prints 8 digits)" : "a real in (0, 1e-3]");
-}
-
-// Whether the user gave options under -<prefix><part>: a failure is then theirs (exit 2), else the run's (3).
-bool givenOptions(const std::string &prefix, const std::string &part) {
-  const std::string start = "-" + prefix + part;
-  for (const auto &[name, value] : databaseOptions())
-    if (strncasecmp(name.c_str(), start.c_str(), start.size()) == 0) return true; // (PETSc ignores case)
-  return false;
 }
 
 // The eigensolver `prefix` failed (at its set-up or solve): an input error where its options were given.

@@ -185,6 +185,9 @@ expect 2 "-omega_max_rg_type and -omega_max_rg_*: a region keeps only the eigenv
   -measure_steps 0 -omega_max_rg_type interval -omega_max_rg_interval_endpoints 0,1.5,-1,1 -output_dir rg_refused
 expect 2 "-modes_rg_type and -modes_rg_*: a region keeps only the eigenvalues inside it" "$labs/modes" -mx 6 -my 2 \
   -modes_rg_type ellipse -modes_rg_ellipse_radius 1e-30 -output_dir rg_refused
+# ... and one that keeps every eigenvalue as the message says: none (a bare ellipse ran, exit 0, until 2026-11-30)
+expect 2 "-omega_min_rg_type and -omega_min_rg_*: a region keeps only the eigenvalues inside it" "$labs/stability" -mx 6 -my 2 \
+  -measure_steps 0 -OMEGA_MIN_RG_TYPE ellipse -output_dir rg_refused
 [ -e rg_refused ] && fail "a refused eigensolver region left its output directory"
 expect 2 "-modes_st_pc_type mg with 2 levels: needs the interpolation between levels" "$labs/modes" -mx 6 -my 2 -modes_st_ksp_type cg \
   -modes_st_pc_type mg -modes_st_pc_mg_levels 2 -modes_st_ksp_rtol 1e-13 -output_dir $out
