@@ -6,10 +6,11 @@
 # accepted after 0 or 1 Newton iterations, with the energy jumping. The default (right preconditioning,
 # ImplicitTheta.cpp) must never accept such a step: every step in energy.csv took 2 or more Newton
 # iterations (a step of this cloth from motion needs 5 to 8), and a step Newton cannot solve stops the
-# run with exit 3 and the hint. The same run with -ms_ksp_pc_side left shows the trap is still there.
+# run with exit 3 and the hint. (Left-preconditioned, the same run now stops at step 15 too: Newton's
+# convergence test checks the linear solve. Measured by hand on 2026-11-30, not run here: it asserted nothing.)
 # Since 2026-11-28 a step the multigrid path cannot solve is solved again by a direct LU (ImplicitTheta::
 # directFallback): step 15 then passes, so the runs stop at t = 0.15 (that step costs ~40 s); the capped
-# and left runs name the default solver (-ms_pc_type gamg), which turns the fallback off.
+# run names the default solver (-ms_pc_type gamg), which turns the fallback off.
 # Last, the fallback itself on a 64x64 cloth whose GMRES is capped at one iteration.
 # Usage: cloth_newton_test.sh <build>/labs
 set -u
@@ -45,10 +46,6 @@ case $rc in
 esac
 min=$(fewest capped)
 [ -n "$min" ] && [ "$min" -ge 2 ] || fail "capped run accepted a step after $min Newton iteration(s)"
-
-rc=$(run left -ms_pc_type gamg -ms_ksp_pc_side left)
-min=$(fewest left)
-[ -n "$min" ] && [ "$min" -le 1 ] || echo "note: left preconditioning no longer shows the trap here (fewest $min Newton iterations, exit $rc)"
 
 # The fallback: with GMRES capped at one iteration every Newton solve of the multigrid path fails, so
 # every step is solved by the direct LU; the result is the LU path's (-ms_pc_type lu) within Newton's
