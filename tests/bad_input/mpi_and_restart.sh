@@ -87,26 +87,21 @@ expect 0 "" "$m" -T 0.4 -snapshot_every 0 -quiet -restart ./w_zero/ -output_dir 
 ln -sf /dev/zero w_zero/energy.csv
 expect 2 "-restart: cannot continue 'w_zero/energy.csv': it is not a regular file" "${mpi[@]}" "$m" -T 0.5 -snapshot_every 0 \
   -restart w_zero -output_dir w_zero
+# edited_restart <dir> <sed expression> <message>: a run to step 20 with checkpoints, its energy.csv
+# edited by the expression, and the restart refused with the message.
+edited_restart() {
+  "$m" -T 0.2 -checkpoint_every 5 -snapshot_every 0 -quiet -output_dir "$1" > /dev/null 2>&1
+  sed -i "$2" "$1/energy.csv"
+  expect 2 "-restart: cannot continue '$1/energy.csv': $3" "$m" -T 0.4 -snapshot_every 0 -restart "$1" -output_dir "$1"
+}
 # A duplicated row (a step twice), and -track's rows of the last step cut short (one particle's row of
 # step 50 missing): continued with a repeated or missing row before, exit 0.
-"$m" -T 0.2 -checkpoint_every 5 -snapshot_every 0 -quiet -output_dir w_dup > /dev/null 2>&1
-sed -i '5p' w_dup/energy.csv
-expect 2 "-restart: cannot continue 'w_dup/energy.csv': its rows skip or repeat a step before step 20" "$m" -T 0.4 \
-  -snapshot_every 0 -restart w_dup -output_dir w_dup
+edited_restart w_dup '5p' "its rows skip or repeat a step before step 20"
 # A value edited to NaN (or to text) in an earlier row: continued with it, exit 0.
-"$m" -T 0.2 -checkpoint_every 5 -snapshot_every 0 -quiet -output_dir w_nan > /dev/null 2>&1
-sed -i '5s/^\([^,]*\),[^,]*/\1,nan/' w_nan/energy.csv
-expect 2 "-restart: cannot continue 'w_nan/energy.csv': a row holds 'nan', not a finite number, before step 20" "$m" -T 0.4 \
-  -snapshot_every 0 -restart w_nan -output_dir w_nan
+edited_restart w_nan '5s/^\([^,]*\),[^,]*/\1,nan/' "a row holds 'nan', not a finite number, before step 20"
 # An empty field (a row cut or edited to ",,") is no number either (strtod reads nothing and stops at its end).
-"$m" -T 0.2 -checkpoint_every 5 -snapshot_every 0 -quiet -output_dir w_empty > /dev/null 2>&1
-sed -i '5s/,[^,]*$/,/' w_empty/energy.csv
-expect 2 "-restart: cannot continue 'w_empty/energy.csv': a row holds '', not a finite number, before step 20" "$m" -T 0.4 \
-  -snapshot_every 0 -restart w_empty -output_dir w_empty
-"$m" -T 0.2 -checkpoint_every 5 -snapshot_every 0 -quiet -output_dir w_step > /dev/null 2>&1
-sed -i '5s/^3,/3.0,/' w_step/energy.csv
-expect 2 "-restart: cannot continue 'w_step/energy.csv': a row's step is not an integer as written before step 20" "$m" -T 0.4 \
-  -snapshot_every 0 -restart w_step -output_dir w_step
+edited_restart w_empty '5s/,[^,]*$/,/' "a row holds '', not a finite number, before step 20"
+edited_restart w_step '5s/^3,/3.0,/' "a row's step is not an integer as written before step 20"
 "$labs/discrete_system" -system fifteen_dof -dt 0.05 -snapshot_every 3 -T 0.86 -quiet -output_dir w_tnan > /dev/null
 sed -i '3s/,[^,]*$/,nan/' w_tnan/trajectory.csv
 expect 2 "-restart: cannot continue 'w_tnan/trajectory.csv': a row holds 'nan', not a finite number, before t = 0.9" \
