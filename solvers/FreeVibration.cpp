@@ -140,20 +140,14 @@ void refuseRetargeting(EPS eps, EPSWhich which, PetscInt count, const std::strin
                      wanted + " frequencies and the lab reads them so; accepted: options that keep that (" + p + "eps_type, " +
                      p + "eps_tol, " + p + "eps_ncv, " + p + "eps_max_it, " + p + "st_ksp_*, " + p + "st_pc_*)");
   // A region keeps only the eigenvalues inside it: -omega_max_rg_type interval with endpoints 0,1.5 gave
-  // omega_max = 25.3 for 42.0 and an unsafe critical step, exit 0. (One that keeps all, as a bare
-  // -omega_max_rg_type ellipse does, changes nothing, and is refused alike: the message says none.)
-  RG region;
-  PetscBool whole = PETSC_TRUE;
-  BEAM_PETSC(EPSGetRG(eps, &region));
-  BEAM_PETSC(RGIsTrivial(region, &whole));
-  if (!whole || givenOptions(prefix, "rg_"))
+  // omega_max = 25.3 for 42.0 and an unsafe critical step, exit 0. (The lab sets none: any -<p>rg_* option
+  // is refused, also one keeping every eigenvalue, as a bare -omega_max_rg_type ellipse does.)
+  if (givenOptions(prefix, "rg_"))
     throw inputError(p + "rg_type and " + p + "rg_*: a region keeps only the eigenvalues inside it, and this eigensolver finds " +
                      wanted + " frequencies of all; accepted: no " + p + "rg_* options");
   // So does a shift: the transformation looks around it (-omega_min_st_shift 0.5 did not converge, with a
   // hint naming eps_max_it; a shift of 1e9 made the inner solves inexact), and the lab's is 0.
-  PetscBool shifted = PETSC_FALSE;
-  BEAM_PETSC(PetscOptionsHasName(nullptr, nullptr, (p + "st_shift").c_str(), &shifted));
-  if (shifted)
+  if (givenOptions(prefix, "st_shift"))
     throw inputError(p + "st_shift: a shift moves where this eigensolver looks, and it finds " + wanted +
                      " frequencies with the lab's shift 0; accepted: no " + p + "st_shift");
   ST st;
