@@ -797,29 +797,97 @@ PetscSession::~PetscSession() {
   if (owns_mpi_) MPI_Finalize(); // PETSc finalizes only an MPI it initialized itself
 }
 
-int runMain(const PetscSession &session, const char *program, const std::function<int()> &body) {
-  g_program = program;
-  installFarewellHandlers(program, session.rank(), session.size());
-  int code = kExitOk;
-  std::string message;
-  try {
-    // The first collective of every rank: a command line refused on some ranks only ends all of them here.
-    agreeOn(PETSC_COMM_WORLD, [&] {
-      if (!session.commandLineError().empty()) throw inputError(session.commandLineError());
-      if (!helpRequested()) checkSolverOptionValues(); // before a solver reads one (4294967296 was read as 0)
-    });
-    code = body();
-  } catch (const Error &e) {
-    code = e.exitCode();
-    message = e.what();
-  } catch (const std::bad_alloc &) {
-    code = kExitRunFailed;
-    message = "out of memory";
-  } catch (const std::exception &e) {
-    code = kExitRunFailed;
-    message = e.what();
+namespace {
+
+// The write error of `fp` once flushed (0 if none), for a file, not the screen. `errno_written` is errno
+// after the writes (set to 0 before them): a write that failed inside the buffered calls left its error
+// there (ENOSPC), where the flush finds only the stream's error flag.
+int flushError(FILE *fp, int errno_written) {
+  if (!fp || fp == PETSC_STDOUT || fp == PETSC_STDERR) return 0;
+  const bool flushed = std::fflush(fp) == 0;
+  if (flushed && !std::ferror(fp)) return 0;
+  return !flushed && errno ? errno : errno_written ? errno_written : EIO;
+}
+
+// The log into `viewer` as PetscFinalize writes it; "" or the write error naming `option`'s file.
+std::string viewLog(PetscViewer viewer, PetscViewerFormat format, const char *option, int rank) {
+  BEAM_PETSC(PetscViewerPushFormat(viewer, format));
+  errno = 0;
+  BEAM_PETSC(PetscLogView(viewer));
+  const int errno_written = errno;
+  BEAM_PETSC(PetscViewerPopFormat(viewer));
+  FILE *fp = nullptr;
+  const char *name = nullptr;
+  BEAM_PETSC(PetscViewerASCIIGetPointer(viewer, &fp));
+  BEAM_PETSC(PetscViewerFileGetName(viewer, &name));
+  int err = rank == 0 ? flushError(fp, errno_written) : 0;
+  MPI_Bcast(&err, 1, MPI_INT, 0, PETSC_COMM_WORLD);
+  return err ? std::string(option) + ": cannot write '" + (name ? name : "") + "': " + std::strerror(err) +
+                   " (the report is lost; the run's results are written)"
+             : "";
+}
+
+// PETSc writes -log_view's log, -log_summary's (its former name) and -citations' list in PetscFinalize,
+// where a write error is lost: the log's file, cached on the communicator, is closed by an MPI attribute
+// callback that drops fclose's error, and -citations' failed close ends PetscFinalize halfway, unseen
+// (both exit 0 with nothing written on a full disk, /dev/full). The lab writes them itself at the end of
+// its run, as PetscFinalize would (the same viewer, format and mode; the same text), checks the writes,
+// and takes the options out so that PetscFinalize does not write them again. Collective; "" or the
+// first write error.
+std::string writeEndOfRunReports(int rank) {
+  std::string problem;
+  // What PetscFinalize destroys just before its log: counted as destroyed there too.
+  BEAM_PETSC(PetscObjectRegisterDestroyAll());
+  PetscViewer viewer = nullptr;
+  PetscViewerFormat format = PETSC_VIEWER_DEFAULT;
+  PetscBool given = PETSC_FALSE;
+  BEAM_PETSC(PetscOptionsGetViewer(PETSC_COMM_WORLD, nullptr, nullptr, "-log_view", &viewer, &format, &given));
+  if (given) {
+    problem = viewLog(viewer, format, "-log_view", rank);
+    BEAM_PETSC(PetscViewerDestroy(&viewer));
+    BEAM_PETSC(PetscOptionsClearValue(nullptr, "-log_view"));
   }
-  if (message.empty()) return code;
+  char name[PETSC_MAX_PATH_LEN] = "";
+  BEAM_PETSC(PetscOptionsGetString(nullptr, nullptr, "-log_summary", name, sizeof name, &given));
+  if (given) {
+    BEAM_PETSC((*PetscHelpPrintf)(PETSC_COMM_WORLD, "\n\n WARNING:   -log_summary is being deprecated; switch to -log_view\n\n\n"));
+    if (name[0]) BEAM_PETSC(PetscViewerASCIIOpen(PETSC_COMM_WORLD, name, &viewer));
+    const std::string lost = viewLog(name[0] ? viewer : PETSC_VIEWER_STDOUT_WORLD, PETSC_VIEWER_DEFAULT, "-log_summary", rank);
+    if (problem.empty()) problem = lost;
+    if (name[0]) BEAM_PETSC(PetscViewerDestroy(&viewer));
+    BEAM_PETSC(PetscOptionsClearValue(nullptr, "-log_summary"));
+  }
+  BEAM_PETSC(PetscOptionsHasName(nullptr, nullptr, "-citations", &given));
+  if (given) {
+    name[0] = 0;
+    BEAM_PETSC(PetscOptionsGetString(nullptr, nullptr, "-citations", name, sizeof name, nullptr));
+    FILE *fd = PETSC_STDOUT;
+    if (name[0]) BEAM_PETSC(PetscFOpen(PETSC_COMM_WORLD, name, "w", &fd));
+    char *cits = nullptr;
+    BEAM_PETSC(PetscSegBufferGet(PetscCitationsList, 1, &cits));
+    cits[0] = 0;
+    BEAM_PETSC(PetscSegBufferExtractAlloc(PetscCitationsList, &cits));
+    const char *rule = "===========================================================================\n";
+    errno = 0;
+    BEAM_PETSC(PetscFPrintf(PETSC_COMM_WORLD, fd, "If you publish results based on this computation please cite the following:\n%s%s%s", rule, cits, rule));
+    const int errno_written = errno;
+    BEAM_PETSC(PetscFree(cits));
+    int err = 0;
+    if (rank == 0 && fd != PETSC_STDOUT) {
+      err = flushError(fd, errno_written);
+      if (std::fclose(fd) != 0 && !err) err = errno ? errno : EIO;
+    }
+    MPI_Bcast(&err, 1, MPI_INT, 0, PETSC_COMM_WORLD);
+    if (err && problem.empty())
+      problem = std::string("-citations: cannot write '") + name + "': " + std::strerror(err) +
+                " (the report is lost; the run's results are written)";
+    BEAM_PETSC(PetscOptionsClearValue(nullptr, "-citations"));
+  }
+  return problem;
+}
+
+// Reports a failed run's `message` as one line (see runMain) and returns its exit code.
+int reportFailure(const PetscSession &session, const char *program, int code, std::string message) {
   // One printable line: newlines (PETSc's multi-line messages), NUL bytes and control characters quoted
   // from a bad file become spaces, and a huge quoted line is cut in its middle: the end says what is
   // wrong and what is accepted (a 4000-character path hid the reason).
@@ -842,6 +910,45 @@ int runMain(const PetscSession &session, const char *program, const std::functio
   // PetscFinalize are dropped (-citations FILE overwrote FILE, -options_left foo printed a traceback after
   // the error line, -log_view wrote a log of the refusal).
   if (code == kExitBadInput) PetscOptionsClear(nullptr);
+  return code;
+}
+
+} // namespace
+
+int runMain(const PetscSession &session, const char *program, const std::function<int()> &body) {
+  g_program = program;
+  installFarewellHandlers(program, session.rank(), session.size());
+  int code = kExitOk;
+  std::string message;
+  try {
+    // The first collective of every rank: a command line refused on some ranks only ends all of them here.
+    agreeOn(PETSC_COMM_WORLD, [&] {
+      if (!session.commandLineError().empty()) throw inputError(session.commandLineError());
+      if (!helpRequested()) checkSolverOptionValues(); // before a solver reads one (4294967296 was read as 0)
+    });
+    code = body();
+  } catch (const Error &e) {
+    code = e.exitCode();
+    message = e.what();
+  } catch (const std::bad_alloc &) {
+    code = kExitRunFailed;
+    message = "out of memory";
+  } catch (const std::exception &e) {
+    code = kExitRunFailed;
+    message = e.what();
+  }
+  if (!message.empty()) {
+    code = reportFailure(session, program, code, message);
+    if (code == kExitBadInput) return code;
+  }
+  // (every rank here: the reports are written collectively)
+  std::string lost;
+  try {
+    lost = writeEndOfRunReports(session.rank());
+  } catch (const Error &e) {
+    lost = e.what();
+  }
+  if (!lost.empty()) code = reportFailure(session, program, code == kExitOk ? kExitRunFailed : code, lost);
   return code;
 }
 
