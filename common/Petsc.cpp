@@ -809,6 +809,14 @@ int flushError(FILE *fp, int errno_written) {
   return !flushed && errno ? errno : errno_written ? errno_written : EIO;
 }
 
+// Rank 0's write error `err` of `option`'s `file`, told to every rank: "" or the one line that says so.
+std::string lostReport(const char *option, const std::string &file, int err) {
+  MPI_Bcast(&err, 1, MPI_INT, 0, PETSC_COMM_WORLD);
+  return err ? std::string(option) + ": cannot write '" + file + "': " + std::strerror(err) +
+                   " (the report is lost; the run's results are written)"
+             : "";
+}
+
 // The log into `viewer` as PetscFinalize writes it; "" or the write error naming `option`'s file.
 std::string viewLog(PetscViewer viewer, PetscViewerFormat format, const char *option, int rank) {
   BEAM_PETSC(PetscViewerPushFormat(viewer, format));
@@ -820,11 +828,7 @@ std::string viewLog(PetscViewer viewer, PetscViewerFormat format, const char *op
   const char *name = nullptr;
   BEAM_PETSC(PetscViewerASCIIGetPointer(viewer, &fp));
   BEAM_PETSC(PetscViewerFileGetName(viewer, &name));
-  int err = rank == 0 ? flushError(fp, errno_written) : 0;
-  MPI_Bcast(&err, 1, MPI_INT, 0, PETSC_COMM_WORLD);
-  return err ? std::string(option) + ": cannot write '" + (name ? name : "") + "': " + std::strerror(err) +
-                   " (the report is lost; the run's results are written)"
-             : "";
+  return lostReport(option, name ? name : "", rank == 0 ? flushError(fp, errno_written) : 0);
 }
 
 // PETSc writes -log_view's log, -log_summary's (its former name) and -citations' list in PetscFinalize,
@@ -877,10 +881,8 @@ std::string writeEndOfRunReports(int rank) {
       err = flushError(fd, errno_written);
       if (std::fclose(fd) != 0 && !err) err = errno ? errno : EIO;
     }
-    MPI_Bcast(&err, 1, MPI_INT, 0, PETSC_COMM_WORLD);
-    if (err && problem.empty())
-      problem = std::string("-citations: cannot write '") + name + "': " + std::strerror(err) +
-                " (the report is lost; the run's results are written)";
+    const std::string lost = lostReport("-citations", name, err);
+    if (problem.empty()) problem = lost;
     BEAM_PETSC(PetscOptionsClearValue(nullptr, "-citations"));
   }
   return problem;
