@@ -259,12 +259,6 @@ std::vector<int> MultibodyModel::independentRows(int nq, int nc, int rank, const
   return keep;
 }
 
-// G D: the constraint gradient (K's bottom-left block) with each body's coordinates scaled by its mass
-// block (coordinateScaling), as both sparse rank tests see it.
-Eigen::SparseMatrix<double> MultibodyModel::scaledGradient(const Eigen::SparseMatrix<double> &K, int nq, int nc) const {
-  return K.bottomLeftCorner(nc, nq) * coordinateScaling(Vector(K.diagonal()).head(nq)).asDiagonal();
-}
-
 namespace {
 // Each row's largest |entry|: the rank tests scale every constraint row to a largest entry of 1.
 Eigen::VectorXd rowMaxima(const Eigen::SparseMatrix<double> &A) {
@@ -275,18 +269,43 @@ Eigen::VectorXd rowMaxima(const Eigen::SparseMatrix<double> &A) {
 }
 } // namespace
 
-// Above the dense size: G's rank decided by a sparse QR of G^T (scaled as the dense solve scales it:
-// coordinates by their mass blocks, then each row of G to a largest entry of 1; columns of G^T under
-// 1e-10 of the largest column norm are dependent). A zero pivot alone does not tell: planar loops lying
+// G S: the constraint gradient (K's bottom-left block) as the rank tests see it, each body's position
+// columns and quaternion columns scaled to a largest |entry| of 1. Redundancy is kinematic: G's rows
+// carry lengths in the quaternion columns (a joint's arm) and none in the position columns, so the
+// scaling takes the units out, and no mass enters. Until 2026-11-30 the coordinates were scaled by their
+// mass blocks (as the dense solve scales them): a body whose inertia is 1e-20 of m r^2 (a point mass at
+// the end of a pendulum) got quaternion columns 1e11 times its position columns, its pivot's radial row
+// then differed from its quaternion's norm row by 1e-11, below the cut: the row was dropped and the ball
+// fell free with its quaternion stretched, exit 0 (a helper's audit).
+Eigen::SparseMatrix<double> MultibodyModel::scaledGradient(const Eigen::SparseMatrix<double> &K, int nq, int nc) const {
+  const Eigen::SparseMatrix<double> G = K.bottomLeftCorner(nc, nq);
+  const Vector column_max = rowMaxima(G.transpose());
+  Vector S(nq);
+  for (int b = 0; b < bodyCount(); ++b)
+    for (const auto &[first, count] : {std::pair{0, 3}, std::pair{3, 4}}) {
+      const double largest = column_max.segment(7 * b + first, count).maxCoeff();
+      S.segment(7 * b + first, count).setConstant(largest > 0 ? 1 / largest : 1.0);
+    }
+  return G * S.asDiagonal();
+}
+
+// The rank tests' matrix: (G S)^T with each of its columns (G's rows) scaled to a largest |entry| of 1.
+Eigen::SparseMatrix<double> MultibodyModel::rankTestMatrix(const Eigen::SparseMatrix<double> &K, int nq, int nc) const {
+  const Eigen::SparseMatrix<double> GS = scaledGradient(K, nq, nc);
+  const Vector scale = rowMaxima(GS).unaryExpr([](double m) { return m > 0 ? 1 / m : 1.0; });
+  Eigen::SparseMatrix<double> Gt = (scale.asDiagonal() * GS).transpose(); // nq x nc
+  Gt.makeCompressed();
+  return Gt;
+}
+
+// Above the dense size: G's rank decided by a sparse QR of G^T (scaled as the dense path's rank test
+// scales it, rankTestMatrix; columns of G^T under 1e-10 of the largest column norm are dependent). A zero pivot alone does not tell: planar loops lying
 // in a coordinate plane gave exact zero pivots, the same loops tilted gave round-off pivots and a
 // "solution" that diverged in the first step. Until 2026-11-28 the sparse path had no rank decision
 // (three A02 four-bars side by side, 225 unknowns, could not run).
 void MultibodyModel::chooseSparseRows(const Eigen::SparseMatrix<double> &K, int nq, int nc) const {
   const int N = nq + nc;
-  const Eigen::SparseMatrix<double> GD = scaledGradient(K, nq, nc);
-  const Vector scale = rowMaxima(GD).unaryExpr([](double m) { return m > 0 ? 1 / m : 1.0; });
-  Eigen::SparseMatrix<double> Gt = (scale.asDiagonal() * GD).transpose(); // nq x nc
-  Gt.makeCompressed();
+  const Eigen::SparseMatrix<double> Gt = rankTestMatrix(K, nq, nc);
   double largest = 0;
   for (int r = 0; r < nc; ++r) largest = std::max(largest, Gt.col(r).norm());
   Eigen::SparseQR<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> qr;
@@ -337,14 +356,13 @@ bool MultibodyModel::sparseSolve(const Eigen::SparseMatrix<double> &K, const Vec
 // a QR (their equations hold only on the constraints, off them by the Baumgarte terms).
 bool MultibodyModel::droppedRowsImplied(const Eigen::SparseMatrix<double> &K, int nq, int nc) const {
   const Vector Dc = coordinateScaling(Vector(K.diagonal()).head(nq));
-  const Eigen::SparseMatrix<double> GD = scaledGradient(K, nq, nc);
-  const Vector row_max = rowMaxima(GD);
+  const Vector row_max = rowMaxima(scaledGradient(K, nq, nc));
   Vector w = Vector::Zero(nc);
   for (int r = 0; r < nc; ++r)
     if (row_max(r) > 0) w(r) = (1 + std::fmod(0.6180339887498949 * (r + 1), 1.0)) / row_max(r);
   for (std::size_t k = nq; k < sparse_->keep.size(); ++k) w(sparse_->keep[k] - nq) = 0; // the kept rows
   Vector v = Vector::Zero(nq + nc);
-  v.head(nq) = Dc.cwiseInverse().asDiagonal() * (GD.transpose() * w); // G_d^T w
+  v.head(nq) = Eigen::SparseMatrix<double>(K.bottomLeftCorner(nc, nq)).transpose() * w; // G_d^T w
   const double size = v.head(nq).cwiseProduct(Dc).norm();
   if (!(size > 0)) return true; // the dropped rows are zero here
   const Vector z = (sparse_->pick * Vector(sparse_->reduced_lu.solve(Vector(sparse_->pick.transpose() * v)))).head(nq);
@@ -380,7 +398,7 @@ Eigen::VectorXd MultibodyModel::solveAugmented(const Vector &q, const Constraint
   if (solvesDense(N)) {
     // Redundant joints (planar loops built from 3D revolute joints) make G's rows dependent; the
     // accelerations are still unique, only the multipliers are not. The rank is decided on G alone
-    // (pivoted QR of its transpose), the dependent rows are dropped, and the remaining system, nonsingular
+    // (pivoted QR of its transpose, scaled by rankTestMatrix as the sparse path's), the dependent rows are dropped, and the remaining system, nonsingular
     // since M is positive definite on G's null space, is solved by LU with no rank cut. A cut on the whole
     // matrix, as until 2026-11-28 (a complete orthogonal decomposition), also cut M's small eigenvalues: a
     // needle-like body (principal moments 1 : 1e-11) was reported as redundant constraints and its spin
@@ -409,7 +427,7 @@ Eigen::VectorXd MultibodyModel::solveAugmented(const Vector &q, const Constraint
       A = s.asDiagonal() * A * s.asDiagonal();
       D = D.cwiseProduct(s);
     }
-    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> rows(A.bottomLeftCorner(nc, nq).transpose());
+    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> rows{Eigen::MatrixXd(rankTestMatrix(K, nq, nc))};
     rows.setThreshold(kRankThreshold);
     const std::vector<int> kept = independentRows(nq, nc, static_cast<int>(rows.rank()), rows.colsPermutation().indices());
     const Eigen::VectorXi keep = Eigen::Map<const Eigen::VectorXi>(kept.data(), static_cast<Eigen::Index>(kept.size()));

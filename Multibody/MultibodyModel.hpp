@@ -110,6 +110,7 @@ private:
   Vector coordinateScaling(const Vector &mass_diagonal) const;
   std::vector<int> independentRows(int nq, int nc, int rank, const Eigen::VectorXi &order) const;
   Eigen::SparseMatrix<double> scaledGradient(const Eigen::SparseMatrix<double> &K, int nq, int nc) const;
+  Eigen::SparseMatrix<double> rankTestMatrix(const Eigen::SparseMatrix<double> &K, int nq, int nc) const;
   void chooseSparseRows(const Eigen::SparseMatrix<double> &K, int nq, int nc) const;
   bool sparseSolve(const Eigen::SparseMatrix<double> &K, const Vector &rhs, Vector &solution, bool reduced) const;
   bool droppedRowsImplied(const Eigen::SparseMatrix<double> &K, int nq, int nc) const;

@@ -99,16 +99,37 @@ void checkAgainstMinimal(const MultibodyModel &model, const Minimal &m, double d
   EXPECT_LT(fine.position, 2 * (estimate + reference_estimate));
 }
 
+// A01's bob: L (sin th, -cos th), th'' = -(g/L) sin th, released at th = pi/2.
+Minimal simplePendulum() {
+  constexpr double g = 9.81, L = 1;
+  Minimal m;
+  m.f = [g, L](double th, double) { return -g / L * std::sin(th); };
+  m.centres = [L](double th) { return std::vector<Vec3>{L * Vec3(std::sin(th), -std::cos(th), 0)}; };
+  m.u0 = M_PI / 2;
+  return m;
+}
+
 } // namespace
 
 TEST(IFToMM, A01PendulumAgainstMinimalCoordinates) {
   const MultibodyModel model(loadModel("pendulum"), PETSC_COMM_SELF, Baumgarte{1, 0});
-  const double g = 9.81, L = 1;
-  Minimal m;
-  m.f = [&](double th, double) { return -g / L * std::sin(th); };
-  m.centres = [&](double th) { return std::vector<Vec3>{L * Vec3(std::sin(th), -std::cos(th), 0)}; };
-  m.u0 = M_PI / 2;
-  checkAgainstMinimal(model, m, 0.01);
+  checkAgainstMinimal(model, simplePendulum(), 0.01);
+}
+
+// A01 with its bob a point mass on a spherical joint at the pivot: inertia 1e-22 kg m^2 beside
+// m L^2 = 1 kg m^2 (the reference's point mass, to 1e-22). Until 2026-11-30 the rank test scaled G by the
+// mass blocks: the pivot's radial row came within 1e-11 of the quaternion's norm row, was dropped as
+// redundant (with a warning), and the bob fell free, its quaternion stretched (exit 0).
+TEST(IFToMM, A01PointMassOnASphericalJoint) {
+  Description d = loadModel("pendulum");
+  d.bodies[0].inertia = 1e-22 * Eigen::Matrix3d::Identity();
+  d.joints[0] = Joint{}; // spherical, at the pivot (the origin), from the ground to the bob
+  d.joints[0].body2 = 0;
+  d.source = "point_mass_pendulum";
+  testing::internal::CaptureStderr();
+  const MultibodyModel model(d, PETSC_COMM_SELF, Baumgarte{1, 0});
+  checkAgainstMinimal(model, simplePendulum(), 0.01);
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
 }
 
 TEST(IFToMM, A02FourBarAgainstMinimalCoordinates) {
