@@ -56,24 +56,47 @@ void printState(MPI_Comm comm, const beam::RunResult &r, Vec q, const beam::Ener
                          e.kinetic, e.potential, e.work, e.dissipated, e.balance_error));
 }
 
+beam::Error overflowError() {
+  return beam::inputError("omega_max of K phi = omega^2 M phi overflows a double (K's row sums over M's diagonal "
+                          "beyond 1e308); accepted: M and K whose largest ratio is finite");
+}
+
+// Refuses M and K whose omega_max^2 would overflow a double, before anything is factored: K's largest row
+// sum of |entries| (Gershgorin's bound on its largest eigenvalue) over M's smallest diagonal entry.
+// Where it overflowed (M = 1e-300 I, K = 1e300) the solvers failed with exit 3 ("did not converge", a NaN
+// inner product); so did entries below 1.8e308 whose rows add up beyond it (1.7e308 and -1e308:
+// omega_max = inf printed, or CHOLMOD's "not positive definite" after its warning on stdout, until
+// 2026-11-30). Returns that bound's numerator, 0 for K = 0.
+double refuseOverflowingSpectrum(const beam::DiscreteModel &model) {
+  Eigen::VectorXd row_sum = Eigen::VectorXd::Zero(model.K.rows());
+  for (int k = 0; k < model.K.outerSize(); ++k)
+    for (Eigen::SparseMatrix<double>::InnerIterator it(model.K, k); it; ++it) row_sum(it.row()) += std::abs(it.value());
+  const double k_max = model.K.rows() ? row_sum.maxCoeff() : 0;
+  double m_min = HUGE_VAL;
+  for (Eigen::Index i = 0; i < model.M.rows(); ++i) m_min = std::min(m_min, model.M.coeff(i, i));
+  if (!std::isfinite(k_max / m_min)) throw overflowError();
+  return k_max;
+}
+
 // omega_max for the header: exact (Eigen's dense solver) on small systems, SLEPc's Lanczos on the
 // system's sparse matrices above 1000 DOFs, where the dense solve's O(n^3) took over (n = 6000: 110 s
 // and 1 GB before anything was checked). Lanczos's largest Ritz value approaches omega_max^2 from below;
 // at a residual of 1e-4 it is within about 1e-5 of it even where the top of the spectrum is a cluster
 // (a 6000-DOF chain: 1.99999 for 1.9999999), which a tighter tolerance does not reach in 750 iterations.
-double omegaMax(const beam::DiscreteModel &model, const beam::SecondOrderSystem &system) {
-  // K's largest entry over M's smallest diagonal one, about omega_max^2 in size: where it overflows
-  // (M = 1e-300 I, K = 1e300) the solvers failed with exit 3 ("did not converge", a NaN inner product).
-  double k_max = 0, m_min = HUGE_VAL;
-  for (int k = 0; k < model.K.outerSize(); ++k)
-    for (Eigen::SparseMatrix<double>::InnerIterator it(model.K, k); it; ++it) k_max = std::max(k_max, std::abs(it.value()));
-  for (Eigen::Index i = 0; i < model.M.rows(); ++i) m_min = std::min(m_min, model.M.coeff(i, i));
-  if (!std::isfinite(k_max / m_min))
-    throw beam::inputError("omega_max of K phi = omega^2 M phi overflows a double (K's entries over M's beyond 1e308); "
-                           "accepted: M and K whose largest ratio is finite");
-  if (model.size() <= 1000) return std::sqrt(beam::largestEigenvalue(model));
-  const beam::SlepcScope slepc;
-  return beam::largestOmegaMasked(system, {}, "discrete_omega_max_", 1e-4);
+// `k_row_max` is refuseOverflowingSpectrum's.
+double omegaMax(const beam::DiscreteModel &model, const beam::SecondOrderSystem &system, double k_row_max) {
+  // K = 0 (free masses): every omega is 0, and SLEPc's Lanczos stopped on its start vector ("Initial
+  // vector is zero or belongs to the deflation space", exit 3, until 2026-11-30).
+  if (k_row_max == 0) return 0;
+  double omega = 0;
+  if (model.size() <= 1000) {
+    omega = std::sqrt(beam::largestEigenvalue(model));
+  } else {
+    const beam::SlepcScope slepc;
+    omega = beam::largestOmegaMasked(system, {}, "discrete_omega_max_", 1e-4);
+  }
+  if (!std::isfinite(omega * omega)) throw overflowError();
+  return omega;
 }
 
 } // namespace
@@ -85,13 +108,14 @@ int main(int argc, char **argv) {
   return beam::runMain(session, "discrete_system", [&] {
     const beam::DiscreteLabOptions options = beam::readDiscreteLabOptions(PETSC_COMM_WORLD);
     const beam::DiscreteModel model = beam::discreteModel(options);
+    const double k_row_max = refuseOverflowingSpectrum(model);
     const beam::DiscreteSystemModel linear(model, PETSC_COMM_WORLD, options.run.solver);
     const beam::SecondOrderSystem &system = linear.system();
     const auto scheme = beam::makeScheme(options.scheme);
     beam::TimeLoop loop(*scheme, linear, options.run);
     if (beam::finishOptions(PETSC_COMM_WORLD)) return 0; // -help: the scheme's solvers have listed their options
 
-    const double omega_max = omegaMax(model, system);
+    const double omega_max = omegaMax(model, system, k_row_max);
     // Printed when the run starts: before a refused output directory, -save_final or restart it read as
     // a run that went on.
     std::vector<char> header(model.name.size() + 256); // the name is a file's path

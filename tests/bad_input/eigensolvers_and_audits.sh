@@ -106,6 +106,18 @@ expect 2 "-load_curve: given without -F" "$d" -M M.mtx -K K.mtx -load_curve curv
 { mm 'coordinate real symmetric'; printf '1 1 1\n1 1 1e-300\n'; } > M_tiny.mtx
 { mm 'coordinate real symmetric'; printf '1 1 1\n1 1 1e300\n'; } > K_huge.mtx
 expect 2 "omega_max of K phi = omega^2 M phi overflows a double" "$d" -M M_tiny.mtx -K K_huge.mtx -output_dir $out
+# Entries below 1.8e308 whose rows add up beyond it, before anything is factored (omega_max = inf
+# printed, then exit 3; CHOLMOD's "not positive definite" after its warning on stdout).
+{ mm 'coordinate real symmetric'; printf '2 2 2\n1 1 1\n2 2 1\n'; } > M_unit2.mtx
+{ mm 'coordinate real symmetric'; printf '2 2 3\n1 1 1e308\n2 1 -1e308\n2 2 1e308\n'; } > K_rows_overflow.mtx
+expect 2 "omega_max of K phi = omega^2 M phi overflows a double (K's row sums" "$d" -M M_unit2.mtx -K K_rows_overflow.mtx -output_dir $out
+[ -s out.txt ] && fail "discrete_system printed before refusing K's overflowing rows: $(head -c 200 out.txt)"
+# K = 0 (free masses) above 1000 DOFs, where SLEPc's Lanczos estimates omega_max: it stopped on its zero
+# start vector, exit 3.
+{ mm 'coordinate real symmetric'; echo '1001 1001 1001'; seq 1 1001 | awk '{print $1, $1, 1}'; } > M_1001.mtx
+{ mm 'coordinate real symmetric'; echo '1001 1001 1'; echo '1 1 0'; } > K_1001_zero.mtx
+expect 0 "" "$d" -M M_1001.mtx -K K_1001_zero.mtx -T 0.01 -quiet -snapshot_every 100 -output_dir ds_free_1001
+grep -aq 'omega_max = 0 ' out.txt || fail "free masses above 1000 DOFs: $(head -c 200 out.txt)"
 printf 'x' > a_file
 expect 2 "cannot be created" "$d" -output_dir a_file/run
 [ -s out.txt ] && fail "discrete_system printed its header before a refusal: $(head -c 200 out.txt)"
