@@ -270,18 +270,26 @@ Torque torque(const json &value, const Where &where, const BodyIndex &bodies) {
 }
 
 std::string readFile(const std::string &path) {
-  checkInputFile("-model", path, std::uintmax_t(64) << 20,
-                 "a JSON model file of at most 64 MiB, or a built-in model: " + multibodyModelNames());
+  constexpr std::size_t kMaxBytes = std::size_t(64) << 20;
+  const std::string accepted = "a JSON model file of at most 64 MiB, or a built-in model: " + multibodyModelNames();
+  checkInputFile("-model", path, kMaxBytes, accepted);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw inputError("model file " + path + " cannot be read");
-  std::ostringstream text;
-  text << in.rdbuf();
+  // Read up to the cap, not to the end: a file that grows while it is read (checked at 80 bytes, appended
+  // to by another process) was read to 7 GB, exit 0.
+  std::string text;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxBytes)
+      throw inputError("-model: '" + path + "' grew beyond 64 MiB while it was read; accepted: " + accepted);
+  }
   // The JSON reader stops at a NUL byte: what followed it was ignored, exit 0.
-  const std::size_t nul = text.str().find('\0');
+  const std::size_t nul = text.find('\0');
   if (nul != std::string::npos)
     throw inputError("model file " + path + ": a NUL byte at offset " + std::to_string(nul) +
                      "; accepted: a JSON text file");
-  return text.str();
+  return text;
 }
 
 // `chain`: `links` rods (0.1 m, 0.1 kg, radius 5 mm) along +x from the origin, joined by spherical
