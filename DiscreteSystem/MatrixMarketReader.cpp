@@ -38,11 +38,14 @@ bool parseLong(const std::string &s, long &v) {
   return !s.empty() && end == s.c_str() + s.size() && errno != ERANGE; // a NUL inside is not a number
 }
 
-bool parseDouble(const std::string &s, double &v) {
+// `underflow`: the number's magnitude is below the smallest normal double (a subnormal, or 1e-400 read
+// as 0).
+bool parseDouble(const std::string &s, double &v, bool &underflow) {
   if (hexadecimalNumber(s)) return false; // decimal only, as the message says (0x1p-1 was read as 0.5)
   char *end = nullptr;
   errno = 0;
   v = std::strtod(s.c_str(), &end);
+  underflow = std::abs(v) < std::numeric_limits<double>::min() && (v != 0 || errno == ERANGE);
   return !s.empty() && end == s.c_str() + s.size();
 }
 
@@ -183,11 +186,14 @@ void readEntries(std::istream &in, MatrixMarketFile &f, const std::string &field
     } else {
       value = coordinateEntry(f, w, line, lineno, seen, e);
     }
-    if (!parseDouble(value, e.value)) throw inputError(f.at(lineno) + "'" + value + "' is not a number; accepted: a decimal real");
+    bool underflow = false;
+    if (!parseDouble(value, e.value, underflow)) throw inputError(f.at(lineno) + "'" + value + "' is not a number; accepted: a decimal real");
     if (!std::isfinite(e.value))
       throw inputError(f.at(lineno) + "value '" + value + "' is not finite; accepted: finite reals");
-    // As the options read numbers: a subnormal (1e-320) has lost its digits (it was taken, exit 0).
-    if (e.value != 0 && std::abs(e.value) < std::numeric_limits<double>::min())
+    // As the options read numbers: a subnormal (1e-320) has lost its digits (it was taken, exit 0), and
+    // 1e-400 all of them (read as 0: M's diagonal "not positive definite", K's entry dropped, until
+    // 2026-11-30).
+    if (underflow)
       throw inputError(f.at(lineno) + "value '" + value + "' underflows a double: its magnitude is below 2.2e-308; accepted: 0 or a magnitude of at least 2.2e-308");
     if (field == "integer" && e.value != std::floor(e.value))
       throw inputError(f.at(lineno) + "value '" + value + "' is not an integer, as the header's field requires");

@@ -163,6 +163,11 @@ expect 2 "M_inf.mtx:4: value '1e999' is not finite" "$d" -M M_inf.mtx -K K.mtx -
 # "not two numbers").
 { mm 'coordinate real symmetric'; printf '2 2 2\n1 1 1\n2 2 1e-320\n'; } > M_sub.mtx
 expect 2 "M_sub.mtx:4: value '1e-320' underflows a double" "$d" -M M_sub.mtx -K K.mtx -output_dir $out
+# 1e-400 reads as 0 (M's diagonal then "not positive definite", K's entry dropped); 0e-400 is 0.
+{ mm 'coordinate real symmetric'; printf '2 2 3\n1 1 2\n2 1 -1e-400\n2 2 2\n'; } > K_under.mtx
+expect 2 "K_under.mtx:4: value '-1e-400' underflows a double" "$d" -M M_eye.mtx -K K_under.mtx -output_dir $out
+{ mm 'coordinate real symmetric'; printf '2 2 3\n1 1 2\n2 1 0e-400\n2 2 2\n'; } > K_zero_exp.mtx
+expect 0 "" "$d" -M M_eye.mtx -K K_zero_exp.mtx -T 0.01 -quiet -output_dir ds_zero_exp
 printf 't,g\n0,1\n1,1e-320\n' > curve_sub.csv
 expect 2 "curve_sub.csv:3: '1e-320' underflows a double" "$m" -load_curve curve_sub.csv -output_dir $out
 # A number too large for a double is said to overflow (it "is not two numbers t,g" until 2026-11-27).
