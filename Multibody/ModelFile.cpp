@@ -385,7 +385,9 @@ Description parseModel(const std::string &json_text, const std::string &source) 
     std::string what = e.what();
     for (char &ch : what)
       if (ch == '\n' || ch == '\r') ch = ' ';
-    throw inputError("model " + source + ": malformed JSON: " + what);
+    throw inputError("model " + source + ": malformed JSON: " + what +
+                     "; accepted: one JSON object (RFC 8259: no comments, no trailing commas, numbers of "
+                     "magnitude at most 1.8e308) with the model's keys");
   }
   Description d;
   d.source = source;

@@ -888,6 +888,26 @@ std::string writeEndOfRunReports(int rank) {
   return problem;
 }
 
+// Each byte of `text` that does not belong to a well-formed UTF-8 sequence becomes '?'.
+void replaceInvalidUtf8(std::string &text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char lead = byte(i);
+    const std::size_t length = lead < 0x80 ? 1 : lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3
+                             : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+    bool valid = length > 0 && i + length <= text.size();
+    for (std::size_t k = 1; valid && k < length; ++k) valid = (byte(i + k) & 0xc0) == 0x80;
+    // (no overlong three- or four-byte forms, no UTF-16 surrogates, nothing above U+10FFFF)
+    if (valid && length == 3) valid = !(lead == 0xe0 && byte(i + 1) < 0xa0) && !(lead == 0xed && byte(i + 1) >= 0xa0);
+    if (valid && length == 4) valid = !(lead == 0xf0 && byte(i + 1) < 0x90) && !(lead == 0xf4 && byte(i + 1) >= 0x90);
+    if (!valid) {
+      text[i++] = '?';
+      continue;
+    }
+    i += length;
+  }
+}
+
 // Reports a failed run's `message` as one line (see runMain) and returns its exit code.
 int reportFailure(const PetscSession &session, const char *program, int code, std::string message) {
   // One printable line: newlines (PETSc's multi-line messages), NUL bytes and control characters quoted
@@ -895,6 +915,7 @@ int reportFailure(const PetscSession &session, const char *program, int code, st
   // wrong and what is accepted (a 4000-character path hid the reason).
   for (char &c : message)
     if ((unsigned char)c < 0x20 || c == 0x7f) c = ' ';
+  replaceInvalidUtf8(message); // (bytes quoted from a file: a terminal shows what is there, never a raw byte)
   if (message.size() > 600) message = message.substr(0, 300) + " ... " + message.substr(message.size() - 295);
   // Most errors are collective (options and files are agreed on by agreeOn, energy checks are
   // the same on every rank): every rank arrives here, rank 0 reports, and all finish normally. An error

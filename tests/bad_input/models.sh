@@ -250,6 +250,12 @@ printf '{"bodies": [{"name": "a", "mass": 1, "inertia": [1,1,1], "position": [0,
 printf '{"bodies": [' > malformed.json
 printf '{"bodies": [{"name": "a", "mass": 1, "inertia": [1,1,1], "position": [0,0,0]}], "torques": [{"body": "ground", "torque": [0,0,1]}]}' > ground_torque.json
 expect 2 "mass" "$mb" -model zero_mass.json -output_dir $out
+# A byte that is no UTF-8 (quoted by the JSON reader) reaches the terminal as '?', not raw; the JSON
+# reader's own words get what is accepted.
+printf '{"bodies": [{"name": "a\377b", "mass": 1}]}' > not_utf8.json
+expect 2 "malformed JSON" "$mb" -model not_utf8.json -output_dir $out
+{ ! LC_ALL=C grep -aq $'\xff' err.txt && grep -aqF "; accepted: one JSON object (RFC 8259" err.txt; } ||
+  fail "a malformed JSON file's line: $(head -c 300 err.txt)"
 # Found by an audit (2026-11-27): -links with another model was read and ignored; -save_final naming the
 # output directory (or one it is in) failed after the whole run (exit 3); -save_final onto the run's own
 # input file replaced it (the model file became a CSV, exit 0; the same for a mass-spring CSV).
