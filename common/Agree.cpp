@@ -11,10 +11,15 @@ void agreeOnFailure(MPI_Comm comm, const std::string &error, int exit_code) {
   MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
   if (first == size) return;
   std::string message = error;
-  int header[2] = {int(message.size()), exit_code};
-  MPI_Bcast(header, 2, MPI_INT, first, comm);
+  int world_rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  int header[3] = {int(message.size()), exit_code, world_rank};
+  MPI_Bcast(header, 3, MPI_INT, first, comm);
   message.resize(size_t(header[0]));
   MPI_Bcast(message.data(), header[0], MPI_CHAR, first, comm);
+  // A failure that rank 0 did not meet is one of another rank's own (a file read there by a relative
+  // path from its working directory): the line names that rank.
+  if (first > 0) message += " (on rank " + std::to_string(header[2]) + ")";
   throw Error(header[1], message);
 }
 

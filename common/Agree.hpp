@@ -1,6 +1,7 @@
 // Collective error agreement: every rank of `comm` calls it with its own error message ("" = fine).
 // If any rank failed, every rank throws the same beam::Error (the message and exit code of the lowest
-// failing rank), so the ranks stay in step and rank 0 reports the cause. For checks that only some
+// failing rank, " (on rank N)" added where that is not rank 0), so the ranks stay in step and rank 0
+// reports the cause. For checks that only some
 // ranks can make (rank 0 reads a file, a rank's piece fails to write) and steps whose failure may
 // differ between ranks (option values, files and directories given per rank under mpiexec): a failing
 // rank never leaves the others waiting in a later collective, nor waits itself in the collective

@@ -703,13 +703,8 @@ PetscSession::PetscSession(int *argc, char ***argv, const char *help)
   const std::string disagreement = ranksDisagree(commandLineText(*argc, *argv));
   if (!disagreement.empty()) command_line_error_ = disagreement; // on every rank alike
   // The same command line can still read different files (an options file by a relative path from
-  // per-rank working directories): every rank takes the first rank's refusal, so that all or none
-  // start PETSc with it.
-  if (!command_line_error_.empty() && disagreement.empty()) {
-    int world_rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-    if (world_rank > 0) command_line_error_ += " (on rank " + std::to_string(world_rank) + ")";
-  }
+  // per-rank working directories): every rank takes the first rank's refusal (naming the rank if not
+  // 0), so that all or none start PETSc with it.
   try {
     agreeOnFailure(MPI_COMM_WORLD, command_line_error_, kExitBadInput);
   } catch (const Error &e) {

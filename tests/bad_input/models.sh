@@ -65,6 +65,13 @@ expect 2 "the network (files): the data differ between MPI ranks" \
   mpiexec --quiet -n 2 sh -c "cd data_r\$OMPI_COMM_WORLD_RANK && exec '$ms' -particles particles.csv -springs springs.csv -output_dir '$PWD/$out'"
 expect 2 "the discrete system 'M.mtx', its M: the data differ between MPI ranks" \
   mpiexec --quiet -n 2 sh -c "cd data_r\$OMPI_COMM_WORLD_RANK && exec '$d' -M M.mtx -K K.mtx -output_dir '$PWD/$out'"
+# A file only rank 1 refuses: every rank ends with its line, naming the rank.
+mkdir -p data_c0 data_c1
+cp data_r0/M.mtx data_r0/K.mtx data_c0/ && cp data_r0/M.mtx data_r0/K.mtx data_c1/
+{ mm 'coordinate real symmetric'; printf '2 2 2\n1 1 0.1\n2 2 0.1\n'; } > data_c0/C.mtx
+{ mm 'coordinate real symmetric'; printf '2 2 2\n1 1 -0.1\n2 2 0.1\n'; } > data_c1/C.mtx
+expect 2 "C is indefinite or negative (it has a negative eigenvalue); accepted: a symmetric positive semidefinite C (on rank 1)" \
+  mpiexec --quiet -n 2 sh -c "cd data_c\$OMPI_COMM_WORLD_RANK && exec '$d' -M M.mtx -K K.mtx -C C.mtx -output_dir '$PWD/$out'"
 # ... naming the part that differs (it named the system by its M file whichever differed), and in the
 # stability lab too (its matrices were mixed row by row: an omega_max of neither rank's system, exit 0).
 mkdir -p data_k0 data_k1
