@@ -398,8 +398,9 @@ Eigen::VectorXd MultibodyModel::solveAugmented(const Vector &q, const Constraint
   if (solvesDense(N)) {
     // Redundant joints (planar loops built from 3D revolute joints) make G's rows dependent; the
     // accelerations are still unique, only the multipliers are not. The rank is decided on G alone
-    // (pivoted QR of its transpose, scaled by rankTestMatrix as the sparse path's), the dependent rows are dropped, and the remaining system, nonsingular
-    // since M is positive definite on G's null space, is solved by LU with no rank cut. A cut on the whole
+    // (pivoted QR of its transpose, scaled by rankTestMatrix as the sparse path's), the dependent rows
+    // are dropped, and the remaining system, nonsingular since M is positive definite on G's null space,
+    // is solved by LU with no rank cut. A cut on the whole
     // matrix, as until 2026-11-28 (a complete orthogonal decomposition), also cut M's small eigenvalues: a
     // needle-like body (principal moments 1 : 1e-11) was reported as redundant constraints and its spin
     // about its own axis got a least-squares acceleration (test Invariants.NeedleTopIsNoRedundantConstraint).

@@ -910,8 +910,8 @@ int reportFailure(const PetscSession &session, const char *program, int code, st
   // wrong and what is accepted (a 4000-character path hid the reason).
   for (char &c : message)
     if ((unsigned char)c < 0x20 || c == 0x7f) c = ' ';
-  replaceInvalidUtf8(message); // (bytes quoted from a file: a terminal shows what is there, never a raw byte)
   if (message.size() > 600) message = message.substr(0, 300) + " ... " + message.substr(message.size() - 295);
+  replaceInvalidUtf8(message); // (bytes quoted from a file, or a character the cut split: never a raw byte)
   // Most errors are collective (options and files are agreed on by agreeOn, energy checks are
   // the same on every rank): every rank arrives here, rank 0 reports, and all finish normally. An error
   // on some ranks only would leave the others waiting in a collective call: if the others do not arrive
