@@ -133,6 +133,7 @@ void checkMemory(MPI_Comm comm, const BeamSpec &spec, const RunNeeds &needs, con
 
 void addRayleighDamping(SecondOrderSystem &system, const Beam &beam, double alpha, double beta) {
   if (alpha == 0 && beta == 0) return;
+  system.rayleigh = RayleighDamping{alpha, beta};
   if (!system.combine) {
     // From the frozen M and S (identity rows there), so the frozen rows and columns of C hold
     // alpha + beta on the diagonal and 0 elsewhere; zeroing them (diagonal 0) decouples them from C.

@@ -154,16 +154,17 @@ double spectralRadius(const std::array<std::array<double, 2>, 2> &A) {
   return std::abs(p) + std::sqrt(d);
 }
 
+bool isStable(const std::string &scheme, double omega_h, double xi, double tolerance) {
+  return spectralRadius(scheme, omega_h, xi) <= 1 + tolerance * (1 + 1e-4 * omega_h * omega_h);
+}
+
 double criticalOmega(const std::string &scheme, double xi, const CriticalOmegaSearch &search) {
-  // Round-off in A grows with the stiffness term Omega^2 (Newmark's a = -Omega^2 x feeds x'), so the
-  // allowance does too: at Omega = 1e4 it is 1e-6, still far below any growth a real run would show.
-  auto stable = [&](double omega_h) {
-    return spectralRadius(scheme, omega_h, xi) <= 1 + search.tolerance * (1 + 1e-4 * omega_h * omega_h);
-  };
-  if (!stable(search.first)) return 0.0;
+  auto stable = [&](double omega_h) { return isStable(scheme, omega_h, xi, search.tolerance); };
+  const double first = search.first / std::max(1.0, xi);
+  if (!stable(first)) return 0.0;
   // Log-spaced scan from `first` to `bound`; the first unstable point brackets the limit.
   const double ratio = std::pow(10.0, 1.0 / search.per_decade);
-  double lo = search.first, hi = 0;
+  double lo = first, hi = 0;
   while (lo < search.bound) {
     const double next = std::min(lo * ratio, search.bound);
     if (!stable(next)) {

@@ -19,6 +19,27 @@ namespace beam {
 // dt_crit from Omega_crit and omega_max: Omega_crit / omega_max, with 0 and infinity passed through.
 double criticalStep(double omega_crit, double omega_max);
 
+// The critical step of `scheme` on a system whose largest frequency is omega_max, undamped or with
+// Rayleigh damping C = alpha M + beta S. Damped, each mode is the oscillator of damping ratio
+// xi(omega) = alpha/(2 omega) + beta omega/2 (reference 002, eq. (14)-(15)), stable while
+// omega dt <= Omega_crit(xi(omega)), so dt_crit = min over the modes of Omega_crit(xi(omega)) / omega.
+// Only omega_max is known, so the minimum is over the frequencies in (0, omega_max] (dampedModes): an
+// answer on the safe side when it comes from below the lowest mode. Undamped it is Omega_crit / omega_max.
+// The minimum need not be at omega_max: damping lowers the explicit schemes' limits, and with alpha the
+// low modes are the most damped (rk4 at alpha = 2 omega_max: 1.39 / omega_max from the overdamped modes
+// against 2.79 / omega_max at omega_max itself).
+struct TheoreticalStep {
+  double dt = 0;         // the critical step (0: unstable for every dt, inf: for none)
+  double omega_crit = 0; // Omega_crit of the mode that sets it
+  double omega = 0;      // that mode's frequency (omega_max when undamped)
+  double xi = 0;         // and damping ratio
+};
+TheoreticalStep theoreticalStep(const std::string &scheme, double omega_max, const std::optional<RayleighDamping> &damping);
+// The frequencies dampedModes samples: omega_max and 10 per decade below it, at least two decades, and
+// with alpha > 0 on to xi >= 100, where a mode's limit is its overdamped one to 1e-4 (its fast root
+// -2 xi omega = -alpha: Omega_crit xi no longer changes). Undamped: omega_max alone.
+std::vector<double> dampedModes(double omega_max, const std::optional<RayleighDamping> &damping);
+
 struct CriticalStepSearch {
   PetscInt steps = 1000;       // steps of each trial run
   double growth = 1e6;         // a run is unstable when |E - E0| > growth * scale (TimeLoop's test)
@@ -75,11 +96,12 @@ PVec roughDisplacement(const SecondOrderSystem &system, const std::vector<PetscI
 // Prints on rank 0's stdout, with the lab's other console lines (stderr stays for the one error line a
 // failing lab prints)
 //   warning: dt = <dt> exceeds the critical step <dt_crit> of <scheme> (omega_max = <w>)
-// when dt > Omega_crit(scheme) / omega_max; silent for unconditionally stable schemes. Cheap: omega_max
+// when dt exceeds theoreticalStep (with the system's Rayleigh damping, if any: the line then names the
+// mode that sets the limit); silent for unconditionally stable schemes. Cheap: omega_max
 // by SLEPc (options prefix `stability_check_`), to a 1e-6 residual up to 1e4 DOFs; above, to a 1e-3
 // residual from the system's own operators, assembled or matrix-free, nothing factored
 // (largestOmegaMasked), and then the line says "to 5e-4" and also fires within 5e-4 below the limit.
-// The undamped Omega_crit by the amplification scan. Starts SLEPc for its own scope when the program
+// Omega_crit by the amplification scan (damped: one scan per sampled mode, about 1 s). Starts SLEPc for its own scope when the program
 // has not.
 void warnIfUnstable(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen,
                     const std::string &scheme, double dt);

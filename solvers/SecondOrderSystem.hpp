@@ -5,16 +5,25 @@
 #include <petscmat.h>
 
 #include <functional>
+#include <optional>
 
 #include "common/Petsc.hpp"
 #include "solvers/LinearSolver.hpp"
 
 namespace beam {
 
+// C = alpha M + beta S: the undamped modes stay the system's modes, mode i an oscillator of damping
+// ratio xi_i = alpha / (2 omega_i) + beta omega_i / 2 (what the critical step uses, CriticalStep.hpp).
+struct RayleighDamping {
+  double alpha = 0, beta = 0;
+  double ratio(double omega) const { return alpha / (2 * omega) + beta * omega / 2; }
+};
+
 struct SecondOrderSystem {
   PMat mass;      // M
   PMat stiffness; // S (K in the Newmark documents)
   PMat damping;   // C; empty for an undamped system
+  std::optional<RayleighDamping> rayleigh; // set when C was made as alpha M + beta S (MesLib's beam)
   PVec load;      // f0 (with a load_field: a reference load, used only for scales)
   // f(t) = f0 * load_factor(t); empty = constant load f0.
   std::function<double(double)> load_factor;

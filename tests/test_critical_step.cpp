@@ -207,3 +207,94 @@ TEST(CriticalStep, RoughInitialStateIsRankIndependentFrozenAndScaled) {
     BEAM_PETSC(VecRestoreArrayRead(x, &a));
   }
 }
+
+// Rayleigh damping C = alpha M + beta S: each mode is the oscillator of damping ratio
+// xi = alpha/(2 omega) + beta omega/2, and the critical step is the smallest limit over the frequencies in
+// (0, omega_max]. Closed forms (h = dt, W = omega h):
+// - semi-implicit: W_crit = 2 (sqrt(1 + xi^2) - xi) (test_amplification), decreasing in omega with beta, so
+//   set by omega_max;
+// - almost explicit (forward Euler in x): |1 + lambda h| <= 1 for lambda = omega (-xi +- i sqrt(1 - xi^2))
+//   gives W <= 2 xi, so with beta alone h <= beta for every mode: damping makes it conditionally stable;
+// - rk4 with alpha only: xi -> inf as omega -> 0, the fast root -omega (xi + sqrt(xi^2 - 1)) -> -alpha must
+//   stay in RK4's real stability interval [-L, 0], L = 2.785293563... (the real root of
+//   z^3 + 4 z^2 + 12 z + 24 = 0), so dt_crit -> L / alpha from the overdamped modes, below the 2.785 / omega_max
+//   of omega_max itself at alpha = 2 omega_max (xi = 1 there). The grid stops at xi >= 100, where the fast
+//   root is alpha (1 - 1/(4 xi^2)) to within 2.5e-5.
+TEST(CriticalStep, RayleighDampedTheory) {
+  const double omega_max = 40.0;
+  // Undamped: Omega_crit / omega_max, set by omega_max.
+  const TheoreticalStep plain = theoreticalStep("semi_implicit", omega_max, std::nullopt);
+  EXPECT_NEAR(plain.dt, 2 / omega_max, 1e-12);
+  EXPECT_EQ(plain.omega, omega_max);
+  EXPECT_EQ(plain.xi, 0.0);
+  EXPECT_EQ(dampedModes(omega_max, std::nullopt).size(), 1u);
+  EXPECT_EQ(dampedModes(omega_max, RayleighDamping{0, 0}).size(), 1u);
+
+  const double beta = 0.003, xi_top = beta * omega_max / 2;
+  const TheoreticalStep semi = theoreticalStep("semi_implicit", omega_max, RayleighDamping{0, beta});
+  // Damped, rho - 1 grows linearly past the limit, so the allowance 1e-10 moves it by ~1e-11 relative.
+  EXPECT_NEAR(semi.dt * omega_max, 2 * (std::sqrt(1 + xi_top * xi_top) - xi_top), 1e-9);
+  EXPECT_EQ(semi.omega, omega_max);
+  EXPECT_NEAR(semi.xi, xi_top, 1e-15);
+
+  const TheoreticalStep euler = theoreticalStep("almost_explicit", omega_max, RayleighDamping{0, beta});
+  // Past W = 2 xi, rho - 1 ~ W (W - 2 xi) / 2, so the allowance 1e-10 moves the limit by 1e-10 / (2 xi W)
+  // relative: 1.4e-8 here.
+  EXPECT_NEAR(euler.dt, beta, 1e-7 * beta);
+
+  const double alpha = 2 * omega_max, L = 2.785293563405282;
+  const TheoreticalStep rk4 = theoreticalStep("rk4", omega_max, RayleighDamping{alpha, 0});
+  EXPECT_NEAR(rk4.dt * alpha / L, 1.0, 1e-4) << rk4.dt;
+  EXPECT_GE(rk4.dt, L / alpha * (1 - 1e-10)); // the grid's modes are all above omega -> 0
+  EXPECT_LE(rk4.omega, omega_max / 100 * (1 + 1e-12));
+  EXPECT_GE(rk4.xi, 100.0);
+  // At omega_max alone the limit would be about twice as large (xi = 1 there).
+  EXPECT_GT(criticalOmega("rk4", 1.0) / omega_max, 1.9 * rk4.dt);
+
+  // The sampled frequencies: omega_max first, 10 per decade, two decades with beta alone; with alpha on to
+  // xi >= 100, at most six decades.
+  const auto beta_only = dampedModes(omega_max, RayleighDamping{0, beta});
+  ASSERT_EQ(beta_only.size(), 21u);
+  EXPECT_EQ(beta_only.front(), omega_max);
+  EXPECT_NEAR(beta_only.back(), omega_max / 100, 1e-12);
+  const auto with_alpha = dampedModes(omega_max, RayleighDamping{alpha, 0});
+  EXPECT_GE(alpha / (2 * with_alpha.back()), 100.0);
+  EXPECT_LT(alpha / (2 * with_alpha[with_alpha.size() - 2]), 100.0);
+  EXPECT_EQ(dampedModes(omega_max, RayleighDamping{1e-300, 0}).size(), 61u);
+}
+
+// A heavily damped mode's limit falls like 1/xi; the scan's first point follows it (at xi = 5000 the
+// semi-implicit limit 2 (sqrt(1 + xi^2) - xi) = 2e-4 was below the first point 1e-3 and read as 0,
+// "unstable for every dt").
+TEST(CriticalStep, HeavilyDampedLimitIsFound) {
+  for (double xi : {10.0, 5000.0, 1e8}) {
+    const double exact = 2 / (std::sqrt(1 + xi * xi) + xi);
+    EXPECT_NEAR(criticalOmega("semi_implicit", xi) / exact, 1.0, 1e-8) << xi;
+  }
+}
+
+TEST(CriticalStep, WarningWithRayleighDamping) {
+  // The hostile pass's case: semi_implicit -rayleigh_beta 0.003 -dt 0.045 on the default beam diverged at
+  // step 51 without a warning (the undamped limit 0.0474). Damped, the limit is 0.0445 there.
+  Case c(BeamSpec{});
+  addRayleighDamping(c.system, c.beam, 0, 0.003);
+  const FreeVibration problem(c.system, c.beam.frozenDofs());
+  const double omega_max = largestOmega(problem, "test_max_", 1e-10);
+  const double limit = theoreticalStep("semi_implicit", omega_max, RayleighDamping{0, 0.003}).dt;
+  EXPECT_LT(limit, 0.045);
+  EXPECT_GT(limit, 0.044);
+  int rank = 0;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  ::testing::internal::CaptureStdout();
+  warnIfUnstable(c.system, c.beam.frozenDofs(), "semi_implicit", (1 + 1e-4) * limit);
+  std::fflush(stdout);
+  const std::string above = ::testing::internal::GetCapturedStdout();
+  ::testing::internal::CaptureStdout();
+  warnIfUnstable(c.system, c.beam.frozenDofs(), "semi_implicit", (1 - 1e-4) * limit);
+  std::fflush(stdout);
+  EXPECT_EQ(::testing::internal::GetCapturedStdout(), "");
+  if (rank == 0) {
+    EXPECT_EQ(above.rfind("warning: dt = ", 0), 0u) << above;
+    EXPECT_NE(above.find("with the Rayleigh damping, the limit of the mode at omega = "), std::string::npos) << above;
+  }
+}
