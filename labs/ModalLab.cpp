@@ -113,11 +113,10 @@ SpectralRadiusTable spectralRadiusTable(const std::vector<std::string> &schemes,
 void reportCriticalSteps(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen,
                          const std::vector<std::string> &schemes, double omega_max, const StabilityOptions &options) {
   const MPI_Comm comm = system.comm();
-  std::vector<double> theory, xi;
+  std::vector<double> theory;
   for (const auto &s : schemes) {
     const TheoreticalStep limit = theoreticalStep(s, omega_max, system.rayleigh);
     theory.push_back(limit.dt);
-    xi.push_back(limit.xi);
     std::string mode;
     if (system.rayleigh && bracketed(limit.dt)) mode = ", at omega = " + stepText(limit.omega) + ", xi = " + stepText(limit.xi);
     BEAM_PETSC(PetscPrintf(comm, "critical_dt %s = %s   (Omega_crit = %s%s)\n", s.c_str(), stepText(limit.dt).c_str(),
@@ -129,16 +128,6 @@ void reportCriticalSteps(const SecondOrderSystem &system, const std::vector<Pets
   else if (system.damped())
     BEAM_PETSC(PetscPrintf(comm, "note: the system is damped; critical_dt is the undamped limit, measured_dt runs with "
                                  "the damping\n"));
-  // At the damping of the mode that sets the limit: verlet keeps an acceleration taken at the half-step
-  // velocity, which (x, y) determine only without damping (Rayleigh beta = 0.003 on the default beam: 0.046032
-  // in theory from the restarted step, 0.0445283 measured).
-  for (size_t i = 0; i < schemes.size(); ++i)
-    if (!isOneStepMap(schemes[i]) || (system.rayleigh && !isOneStepMap(schemes[i], 1, xi[i])))
-      BEAM_PETSC(PetscPrintf(comm,
-                             "note: %s keeps state between steps%s, so its critical_dt and chart column describe the "
-                             "restarted (x, y) step, not its full amplification matrix; measured_dt runs the real "
-                             "scheme\n",
-                             schemes[i].c_str(), isOneStepMap(schemes[i]) ? " when damped" : ""));
   for (size_t i = 0; i < schemes.size(); ++i) {
     const char *name = schemes[i].c_str();
     if (!bracketed(theory[i])) {

@@ -83,9 +83,8 @@ double value(Vec v) {
   return PetscRealPart(a);
 }
 
-using Matrix2 = std::array<std::array<double, 2>, 2>;
-
-// A scheme of the scan set up on the oscillator (omega_h, xi), with h = 1, and a state (x, y) for it.
+// A scheme of the scan set up on the oscillator (omega_h, xi), with h = 1, and a state for it: (x, y)
+// and the scheme's history, one value per history vector (the oscillator has one DOF).
 class OscillatorStepper {
 public:
   OscillatorStepper(const std::string &scheme, double omega_h, double xi)
@@ -94,15 +93,28 @@ public:
     stepper_->setup(model_, {1.0, LinearSolverKind::Direct}); // ...its solvers from the private ones
     x_ = system_.createVector();
     y_ = system_.createVector();
+    history_ = stepper_->history();
+    for (Vec h : history_)
+      if (!h) throw runError(scheme + ": a history vector is not allocated by setup(), so its amplification matrix cannot be measured");
   }
-  // One step from (x, y) at time t; the state is then (x(), y()).
+  Eigen::Index size() const { return Eigen::Index(2 + history_.size()); }
+  // The state s at time t, which the scheme continues from (TimeScheme::resume, as a restart from a
+  // checkpoint does): its history is taken as given, not rebuilt from (x, y).
+  void set(double t, const Eigen::VectorXd &s) {
+    BEAM_PETSC(VecSet(x_, s(0)));
+    BEAM_PETSC(VecSet(y_, s(1)));
+    for (size_t k = 0; k < history_.size(); ++k) BEAM_PETSC(VecSet(history_[k], s(Eigen::Index(2 + k))));
+    stepper_->resume(t, x_, y_);
+  }
+  // One step from time t.
   void step(double t) { stepper_->step(t, x_, y_); }
-  void set(double x, double y) {
-    BEAM_PETSC(VecSet(x_, x));
-    BEAM_PETSC(VecSet(y_, y));
+  Eigen::VectorXd state() const {
+    Eigen::VectorXd s(size());
+    s(0) = value(x_);
+    s(1) = value(y_);
+    for (size_t k = 0; k < history_.size(); ++k) s(Eigen::Index(2 + k)) = value(history_[k]);
+    return s;
   }
-  double x() const { return value(x_); }
-  double y() const { return value(y_); }
 
 private:
   SecondOrderSystem privateOscillator(double omega_h, double xi) {
@@ -114,44 +126,68 @@ private:
   SecondOrderSystem system_;
   LinearModel model_;
   PVec x_, y_;
+  std::vector<Vec> history_;
 };
+
+// The 2x2 case in closed form: eigenvalues p +- sqrt(d), p = tr/2, d = p^2 - det written as
+// ((a - d)/2)^2 + b c, which avoids the cancellation of p^2 - det when both are ~1. Complex pair (d < 0):
+// |lambda|^2 = det.
+double spectralRadius2(double a, double b, double c, double d) {
+  const double p = 0.5 * (a + d);
+  const double half_gap = 0.5 * (a - d);
+  const double disc = half_gap * half_gap + b * c;
+  if (disc < 0) return std::sqrt(a * d - b * c);
+  return std::abs(p) + std::sqrt(disc);
+}
 
 } // namespace
 
-Matrix2 amplificationMatrix(const std::string &scheme, double omega_h, double xi) {
+Eigen::MatrixXd amplificationMatrix(const std::string &scheme, double omega_h, double xi) {
   OscillatorStepper run(scheme, omega_h, xi);
-  Matrix2 A{};
-  for (size_t column = 0; column < 2; ++column) {
-    // Each column starts from a state set from outside, which a scheme with internal state must treat
-    // as a restart (StepContinuity.hpp).
-    run.set(column == 0 ? 1.0 : 0.0, column == 1 ? 1.0 : 0.0);
+  Eigen::MatrixXd A(run.size(), run.size());
+  for (Eigen::Index column = 0; column < A.cols(); ++column) {
+    run.set(0.0, Eigen::VectorXd::Unit(A.rows(), column));
     run.step(0.0);
-    A[0][column] = run.x();
-    A[1][column] = run.y();
+    A.col(column) = run.state();
   }
   return A;
 }
 
-bool isOneStepMap(const std::string &scheme, double omega_h, double xi) {
-  const Matrix2 A = amplificationMatrix(scheme, omega_h, xi);
+Eigen::VectorXd continuedSteps(const std::string &scheme, double omega_h, double xi, const Eigen::VectorXd &s0, int steps) {
   OscillatorStepper run(scheme, omega_h, xi);
-  run.set(1.0, 0.0);
-  run.step(0.0); // two consecutive steps: a scheme may use what it kept from the first
-  run.step(1.0);
-  // A^2 (1, 0)
-  const double x2 = A[0][0] * A[0][0] + A[0][1] * A[1][0], y2 = A[1][0] * A[0][0] + A[1][1] * A[1][0];
-  const double scale = std::max({1.0, std::abs(x2), std::abs(y2)});
-  return std::abs(run.x() - x2) <= 1e-8 * scale && std::abs(run.y() - y2) <= 1e-8 * scale;
+  if (s0.size() != run.size()) throw inputError("continuedSteps: the state has " + std::to_string(s0.size()) + " entries; accepted: " + std::to_string(run.size()));
+  run.set(0.0, s0);
+  for (int n = 0; n < steps; ++n) run.step(double(n));
+  return run.state();
 }
 
-double spectralRadius(const std::array<std::array<double, 2>, 2> &A) {
-  // Eigenvalues p +- sqrt(d), p = tr/2, d = p^2 - det written as ((a - d)/2)^2 + b c, which avoids the
-  // cancellation of p^2 - det when both are ~1. Complex pair (d < 0): |lambda|^2 = det.
-  const double p = 0.5 * (A[0][0] + A[1][1]);
-  const double half_gap = 0.5 * (A[0][0] - A[1][1]);
-  const double d = half_gap * half_gap + A[0][1] * A[1][0];
-  if (d < 0) return std::sqrt(A[0][0] * A[1][1] - A[0][1] * A[1][0]);
-  return std::abs(p) + std::sqrt(d);
+double spectralRadius(const Eigen::MatrixXd &A_in) {
+  if (!A_in.allFinite()) return std::numeric_limits<double>::quiet_NaN();
+  // A zero column j (a history entry the step does not read, e.g. an iterative solve's initial guess) or
+  // a zero row j gives det(A - lambda I) = -lambda det(A without row and column j): eigenvalue 0, the rest
+  // are the reduced matrix's. Removed first, so the common schemes reach the closed 2x2 form (exact near
+  // rho = 1, where the general eigensolver's error at a double root is ~sqrt(eps)).
+  Eigen::MatrixXd A = A_in;
+  for (Eigen::Index j = 0; j < A.rows();) {
+    if (A.rows() > 1 && (A.col(j).isZero(0) || A.row(j).isZero(0))) {
+      Eigen::MatrixXd reduced(A.rows() - 1, A.cols() - 1);
+      for (Eigen::Index r = 0, rr = 0; r < A.rows(); ++r) {
+        if (r == j) continue;
+        for (Eigen::Index c = 0, cc = 0; c < A.cols(); ++c)
+          if (c != j) reduced(rr, cc++) = A(r, c);
+        ++rr;
+      }
+      A = reduced;
+      j = 0;
+    } else {
+      ++j;
+    }
+  }
+  if (A.rows() == 1) return std::abs(A(0, 0));
+  if (A.rows() == 2) return spectralRadius2(A(0, 0), A(0, 1), A(1, 0), A(1, 1));
+  const Eigen::EigenSolver<Eigen::MatrixXd> eig(A, false);
+  if (eig.info() != Eigen::Success) return std::numeric_limits<double>::quiet_NaN();
+  return eig.eigenvalues().cwiseAbs().maxCoeff();
 }
 
 bool isStable(const std::string &scheme, double omega_h, double xi, double tolerance) {

@@ -5,41 +5,41 @@
 //
 // Generic: A is measured, not derived. A single oscillator m = 1, k = omega^2, c = 2 xi omega, f = 0 is
 // built as a 1-DOF SecondOrderSystem on PETSC_COMM_SELF and the registered scheme, set up with
-// dt = h, takes one step from (x, y) = (1, 0) and one from (0, 1): the two results are the columns of A.
-// So every scheme in the registry, including ones added later, gets its chart and its critical step
-// with no code here. This covers one-step schemes, whose step is a fixed linear map of (x, y): the lab's
-// four, RK4, Newmark (alpha_m = alpha_f = 0: its acceleration always satisfies the equation of motion,
-// so it is a function of (x, y)), and the three-level central difference too (the x_{n-1} it keeps is the
-// one its restart rebuilds from (x_n, y_n), B.22: Newmark beta = 0, gamma = 1/2). A scheme that carries
-// other history between steps (HHT and generalized-alpha keep an acceleration that is not the equilibrium
-// one) is not a map of (x, y) alone: its amplification matrix acts on the longer state it keeps. Each column
-// starts from a state set from outside, which such a scheme treats as a restart (StepContinuity.hpp),
-// so for it A is the restarted step; isOneStepMap() tells the two kinds apart.
+// dt = h, takes one step from each unit state: the results are the columns of A. The state is (x, y)
+// and what the scheme keeps between steps, its history() (the vectors a checkpoint saves: the Newmark
+// family's acceleration, x_{n-1} of the three-level central difference, verlet's acceleration, an
+// iterative solve's initial guess), set as given and continued from (TimeScheme::resume, as a restart
+// from a checkpoint does), so A is the scheme's own recurrence: generalized-alpha's and HHT's 3x3
+// matrix on (x, y, a), whose spectral radius tends to their rho_inf; verlet's, which with damping keeps
+// an acceleration taken at the half-step velocity that (x, y) do not determine. (Until 2026-11-30 A was
+// the 2x2 step restarted from (x, y) alone: for those schemes another recurrence, and the stability
+// lab said so in a note.) A history entry the step does not read (an initial guess) gives a zero column
+// and the eigenvalue 0, which spectralRadius removes. So every scheme in the registry, including ones
+// added later, gets its chart and its critical step with no code here.
 //
 // Scaling: with omega = 1 and h = Omega (or h = 1 and omega = Omega) A is the same, so everything below
 // takes Omega (and xi). For a multi-DOF system the modes decouple (M- and S-orthogonality), each mode i
 // is this oscillator with Omega_i = omega_i dt, and the scheme is stable when every Omega_i is, hence
 // dt_crit = Omega_crit / omega_max.
 #pragma once
-#include <array>
 #include <string>
+
+#include <Eigen/Dense>
 
 namespace beam {
 
-// A = [[dx'/dx, dx'/dy], [dy'/dx, dy'/dy]] for one step of `scheme` at Omega = omega*h >= 0, xi >= 0.
-std::array<std::array<double, 2>, 2> amplificationMatrix(const std::string &scheme, double omega_h, double xi = 0);
+// A for one step of `scheme` at Omega = omega*h >= 0, xi >= 0, on the state (x, y, history...): entry
+// (i, j) is state entry i after a step from the unit state e_j.
+Eigen::MatrixXd amplificationMatrix(const std::string &scheme, double omega_h, double xi = 0);
 // amplificationMatrix() and everything built on it read the scheme's own parameters (-newmark_beta) from
 // the options and hide the rest (its solvers' options, viewers, monitors), since a scan sets a scheme up
 // hundreds of times; a lab reads the solvers' options where it runs the scheme (readTrialOptions).
 
-// True when `scheme` is a one-step map of (x, y) at this Omega: two consecutive steps from (1, 0) give
-// A^2 (1, 0). False for schemes that carry state between steps that (x, y) do not determine (hht,
-// generalized_alpha: their acceleration is not the equilibrium one); for those the A above is the
-// restarted step, not the method's amplification matrix. (Measured, so a scheme added later is judged
-// by what it does: the central difference, which keeps x_{n-1}, is one.)
-bool isOneStepMap(const std::string &scheme, double omega_h = 1, double xi = 0);
-// Largest |eigenvalue| of a real 2x2 matrix.
-double spectralRadius(const std::array<std::array<double, 2>, 2> &A);
+// The state after `steps` steps of the scheme continued from s0 on the same oscillator (A^steps s0 in
+// exact arithmetic: the tests' check of the measurement).
+Eigen::VectorXd continuedSteps(const std::string &scheme, double omega_h, double xi, const Eigen::VectorXd &s0, int steps);
+// Largest |eigenvalue| (NaN when A is not finite).
+double spectralRadius(const Eigen::MatrixXd &A);
 inline double spectralRadius(const std::string &scheme, double omega_h, double xi = 0) {
   return spectralRadius(amplificationMatrix(scheme, omega_h, xi));
 }
