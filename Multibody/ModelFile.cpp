@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -16,6 +17,7 @@
 #include "Multibody/Description.hpp"
 #include "common/Error.hpp"
 #include "common/InputFile.hpp"
+#include "common/Options.hpp"
 
 #ifndef BEAM_MULTIBODY_MODELS
 #error "BEAM_MULTIBODY_MODELS (the folder of the built-in model files) must be defined"
@@ -159,9 +161,6 @@ Body body(const json &value, const Where &where) {
     where.fail("the name has a comma, a quote or a control character; accepted: a name without them");
   if (!value.contains("mass")) where.fail("missing \"mass\"");
   b.mass = number(value["mass"], where, "mass");
-  // JSON's 1e-400 reads as 0 (a denormal is refused by number()): named, since the user wrote a positive
-  // mass (the message said only "mass must be > 0" until 2026-11-28).
-  if (b.mass == 0) where.fail("mass must be > 0 (it reads as 0, as does a value below the smallest double, e.g. 1e-400)");
   if (!(b.mass > 0)) where.fail("mass must be > 0");
   if (!value.contains("inertia")) where.fail("missing \"inertia\"");
   b.inertia = inertia(value["inertia"], where);
@@ -360,7 +359,33 @@ void refuseRepeatedJoints(const std::vector<Joint> &joints, const std::string &s
   }
 }
 
+// A number outside strings that a double cannot hold, refused with its line (nlohmann reads 1e-400 as 0:
+// a mass was "mass must be > 0", a coordinate or a quaternion component silently 0, exit 0; and fails
+// 1e400 as "malformed JSON"). The values themselves are nlohmann's, read as doubles: exact.
+void refuseNumbersOutsideDouble(const std::string &text, const std::string &source) {
+  int line = 1;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      ++line;
+    } else if (c == '"') { // a string: skipped, escapes included (malformed ones are nlohmann's to refuse)
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\') ++i;
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+      std::size_t end = i;
+      while (end < text.size() && std::strchr("+-.eE0123456789", text[end]) && text[end] != '\0') ++end;
+      const std::string token = text.substr(i, end - i);
+      const std::string problem = realProblem(token);
+      if (problem.rfind("underflows", 0) == 0 || problem.rfind("overflows", 0) == 0)
+        throw inputError("model " + source + ": line " + std::to_string(line) + ": the number '" + token + "' " + problem +
+                         "; accepted: 0 or a magnitude between 2.2e-308 and 1.8e308");
+      i = end - 1;
+    }
+  }
+}
+
 Description parseModel(const std::string &json_text, const std::string &source) {
+  refuseNumbersOutsideDouble(json_text, source);
   json doc;
   // JSON leaves duplicate keys to the reader, and nlohmann keeps the last: "gravity": [0,-9.81,0],
   // "gravity": [0,0,0] ran without gravity, exit 0. A key given twice in one object is refused.

@@ -461,8 +461,19 @@ TEST(ModelFile, BadInputIsOneLineNamingTheProblem) {
   expectRejected(oneBody(kGood, R"([{"type": "spherical", "body1": "ground", "body2": "nobody", "point": [0,0,0]}])"),
                  "\"nobody\" is not a body");
   expectRejected(oneBody(R"({"name": "b", "mass": 0, "inertia": [1, 1, 1], "position": [0, 0, 0]})"), "mass must be > 0");
+  // Below the smallest double, or above the largest: named with the line (1e-400 read as 0, a position
+  // component silently, until 2026-11-30; 1e400 was "malformed JSON").
   expectRejected(oneBody(R"({"name": "b", "mass": 1e-400, "inertia": [1, 1, 1], "position": [0, 0, 0]})"),
-                 "mass must be > 0 (it reads as 0, as does a value below the smallest double, e.g. 1e-400)");
+                 "model bad.json: line 1: the number '1e-400' underflows a double: its magnitude is below 2.2e-308");
+  expectRejected(oneBody(R"({"name": "b", "mass": 1,
+      "inertia": [1, 1, 1], "position": [0, -1e-400, 0]})"),
+                 "line 2: the number '-1e-400' underflows a double");
+  expectRejected(oneBody(R"({"name": "b", "mass": 1E+400, "inertia": [1, 1, 1], "position": [0, 0, 0]})"),
+                 "the number '1E+400' overflows a double: its magnitude is above 1.8e308");
+  // In a string it is no number; 0e-400 is 0.
+  expectRejected(oneBody(R"({"name": "b\\\\1e-400", "mass": 0, "inertia": [1, 1, 1], "position": [0, 0, 0]})"),
+                 "mass must be > 0");
+  EXPECT_NO_THROW(parseModel(oneBody(R"({"name": "b", "mass": 1, "inertia": [1, 1, 1], "position": [0, 0e-400, 0]})"), "ok.json"));
   expectRejected(oneBody(R"({"name": "b", "mass": -1, "inertia": [1, 1, 1], "position": [0, 0, 0]})"), "mass must be > 0");
   expectRejected(oneBody(R"({"name": "b", "mass": 1, "inertia": [1, -1, 1], "position": [0, 0, 0]})"), "positive definite");
   expectRejected(oneBody(R"({"name": "b", "mass": 1, "inertia": [[1, 2, 0], [2, 1, 0], [0, 0, 1]], "position": [0, 0, 0]})"),

@@ -60,7 +60,9 @@ expect 2 "leaves no room for the run's file names; accepted: a path of at most" 
 [ -e "${long_dir%%/*}" ] && fail "a refused long output path was created" || passed=$((passed + 1))
 # stability: a chart whose amplification matrix overflows (a NaN cell, exit 0); eigensolver options that
 # look at the other end of the spectrum (omega_min printed as omega_max, exit 0).
-expect 2 "the spectral radius of central_difference is not finite" "$labs/stability" -measure_steps 0 -xi 1e5 -omega_range 1e5 -output_dir $out
+# (Since the matrices act on the schemes' whole state, 2026-11-30, -xi 1e5 -omega_range 1e5 alone is finite: the
+# restarted central difference's start-up overflowed, its recurrence does not; Newmark's beta 1e300 does.)
+expect 2 "the spectral radius of newmark is not finite" "$labs/stability" -measure_steps 0 -xi 1e5 -omega_range 1e5 -newmark_beta 1e300 -output_dir $out
 expect 2 "-omega_max_eps_target, -omega_max_eps_interval or a -omega_max_eps_<which> option: this eigensolver finds the largest" \
   "$labs/stability" -measure_steps 0 -omega_max_eps_target 0 -output_dir st_wrong_end
 expect 2 "-modes_eps_target, -modes_eps_interval or a -modes_eps_<which> option: this eigensolver finds the smallest" \

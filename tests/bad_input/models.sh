@@ -263,6 +263,9 @@ printf '{"bodies": [{"name": "a\377b", "mass": 1}]}' > not_utf8.json
 expect 2 "malformed JSON" "$mb" -model not_utf8.json -output_dir $out
 { ! LC_ALL=C grep -aq $'\xff' err.txt && grep -aqF "; accepted: one JSON object (RFC 8259" err.txt; } ||
   fail "a malformed JSON file's line: $(head -c 300 err.txt)"
+# A number a double cannot hold, with its line (1e-400 was read as 0, a coordinate silently, exit 0).
+printf '{"bodies": [{"name": "a", "mass": 1, "inertia": [1,1,1],\n "position": [0,1e-400,0]}]}' > under.json
+expect 2 "model under.json: line 2: the number '1e-400' underflows a double" "$mb" -model under.json -output_dir $out
 # Found by an audit (2026-11-27): -links with another model was read and ignored; -save_final naming the
 # output directory (or one it is in) failed after the whole run (exit 3); -save_final onto the run's own
 # input file replaced it (the model file became a CSV, exit 0; the same for a mass-spring CSV).
@@ -282,7 +285,7 @@ expect 2 "orientation" "$mb" -model bad_quat.json -output_dir $out
 printf '{"bodies": [{"name": "a", "mass": 1, "inertia": [1,1,1], "position": [0,0,0]}]}\0garbage' > nul.json
 expect 2 "a NUL byte at offset 79" "$mb" -model nul.json -output_dir $out
 printf '{"bodies": [{"name": "a", "mass": 1e-320, "inertia": [1,1,1], "position": [0,0,0]}]}' > subnormal.json
-expect 2 "mass underflows a double" "$mb" -model subnormal.json -output_dir $out
+expect 2 "line 1: the number '1e-320' underflows a double" "$mb" -model subnormal.json -output_dir $out
 # An inertia that overflows the rotational mass: refused, without a "redundant constraints" warning first
 # (until 2026-11-28 by the initial energy's check; the dense solve's change then made it exit 3,
 # "non-finite accelerations", from the initial projection: now refused as it is read).
