@@ -150,4 +150,11 @@ TEST(Amplification, SpectralRadiusRemovesUnreadEntries) {
   B(0, 1) = 3;
   EXPECT_NEAR(spectralRadius(B), 2.0, 1e-14);
   EXPECT_TRUE(std::isnan(spectralRadius(Eigen::MatrixXd::Constant(2, 2, NAN))));
+  // Why it matters: a defective double root -1 (the central difference at Omega = 2, on (x, x_{n-1}) with
+  // y unread) is exact in the closed 2x2 form; a general eigensolver on the 3x3 errs by ~sqrt(eps) = 1e-8,
+  // far above criticalOmega's allowance 1e-10.
+  const double t = 0.25; // exact in binary, so the closed form sees the double root exactly
+  Eigen::MatrixXd J(3, 3);
+  J << -1 + t, 0, t, 5, 0, 2, -t, 0, -1 - t;
+  EXPECT_NEAR(spectralRadius(J), 1.0, 1e-15);
 }

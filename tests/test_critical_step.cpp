@@ -261,6 +261,10 @@ TEST(CriticalStep, RayleighDampedTheory) {
   EXPECT_GE(alpha / (2 * with_alpha.back()), 100.0);
   EXPECT_LT(alpha / (2 * with_alpha[with_alpha.size() - 2]), 100.0);
   EXPECT_EQ(dampedModes(omega_max, RayleighDamping{1e-300, 0}).size(), 61u);
+  // alpha = 0.8: xi = 100 at omega = 0.004 = omega_max / 1e4, four decades down.
+  const auto four_decades = dampedModes(omega_max, RayleighDamping{0.8, 0});
+  ASSERT_EQ(four_decades.size(), 41u);
+  EXPECT_NEAR(four_decades.back(), omega_max / 1e4, 1e-15);
 }
 
 // A heavily damped mode's limit falls like 1/xi; the scan's first point follows it (at xi = 5000 the
