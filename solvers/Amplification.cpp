@@ -199,10 +199,10 @@ double criticalOmega(const std::string &scheme, double xi, const CriticalOmegaSe
   const double first = search.first / std::max(1.0, xi);
   if (!stable(first)) return 0.0;
   // Log-spaced scan from `first` to `bound`; the first unstable point brackets the limit.
-  const double ratio = std::pow(10.0, 1.0 / search.per_decade);
+  const double ratio = std::pow(10.0, 1.0 / search.per_decade), ratio_below = std::pow(10.0, 1.0 / search.per_decade_below);
   double lo = first, hi = 0;
   while (lo < search.bound) {
-    const double next = std::min(lo * ratio, search.bound);
+    const double next = std::min({lo < 1e-3 ? std::min(lo * ratio_below, 1e-3) : lo * ratio, search.bound});
     if (!stable(next)) {
       hi = next;
       break;

@@ -57,6 +57,11 @@ struct CriticalOmegaSearch {
   double first = 1e-3;
   double bound = 1e4;       // stable up to here means unconditionally stable
   int per_decade = 20;      // log-spaced scan points; the first unstable one is refined by bisection
+  // Below Omega = 1e-3 (reached only when xi > 1): 2 per decade. There a mode is overdamped, its roots real
+  // (-Omega/(2 xi) and about -2 xi Omega), and each scheme's stability on the negative real axis an
+  // interval, so no unstable window is skipped; 20 per decade over the 25 decades of xi = 1e18 took the
+  // stability lab 26 s.
+  int per_decade_below = 2;
 };
 
 // Omega_crit: the end of the stability interval (0, Omega_crit] that starts at Omega -> 0, i.e. the

@@ -38,6 +38,12 @@ std::vector<double> dampedModes(double omega_max, const std::optional<RayleighDa
 }
 
 TheoreticalStep theoreticalStep(const std::string &scheme, double omega_max, const std::optional<RayleighDamping> &damping) {
+  // Unconditionally stable undamped, so damped too: positive damping moves every mode's roots inward
+  // for these implicit schemes (and their scans would find nothing at each sampled mode).
+  if (damping && std::isinf(criticalOmega(scheme))) {
+    const double omega = omega_max > 0 && std::isfinite(omega_max) ? omega_max : 1.0;
+    return {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(), omega_max, damping->ratio(omega)};
+  }
   TheoreticalStep best;
   bool first = true;
   for (const double omega : dampedModes(omega_max, damping)) {
