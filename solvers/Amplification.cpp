@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "common/Exact.hpp"
 #include "solvers/GeneralizedAlpha.hpp"
 #include "solvers/TimeScheme.hpp"
 
@@ -191,12 +192,22 @@ double spectralRadius(const Eigen::MatrixXd &A_in) {
 }
 
 bool isStable(const std::string &scheme, double omega_h, double xi, double tolerance) {
-  return spectralRadius(scheme, omega_h, xi) <= 1 + tolerance * (1 + 1e-4 * omega_h * omega_h);
+  const double rho = spectralRadius(scheme, omega_h, xi);
+  // NaN is no verdict: 2 xi Omega overflowed (Rayleigh beta 1e304 read the central difference's NaN at
+  // Omega = 426 as its limit, 10.1 for 0.0474, exit 0).
+  if (std::isnan(rho))
+    throw inputError("the amplification matrix of " + scheme + " at Omega = " + gText(omega_h) + ", xi = " + gText(xi) +
+                     " is not finite (it overflows); accepted: damping ratios and scheme parameters of a usual size");
+  return rho <= 1 + tolerance * (1 + 1e-4 * omega_h * omega_h);
 }
 
 double criticalOmega(const std::string &scheme, double xi, const CriticalOmegaSearch &search) {
   auto stable = [&](double omega_h) { return isStable(scheme, omega_h, xi, search.tolerance); };
-  const double first = search.first / std::max(1.0, xi);
+  // A light damping ratio xi opens a stability interval of about 2 xi for schemes unstable undamped (forward
+  // Euler: Omega <= 2 xi), so the first point is at most xi; not below 1e-4, where forward Euler's undamped
+  // growth sqrt(1 + Omega^2) - 1 = 5e-9 still stands above the allowance (below 5e-5, such an interval
+  // reads 0). Rayleigh beta 0.002 read forward Euler's limit beta as 0 from the mode at omega_max/100.
+  const double first = std::min(search.first, std::max(1e-4, xi > 0 ? xi : search.first)) / std::max(1.0, xi);
   if (!stable(first)) return 0.0;
   // Log-spaced scan from `first` to `bound`; the first unstable point brackets the limit.
   const double ratio = std::pow(10.0, 1.0 / search.per_decade), ratio_below = std::pow(10.0, 1.0 / search.per_decade_below);

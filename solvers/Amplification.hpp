@@ -46,7 +46,7 @@ inline double spectralRadius(const std::string &scheme, double omega_h, double x
 
 // "Stable": rho(A) <= 1 + tolerance (1 + 1e-4 Omega^2), the allowance above A's round-off, which grows
 // with the stiffness term Omega^2 (Newmark's a = -Omega^2 x feeds x'): at Omega = 1e4 it is 1e-6, still
-// far below any growth a real run would show.
+// far below any growth a real run would show. A NaN spectral radius (an overflowing matrix) throws.
 bool isStable(const std::string &scheme, double omega_h, double xi = 0, double tolerance = 1e-10);
 
 // The search for the stability limit.

@@ -48,6 +48,15 @@ TheoreticalStep theoreticalStep(const std::string &scheme, double omega_max, con
   bool first = true;
   for (const double omega : dampedModes(omega_max, damping)) {
     const double xi = damping ? damping->ratio(omega) : 0;
+    if (!std::isfinite(xi))
+      throw inputError("Rayleigh damping alpha = " + gText(damping->alpha) + ", beta = " + gText(damping->beta) +
+                       ": the damping ratio alpha/(2 omega) + beta omega/2 of the mode at omega = " + gText(omega) +
+                       " overflows a double; accepted: -rayleigh_alpha and -rayleigh_beta whose damping ratios are finite");
+    // A mode at Omega = omega * best.dt below 1e-3 is checked there alone: stable there, it cannot lower
+    // the limit (down there its roots are near 1, with no unstable window below), and its scan, which starts
+    // no lower than 1e-4, would read a lightly damped forward Euler as 0 (Rayleigh beta 1e-4: 0 for beta).
+    if (!first && std::isfinite(best.dt) && best.dt > 0 && omega * best.dt < 1e-3 && isStable(scheme, omega * best.dt, xi))
+      continue;
     // Only a limit below the best so far matters: the scan stops at omega * best.dt (inf beyond it).
     CriticalOmegaSearch search;
     if (!first && std::isfinite(best.dt)) search.bound = std::min(search.bound, omega * best.dt);
@@ -223,8 +232,16 @@ void warnIfUnstable(const SecondOrderSystem &system, const std::vector<PetscInt>
                   limit.omega, limit.xi);
   // Formatted here: PETSc's printf writes 0 as "0." and we want the plain C form.
   char line[480];
-  std::snprintf(line, sizeof line, "warning: dt = %g %s the critical step %g of %s (omega_max = %g%s%s)%s\n", dt,
-                dt > limit.dt ? "exceeds" : "is within 5e-4 of", limit.dt, scheme.c_str(), omega_max,
+  // Six digits, or all 17 where six would print the two steps alike (dt = 0.04450795 "exceeds" 0.0445079).
+  char dt_text[32], limit_text[32];
+  std::snprintf(dt_text, sizeof dt_text, "%g", dt);
+  std::snprintf(limit_text, sizeof limit_text, "%g", limit.dt);
+  if (std::string(dt_text) == limit_text) {
+    std::snprintf(dt_text, sizeof dt_text, "%.17g", dt);
+    std::snprintf(limit_text, sizeof limit_text, "%.17g", limit.dt);
+  }
+  std::snprintf(line, sizeof line, "warning: dt = %s %s the critical step %s of %s (omega_max = %g%s%s)%s\n", dt_text,
+                dt > limit.dt ? "exceeds" : "is within 5e-4 of", limit_text, scheme.c_str(), omega_max,
                 small ? "" : ", to 5e-4", mode, limit.dt == 0 ? ": it is unstable for every dt > 0" : "");
   BEAM_PETSC(PetscPrintf(system.comm(), "%s", line));
 }

@@ -242,6 +242,27 @@ TEST(CriticalStep, RayleighDampedTheory) {
   // relative: 1.4e-8 here.
   EXPECT_NEAR(euler.dt, beta, 1e-7 * beta);
 
+  // Lighter: xi = 2.1e-5 at the lowest sampled mode, below the scan's first point 1e-4, where the mode is
+  // checked at the best step alone (its scan read 0, "unstable at every dt", until 2026-11-30). The allowance
+  // 1e-10 moves the limit by 1e-10 / (2 xi W), 1.2e-5 relative at omega_max here.
+  EXPECT_NEAR(theoreticalStep("almost_explicit", omega_max, RayleighDamping{0, 1e-4}).dt, 1e-4, 1e-4 * 1e-4);
+  // alpha and beta: W_crit = 2 xi gives dt = alpha/omega^2 + beta, smallest at omega_max.
+  EXPECT_NEAR(theoreticalStep("almost_explicit", omega_max, RayleighDamping{0.5, 1e-4}).dt,
+              0.5 / (omega_max * omega_max) + 1e-4, 1e-4 * 4e-4);
+  // Damping ratios or matrices that overflow: refused, not read as a limit (beta 1e304 read the central
+  // difference's NaN at Omega = 426 as its limit; 5e306 was "-xi: inf is out of range").
+  for (double b : {1e304, 5e306}) {
+    try {
+      (void)theoreticalStep("central_difference", 42.0, RayleighDamping{0, b});
+      ADD_FAILURE() << "beta " << b << " accepted";
+    } catch (const Error &e) {
+      EXPECT_EQ(e.exitCode(), kExitBadInput);
+      const std::string what = e.what();
+      EXPECT_TRUE(what.find("is not finite (it overflows)") != std::string::npos ||
+                  what.find("Rayleigh damping alpha = 0, beta = 5e+306: the damping ratio") != std::string::npos) << what;
+    }
+  }
+
   const double alpha = 2 * omega_max, L = 2.785293563405282;
   const TheoreticalStep rk4 = theoreticalStep("rk4", omega_max, RayleighDamping{alpha, 0});
   EXPECT_NEAR(rk4.dt * alpha / L, 1.0, 1e-4) << rk4.dt;
@@ -300,5 +321,17 @@ TEST(CriticalStep, WarningWithRayleighDamping) {
   if (rank == 0) {
     EXPECT_EQ(above.rfind("warning: dt = ", 0), 0u) << above;
     EXPECT_NE(above.find("with the Rayleigh damping, the limit of the mode at omega = "), std::string::npos) << above;
+  }
+  // Steps six digits print alike are printed in full (dt = 0.0445079 "exceeded" 0.0445079).
+  ::testing::internal::CaptureStdout();
+  warnIfUnstable(c.system, c.beam.frozenDofs(), "semi_implicit", (1 + 1e-9) * limit);
+  std::fflush(stdout);
+  const std::string close = ::testing::internal::GetCapturedStdout();
+  if (rank == 0) { // (the check's own omega_max, to a 1e-6 residual, moves its limit in the 9th digit)
+    char dt_text[40] = "", limit_text[40] = "";
+    ASSERT_EQ(std::sscanf(close.c_str(), "warning: dt = %39s exceeds the critical step %39s ", dt_text, limit_text), 2) << close;
+    EXPECT_NE(std::string(dt_text), std::string(limit_text)) << close;
+    EXPECT_GE(std::string(dt_text).size(), 15u) << close;
+    EXPECT_GT(std::stod(dt_text), std::stod(limit_text)) << close;
   }
 }
