@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <vector>
 
 #include "common/Error.hpp"
 
@@ -100,6 +101,43 @@ std::string writableFileProblem(const std::string &option, const std::string &fi
   close(fd);
   unlink(probe.c_str());
   return "";
+}
+
+namespace {
+
+std::vector<std::filesystem::path> &madeDirectories() { // outermost first
+  static std::vector<std::filesystem::path> made;
+  return made;
+}
+
+} // namespace
+
+void makeDirectories(const std::string &dir, std::error_code &ec) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> missing; // deepest first
+  fs::path path = fs::absolute(dir, ec).lexically_normal();
+  if (!ec && path.filename().empty()) path = path.parent_path(); // ("a/b/": its last part)
+  for (std::error_code gone; !ec && path.has_relative_path() && !fs::exists(fs::symlink_status(path, gone)); path = path.parent_path())
+    missing.push_back(path);
+  ec.clear();
+  fs::create_directories(dir, ec);
+  if (!ec) madeDirectories().insert(madeDirectories().end(), missing.rbegin(), missing.rend());
+}
+
+void removeDirectoriesLeftEmpty() {
+  namespace fs = std::filesystem;
+  auto &made = madeDirectories();
+  for (auto it = made.rbegin(); it != made.rend(); ++it) {
+    std::error_code ec;
+    if (!fs::is_directory(fs::symlink_status(*it, ec))) continue;
+    bool empty = true;
+    for (const auto &entry : fs::directory_iterator(*it, ec))
+      empty = empty && entry.path().filename() == ".lock" && entry.is_regular_file(ec);
+    if (ec || !empty) continue;
+    fs::remove(*it / ".lock", ec);
+    fs::remove(*it, ec);
+  }
+  made.clear();
 }
 
 } // namespace beam

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <string>
+#include <system_error>
 
 namespace beam {
 
@@ -32,5 +33,13 @@ void commitFile(const std::string &tmp, const std::string &path);
 // bits); otherwise the refusal, naming `option`. For the files PETSc itself writes (-log_view's,
 // -history's, a solver report's viewer file), which it opens where a failure is no line of ours.
 std::string writableFileProblem(const std::string &option, const std::string &file);
+
+// Makes directory `dir` and its missing parents (as std::filesystem::create_directories), remembering
+// the ones it made: a refused run (exit 2) removes them again where they hold nothing but a run's lock
+// file (removeDirectoriesLeftEmpty), so a refusal met after the output directory was prepared (the
+// stability lab's damping that overflows at omega_max) leaves nothing behind, as an earlier one does.
+void makeDirectories(const std::string &dir, std::error_code &ec);
+// Removes, deepest first, the directories makeDirectories made that hold nothing or only '.lock'.
+void removeDirectoriesLeftEmpty();
 
 } // namespace beam

@@ -268,7 +268,7 @@ bool isEndOfRunReport(const std::string &word) {
 bool isVettedStartUpOption(const std::string &word) {
   for (const char *name : {"-options_file", "-options_file_yaml", "-options_string_yaml", "-log_view", "-malloc_view", "-history",
                            "-log_trace", "-petsc_sleep", "-mpi_linear_solver_server", "-prefix_push", "-prefix_pop", "-python",
-                           "-log_summary", "-help", "-version", "-x_virtual", "-saws_options"})
+                           "-log_summary", "-help", "-version", "-x_virtual", "-saws_options", "-malloc_test", "-objects_dump"})
     if (strcasecmp(word.c_str(), name) == 0) return true;
   return isEndOfRunReport(word);
 }
@@ -319,15 +319,22 @@ std::string optionValueProblem(const std::string &word, bool has_value, const st
   // PETSc 3.18 printed the help for -help false, and ran past -version foo.
   if (is("-help") && has_value && strcasecmp(value.c_str(), "intro") != 0 && !petscTruthValue(value).value_or(false))
     return word + ": '" + value + "' is not accepted; accepted: -help, -help intro (the introduction only), or no -help";
+  // PETSc reads -objects_dump's value by its first letter ('a': every object, else those left undestroyed):
+  // -objects_dump false dumped.
+  if (is("-objects_dump") && has_value && strcasecmp(value.c_str(), "all") != 0)
+    return word + ": '" + value + "' is not accepted; accepted: -objects_dump (the PETSc objects left at the end) or -objects_dump all";
   // Flags PETSc acts on, when true, in ways a lab cannot have: PetscSetDisplay ran `pkill -9 Xvfb` (every
   // user's, an xvfb-run beside the lab's included), slept 6 s and started its own Xvfb on :15; without
   // SAWs, PETSc asked for every option's value on stdin (from /dev/null: a refusal of a garbage value).
+  // An optimized PETSc (Debian's) takes -malloc_test and checks nothing.
   static const std::pair<const char *, const char *> refused_flags[] = {
       {"-x_virtual", "PETSc would kill every Xvfb on the machine (pkill -9 Xvfb) to start its own; accepted: a run under xvfb-run -a"},
       {"-saws_options", "PETSc would ask for every option's value on the terminal (this PETSc has no SAWs); accepted: the "
-                        "options on the command line or in an options file"}};
+                        "options on the command line or in an options file"},
+      {"-malloc_test", "does nothing in this PETSc (an optimized build); accepted: -malloc_dump, which lists what the run left "
+                       "allocated at its end"}};
   for (const auto &[name, why] : refused_flags)
-    if (is(name)) {
+    if (is(name) && !(PetscDefined(USE_DEBUG) && is("-malloc_test"))) {
       if (has_value && !petscTruthValue(value)) return notTruthValue(word, value);
       return has_value && !*petscTruthValue(value) ? "" : word + ": " + why;
     }
@@ -928,6 +935,8 @@ int reportFailure(const PetscSession &session, const char *program, int code, st
   // PetscFinalize are dropped (-citations FILE overwrote FILE, -options_left foo printed a traceback after
   // the error line, -log_view wrote a log of the refusal).
   if (code == kExitBadInput) PetscOptionsClear(nullptr);
+  // Nor a directory of its own (one it made, still empty but for its lock).
+  if (code == kExitBadInput) removeDirectoriesLeftEmpty();
   return code;
 }
 

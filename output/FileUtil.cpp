@@ -17,6 +17,7 @@
 
 #include "common/Error.hpp"
 #include "common/InputFile.hpp"
+#include "common/OutputFile.hpp"
 #include "common/Petsc.hpp"
 #include "output/VtkSnapshots.hpp" // isSnapshotFileName
 
@@ -125,7 +126,7 @@ void prepareOutputDirectory(const std::string &dir) {
                        " characters) leaves no room for the run's file names; accepted: a path of at most " +
                        std::to_string(PATH_MAX - 2 - probeName(rank).size()) + " characters");
     std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
+    makeDirectories(dir, ec); // (removed again if the run is refused before it writes there)
     if (ec)
       throw inputError("output directory '" + dir + "' cannot be created: " + ec.message() +
                        "; accepted: a directory, or a path where one can be made");

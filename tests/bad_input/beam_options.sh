@@ -199,6 +199,19 @@ expect 0 "" "$labs/midpoint" -T 0.02 -quiet -x_virtual false -output_dir x_virtu
 expect 2 "-saws_options: PETSc would ask for every option's value on the terminal (this PETSc has no SAWs)" "$labs/midpoint" -saws_options -output_dir $out < /dev/null
 expect 2 "line 1: -Saws_Options: PETSc would ask" "$labs/mass_spring" -options_file saws.opts -output_dir $out
 expect 0 "" "$labs/midpoint" -T 0.02 -quiet -saws_options 0 -output_dir saws_off
+# Start-up and end-of-run flags whose value PETSc does not read as given: Debian's optimized PETSc takes
+# -malloc_test and checks nothing; -objects_dump reads its value's first letter (-objects_dump false
+# dumped). Both were accepted with any value (until 2026-11-30).
+expect 2 "-malloc_test: does nothing in this PETSc (an optimized build); accepted: -malloc_dump, which lists what the run left allocated at its end" \
+  "$labs/midpoint" -malloc_test -output_dir $out
+expect 2 "-malloc_test: 'foo' is not a truth value" "$labs/midpoint" -malloc_test foo -output_dir $out
+printf -- '-malloc_test yes\n' > malloc_test.opts
+expect 2 "-options_file: 'malloc_test.opts' line 1: -malloc_test: does nothing in this PETSc" "$labs/midpoint" -options_file malloc_test.opts -output_dir $out
+expect 0 "" "$labs/midpoint" -T 0.02 -quiet -malloc_test false -output_dir malloc_test_off
+expect 2 "-objects_dump: 'false' is not accepted; accepted: -objects_dump (the PETSc objects left at the end) or -objects_dump all" \
+  "$labs/midpoint" -objects_dump false -output_dir $out
+expect 0 "" "$labs/midpoint" -T 0.02 -quiet -objects_dump all -output_dir objects_dump_all
+! grep -aq "never freed" out.txt || fail "midpoint -objects_dump all: objects left at the end: $(head -c 300 out.txt)"
 # PETSc's reports at its end were unknown options; their values are checked before PETSc starts.
 expect 2 "-citations: cannot write 'nodir/cite.txt' (no writable directory 'nodir')" "$labs/mass_spring" -citations nodir/cite.txt -output_dir $out
 expect 2 "PETSC_OPTIONS: -get_total_flops: 'maybe' is not a truth value" env PETSC_OPTIONS="-get_total_flops maybe" "$labs/midpoint" -output_dir $out

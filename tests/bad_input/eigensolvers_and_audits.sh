@@ -134,6 +134,19 @@ expect 2 "options of the 'static_' solver: Unable to find requested PC type nope
 expect 2 "-static_ksp_max_it 0: accepted: an integer >= 1" "$labs/stability" -system two_dof -linear_solver cg -static_ksp_max_it 0 -output_dir st_static
 { [ ! -e st_static ] && [ ! -s out.txt ]; } || fail "stability -static_ksp_max_it 0: printed or made its directory before the refusal"
 expect 2 "unknown option -nonsense" "$labs/stability" -mx 6 -my 2 -static_pc_type nope -nonsense 1 -output_dir $out
+# A refusal met once omega_max is known, after the output directory was prepared (a damping ratio that
+# overflows there): the run takes back the directories it made (until 2026-11-30 they were left, empty
+# but for the lock file), and only those.
+expect 2 "beta = 5e+306: the damping ratio alpha/(2 omega) + beta omega/2 of the mode at omega = 42.1824 overflows" \
+  "$labs/stability" -rayleigh_beta 5e306 -measure_steps 0 -output_dir st_made/sub
+[ ! -e st_made ] || fail "stability: a refusal after omega_max left the directories it made: $(find st_made | head -c 200)"
+mkdir -p st_kept/old && touch st_kept/old/file
+expect 2 "overflows a double" "$labs/stability" -rayleigh_beta 5e306 -measure_steps 0 -output_dir st_kept/new
+{ [ -e st_kept/old/file ] && [ ! -e st_kept/new ]; } || fail "stability: a refusal removed more, or less, than the directory it made: $(find st_kept | head -c 200)"
+expect 2 "overflows a double" "$labs/stability" -rayleigh_beta 5e306 -measure_steps 0 -output_dir st_kept
+[ -d st_kept ] || fail "stability: a refusal removed a directory it did not make"
+expect 2 "overflows a double" mpiexec --quiet -n 2 "$labs/stability" -rayleigh_beta 5e306 -measure_steps 0 -output_dir st_made2/sub
+[ ! -e st_made2 ] || fail "stability on 2 ranks: a refusal after omega_max left the directories it made: $(find st_made2 | head -c 200)"
 # The trials measure the scheme itself: a loose solve made another one, silently (until 2026-11-30:
 # -central_difference_ksp_rtol 0.5 measured 1.41 times the critical step on the default beam, exit 0),
 # and a step whose solve failed was counted as unstable ("unstable down to 0.0154", exit 0).
