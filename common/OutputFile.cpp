@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -114,14 +115,24 @@ std::vector<std::filesystem::path> &madeDirectories() { // outermost first
 
 void makeDirectories(const std::string &dir, std::error_code &ec) {
   namespace fs = std::filesystem;
-  std::vector<fs::path> missing; // deepest first
-  fs::path path = fs::absolute(dir, ec).lexically_normal();
-  if (!ec && path.filename().empty()) path = path.parent_path(); // ("a/b/": its last part)
-  for (std::error_code gone; !ec && path.has_relative_path() && !fs::exists(fs::symlink_status(path, gone)); path = path.parent_path())
-    missing.push_back(path);
+  std::vector<fs::path> missing; // outermost first
+  fs::path prefix;
+  bool literal = true; // no ".." yet: each prefix names the directory it becomes
+  for (const auto &part : fs::absolute(dir, ec)) {
+    prefix /= part;
+    literal = literal && part != "..";
+    if (part.empty() || part == "." || part == "..") continue;
+    // After a "..", the directory the prefix will name, read lexically ("new/../x" is x, made or not;
+    // a symbolic link before the ".." can only make it a directory that is not there: never removed).
+    const fs::path where = literal ? prefix : prefix.lexically_normal();
+    std::error_code gone;
+    if (!fs::exists(fs::symlink_status(where, gone)) && std::find(missing.begin(), missing.end(), where) == missing.end())
+      missing.push_back(where);
+  }
+  if (ec) missing.clear();
   ec.clear();
   fs::create_directories(dir, ec);
-  if (!ec) madeDirectories().insert(madeDirectories().end(), missing.rbegin(), missing.rend());
+  if (!ec) madeDirectories().insert(madeDirectories().end(), missing.begin(), missing.end());
 }
 
 void removeDirectoriesLeftEmpty() {
