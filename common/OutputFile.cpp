@@ -106,49 +106,84 @@ std::string writableFileProblem(const std::string &option, const std::string &fi
 
 namespace {
 
-std::vector<std::filesystem::path> &madeDirectories() { // outermost first
-  static std::vector<std::filesystem::path> made;
+// What this process made for the run: directories (makeDirectories) and lock files (recordMadeFile), each
+// by the path it resolved to when made and its identity, so that a path which comes to name something
+// else (a link changed meanwhile) is left alone.
+struct Made {
+  std::filesystem::path path;
+  dev_t device = 0;
+  ino_t inode = 0;
+};
+std::vector<Made> &madeDirectories() { // outermost first
+  static std::vector<Made> made;
   return made;
+}
+std::vector<Made> &madeFiles() {
+  static std::vector<Made> made;
+  return made;
+}
+
+// `path` as it is now (not following a last link), when it is a directory (or a regular file).
+bool identify(const std::filesystem::path &path, bool directory, Made &made) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0 || (directory ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))) return false;
+  made = {path, st.st_dev, st.st_ino};
+  return true;
+}
+bool unchanged(const Made &made, bool directory) {
+  Made now;
+  return identify(made.path, directory, now) && now.device == made.device && now.inode == made.inode;
 }
 
 } // namespace
 
 void makeDirectories(const std::string &dir, std::error_code &ec) {
   namespace fs = std::filesystem;
+  // Each missing prefix of `dir` by the directory it will be: weakly_canonical resolves the part that
+  // exists (links, "..") and reads the rest lexically, as create_directories makes it (plain
+  // directories, so a ".." after a new one is that one's parent: "new/../x" is ./x, made or not).
   std::vector<fs::path> missing; // outermost first
   fs::path prefix;
-  bool literal = true; // no ".." yet: each prefix names the directory it becomes
-  for (const auto &part : fs::absolute(dir, ec)) {
+  for (const auto &part : fs::path(dir)) {
     prefix /= part;
-    literal = literal && part != "..";
     if (part.empty() || part == "." || part == "..") continue;
-    // After a "..", the directory the prefix will name, read lexically ("new/../x" is x, made or not;
-    // a symbolic link before the ".." can only make it a directory that is not there: never removed).
-    const fs::path where = literal ? prefix : prefix.lexically_normal();
-    std::error_code gone;
-    if (!fs::exists(fs::symlink_status(where, gone)) && std::find(missing.begin(), missing.end(), where) == missing.end())
+    std::error_code e;
+    const fs::path where = fs::weakly_canonical(fs::absolute(prefix, e), e);
+    if (!e && !fs::exists(fs::symlink_status(where, e)) && std::find(missing.begin(), missing.end(), where) == missing.end())
       missing.push_back(where);
   }
-  if (ec) missing.clear();
-  ec.clear();
   fs::create_directories(dir, ec);
-  if (!ec) madeDirectories().insert(madeDirectories().end(), missing.begin(), missing.end());
+  // Those made, by a creation that failed further on too ("new/../file/x" made new).
+  for (const auto &where : missing) {
+    Made made;
+    if (identify(where, true, made)) madeDirectories().push_back(made);
+  }
 }
 
-void removeDirectoriesLeftEmpty() {
+void recordMadeFile(const std::string &path) {
+  std::error_code e;
+  Made made;
+  if (identify(std::filesystem::absolute(path, e), false, made)) madeFiles().push_back(made);
+}
+
+void removeWhatTheRunMade() {
   namespace fs = std::filesystem;
-  auto &made = madeDirectories();
-  for (auto it = made.rbegin(); it != made.rend(); ++it) {
+  for (auto it = madeFiles().rbegin(); it != madeFiles().rend(); ++it)
+    if (unchanged(*it, false)) ::unlink(it->path.c_str());
+  // A directory holding nothing, or only a lock file (another rank's record of the directory may be the one
+  // that reaches it first).
+  for (auto it = madeDirectories().rbegin(); it != madeDirectories().rend(); ++it) {
+    if (!unchanged(*it, true)) continue;
     std::error_code ec;
-    if (!fs::is_directory(fs::symlink_status(*it, ec))) continue;
     bool empty = true;
-    for (const auto &entry : fs::directory_iterator(*it, ec))
+    for (const auto &entry : fs::directory_iterator(it->path, ec))
       empty = empty && entry.path().filename() == ".lock" && entry.is_regular_file(ec);
     if (ec || !empty) continue;
-    fs::remove(*it / ".lock", ec);
-    fs::remove(*it, ec);
+    ::unlink((it->path / ".lock").c_str());
+    ::rmdir(it->path.c_str());
   }
-  made.clear();
+  madeFiles().clear();
+  madeDirectories().clear();
 }
 
 } // namespace beam

@@ -35,11 +35,14 @@ void commitFile(const std::string &tmp, const std::string &path);
 std::string writableFileProblem(const std::string &option, const std::string &file);
 
 // Makes directory `dir` and its missing parents (as std::filesystem::create_directories), remembering
-// the ones it made: a refused run (exit 2) removes them again where they hold nothing but a run's lock
-// file (removeDirectoriesLeftEmpty), so a refusal met after the output directory was prepared (the
-// stability lab's damping that overflows at omega_max) leaves nothing behind, as an earlier one does.
+// the ones it made, even when a later part fails. A refused run (exit 2) takes back what it made
+// (removeWhatTheRunMade), so a refusal met after the output directory was prepared (the stability lab's
+// damping that overflows at omega_max) leaves nothing behind, as an earlier one does.
 void makeDirectories(const std::string &dir, std::error_code &ec);
-// Removes, deepest first, the directories makeDirectories made that hold nothing or only '.lock'.
-void removeDirectoriesLeftEmpty();
+// Remembers a file the run has just created for itself (an output directory's lock file).
+void recordMadeFile(const std::string &path);
+// Removes the files recordMadeFile remembered, then, deepest first, the directories makeDirectories made
+// that hold nothing (or only a lock file); each only while its path still names what was made.
+void removeWhatTheRunMade();
 
 } // namespace beam

@@ -935,8 +935,8 @@ int reportFailure(const PetscSession &session, const char *program, int code, st
   // PetscFinalize are dropped (-citations FILE overwrote FILE, -options_left foo printed a traceback after
   // the error line, -log_view wrote a log of the refusal).
   if (code == kExitBadInput) PetscOptionsClear(nullptr);
-  // Nor a directory of its own (one it made, still empty but for its lock).
-  if (code == kExitBadInput) removeDirectoriesLeftEmpty();
+  // Nor the directories and lock files it made.
+  if (code == kExitBadInput) removeWhatTheRunMade();
   return code;
 }
 

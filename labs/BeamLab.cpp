@@ -69,7 +69,7 @@ void exportSystem(const Beam &beam, const SecondOrderSystem &system, const std::
 }
 
 RunResult runBeamLab(TimeLoop &loop, const BeamModel &model, const BeamLabOptions &options, const std::string &dir,
-                     bool console) {
+                     bool console, const std::function<void()> &at_start) {
   LabOutput output;
   output.dir = dir;
   output.quiet = options.quiet;
@@ -79,6 +79,7 @@ RunResult runBeamLab(TimeLoop &loop, const BeamModel &model, const BeamLabOption
   output.save_final = options.save_final;
   output.snapshot_name = "beam";
   if (console) output.header = options.solver_path_line;
+  output.at_start = at_start;
   PVec x = model.createVector(), y = model.createVector();
   BEAM_PETSC(VecSet(x, 0.0));
   BEAM_PETSC(VecSet(y, 0.0));
@@ -99,11 +100,15 @@ int schemeLabMain(int argc, char **argv, const char *scheme_name, const char *he
     // Every solver has read its options by now; nothing is written yet. -help stops here.
     if (finishOptions(PETSC_COMM_WORLD)) return int(kExitOk);
     warnIfUnstable(system, beam.frozenDofs(), scheme_name, options.run.dt); // warns, does not refuse
+    // -export_system's directory is checked now, its files written when the run starts (after the output
+    // directory's, -save_final's and a restart's refusals).
+    std::function<void()> export_files;
     if (!options.export_dir.empty()) {
       refuseRunFileAsFinalState(options.save_final, options.export_dir, "", {"M.mtx", "K.mtx", "F.mtx", "fixed.txt"});
-      exportSystem(beam, system, options.export_dir);
+      prepareOptionDirectory("-export_system", options.export_dir);
+      export_files = [&] { exportSystem(beam, system, options.export_dir); };
     }
-    const RunResult result = runBeamLab(loop, *model, options, options.output_dir, true);
+    const RunResult result = runBeamLab(loop, *model, options, options.output_dir, true, export_files);
     return reportRun(PETSC_COMM_WORLD, result, options.output_dir);
   });
 }

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include <functional>
 #include <memory>
 
 #include "MesLib/BeamModel.hpp"
@@ -27,13 +28,15 @@ RunSettings labRunSettings(const std::string &lab, const BeamLabOptions &options
 // runs them one at a time).
 std::unique_ptr<BeamModel> beamModel(const Beam &beam, BeamLabOptions &options, const std::vector<std::string> &schemes);
 
-// Writes M.mtx, K.mtx, F.mtx (Matrix Market, frozen DOFs applied) and fixed.txt (0-based) into dir.
+// Writes M.mtx, K.mtx, F.mtx (Matrix Market, frozen DOFs applied) and fixed.txt (0-based) into dir; the
+// labs call it once every refusal is behind them (a refused run left the files, over a user's M.mtx).
 void exportSystem(const Beam &beam, const SecondOrderSystem &system, const std::string &dir);
 
 // Runs `loop` from rest with the lab's monitors writing into `dir` (energy.csv, snapshots), printing
-// the energy every options.console_every steps when `console`; honours -save_final.
+// the energy every options.console_every steps when `console`; honours -save_final. `at_start` is done
+// when the run starts, after every refusal.
 RunResult runBeamLab(TimeLoop &loop, const BeamModel &model, const BeamLabOptions &options, const std::string &dir,
-                     bool console);
+                     bool console, const std::function<void()> &at_start = {});
 
 // main() of a one-scheme lab: options, beam, run, summary; exit 3 when the run diverged.
 int schemeLabMain(int argc, char **argv, const char *scheme, const char *help);

@@ -110,12 +110,21 @@ SpectralRadiusTable spectralRadiusTable(const std::vector<std::string> &schemes,
   return t;
 }
 
+std::vector<TheoreticalStep> theoreticalSteps(const SecondOrderSystem &system, const std::vector<std::string> &schemes,
+                                              double omega_max) {
+  std::vector<TheoreticalStep> steps;
+  for (const auto &s : schemes) steps.push_back(theoreticalStep(s, omega_max, system.rayleigh));
+  return steps;
+}
+
 void reportCriticalSteps(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen,
-                         const std::vector<std::string> &schemes, double omega_max, const StabilityOptions &options) {
+                         const std::vector<std::string> &schemes, const std::vector<TheoreticalStep> &limits,
+                         const StabilityOptions &options) {
   const MPI_Comm comm = system.comm();
   std::vector<double> theory;
-  for (const auto &s : schemes) {
-    const TheoreticalStep limit = theoreticalStep(s, omega_max, system.rayleigh);
+  for (size_t i = 0; i < schemes.size(); ++i) {
+    const std::string &s = schemes[i];
+    const TheoreticalStep &limit = limits[i];
     theory.push_back(limit.dt);
     std::string mode;
     if (system.rayleigh && bracketed(limit.dt)) mode = ", at omega = " + stepText(limit.omega) + ", xi = " + stepText(limit.xi);

@@ -39,10 +39,15 @@ void readSchemeOptions(const std::vector<std::string> &schemes, bool trials, con
 // rho(A(Omega)) of every scheme on `points` equally spaced Omega in [0, range].
 SpectralRadiusTable spectralRadiusTable(const std::vector<std::string> &schemes, double range, int points, double xi);
 
-// Prints `critical_dt <scheme> = <dt|inf|0>` for every scheme, then `measured_dt <scheme> = ...` (the
-// bisection of measureCriticalStep around each finite, non-zero critical step).
+// Each scheme's theoretical critical step on `system` (theoreticalStep; an input error where a damping
+// ratio or an amplification matrix overflows).
+std::vector<TheoreticalStep> theoreticalSteps(const SecondOrderSystem &system, const std::vector<std::string> &schemes,
+                                              double omega_max);
+// Prints `critical_dt <scheme> = <dt|inf|0>` for every scheme (`theory`, theoreticalSteps'), then
+// `measured_dt <scheme> = ...` (the bisection of measureCriticalStep around each finite, non-zero one).
 void reportCriticalSteps(const SecondOrderSystem &system, const std::vector<PetscInt> &frozen,
-                         const std::vector<std::string> &schemes, double omega_max, const StabilityOptions &options);
+                         const std::vector<std::string> &schemes, const std::vector<TheoreticalStep> &theory,
+                         const StabilityOptions &options);
 
 // ---- modes lab ----
 

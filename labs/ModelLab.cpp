@@ -32,9 +32,10 @@ LabOutput labOutput(const OutputOptions &options, std::string snapshot_name, std
 
 // When the run starts (the first observe, or resume): after every refusal of a restart (the checkpoint's
 // identity, the logs, the series), which the time loop makes before either.
-void HeaderLine::print() {
+void RunStart::start() {
   if (!line.empty()) BEAM_PETSC(PetscPrintf(comm, "%s\n", line.c_str()));
   line.clear();
+  if (action) std::exchange(action, nullptr)();
 }
 
 RunResult runModel(TimeLoop &loop, const Model &model, Vec x, Vec y, const LabOutput &output,
@@ -42,7 +43,7 @@ RunResult runModel(TimeLoop &loop, const Model &model, Vec x, Vec y, const LabOu
   prepareRunOutput(model.comm(), output.dir, output.snapshot_name, output.save_final, loop.restarts(),
                    [&] { loop.prepareStart(x, y); });
   std::vector<std::unique_ptr<Monitor>> owned;
-  owned.push_back(std::make_unique<HeaderLine>(model.comm(), output.header)); // first: before any energy line
+  owned.push_back(std::make_unique<RunStart>(model.comm(), output.header, output.at_start)); // first: before any energy line
   owned.push_back(std::make_unique<EnergyLog>(model, output.dir + "/energy.csv", loop.reportsNewtonIterations(),
                                                 output.energy_leading));
   if (output.console && !output.quiet) owned.push_back(std::make_unique<ConsoleEnergy>(model.comm(), output.console_every));

@@ -25,17 +25,21 @@ struct LabOutput {
   std::vector<std::string> energy_leading; // energy.csv columns to put first (EnergyLog)
   std::string save_final;                  // -save_final FILE: checked writable before the run starts
   std::string header;                      // a line printed once the output is ready (no refusal after it)
+  std::function<void()> at_start;          // and what is written then (-export_system's files): never by a refused run
 };
 
-// A line printed once, when the run starts or resumes: a header printed before a refused restart or
-// output directory read as a run that went on. Put it first among the monitors.
-struct HeaderLine final : Monitor {
-  HeaderLine(MPI_Comm comm, std::string line) : comm(comm), line(std::move(line)) {}
-  void observe(const StepState &) override { print(); }
-  void resume(const StepState &) override { print(); }
-  void print();
+// What is done once, when the run starts or resumes: a header line (printed before a refused restart or
+// output directory, it read as a run that went on), then `action`, the lab's writes beside the run's own
+// (-export_system's files, left by a refused run until 2026-11-30). Put it first among the monitors.
+struct RunStart final : Monitor {
+  RunStart(MPI_Comm comm, std::string line, std::function<void()> action = {})
+      : comm(comm), line(std::move(line)), action(std::move(action)) {}
+  void observe(const StepState &) override { start(); }
+  void resume(const StepState &) override { start(); }
+  void start();
   MPI_Comm comm;
   std::string line;
+  std::function<void()> action;
 };
 
 // The standard outputs as the output option set gives them (solvers/RunOptions.hpp).

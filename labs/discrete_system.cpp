@@ -121,7 +121,7 @@ int main(int argc, char **argv) {
     std::vector<char> header(model.name.size() + 256); // the name is a file's path
     std::snprintf(header.data(), header.size(), "%s: %lld DOFs, %s, omega_max = %.6g (explicit central difference needs dt < %.6g)",
                   model.name.c_str(), (long long)model.size(), model.damped() ? "damped" : "undamped", omega_max, 2 / omega_max);
-    beam::HeaderLine header_line(PETSC_COMM_WORLD, header.data());
+    beam::RunStart header_line(PETSC_COMM_WORLD, header.data());
     // Where omega_max dt passes 1e7, M is below 1e-14 of dt^2 K in every scheme's step matrix (45 units of
     // round-off): the inertia is lost, and a scheme that keeps energy exactly (Newmark's average
     // acceleration, M = 1e-30 I, dt = 0.01) "lost" all of it, exit 0. Said, not refused: it is the lab's

@@ -51,7 +51,8 @@ int main(int argc, char **argv) {
         loopFor(name, scheme);
       }
     if (beam::finishOptions(PETSC_COMM_WORLD)) return 0; // -help: every solver has listed its options
-    if (!options.export_dir.empty()) beam::exportSystem(beam, system, options.export_dir);
+    // -export_system's directory checked with the others, its files written once none can be refused.
+    if (!options.export_dir.empty()) beam::prepareOptionDirectory("-export_system", options.export_dir);
     // Every scheme's directory before any runs: a file in the place of the last one was refused (exit 2)
     // after the others had run and written theirs.
     // The scheme's own files too (-save_final o/midpoint/energy.csv was refused only when its run began,
@@ -69,6 +70,7 @@ int main(int argc, char **argv) {
       beam::agreeOn(PETSC_COMM_WORLD, [&] {
         if (rank == 0) beam::checkWritableFile("-save_final", options.save_final);
       });
+    if (!options.export_dir.empty()) beam::exportSystem(beam, system, options.export_dir);
     BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%s\n", options.solver_path_line.c_str()));
     // An earlier run's table and chart, and its schemes' logs and series, would stand beside this run's if
     // it is stopped (a rerun stopped after two schemes left the others' earlier energy.csv and snapshots):

@@ -28,10 +28,11 @@ int main(int argc, char **argv) {
     beam::ModalSolver solver(problem, {beam::SpectrumEnd::Smallest, modes.modes, 1e-10, 0, "modes_", "-modes"});
     if (beam::finishOptions(PETSC_COMM_WORLD)) return 0; // -help: the eigensolver has listed its options
     beam::prepareOutputDirectory(options.output_dir);
-    // An earlier run's series (50 modes of another beam beside a new run's 3, exit 0) goes first; only
-    // that (a time lab's checkpoint in the same directory stays).
-    beam::clearPreviousRun(options.output_dir, "modes", false);
     solver.solve();
+    // An earlier run's series (50 modes of another beam beside a new run's 3, exit 0) goes before this
+    // run's is written; only that (a time lab's checkpoint in the same directory stays), and only once the
+    // solve has succeeded (a solve refused or failed removed it, leaving its modes.csv).
+    beam::clearPreviousRun(options.output_dir, "modes", false);
 
     const std::vector<beam::PVec> shapes = beam::reportModes(options.beam, system, solver);
     beam::writeModes(beam, solver.omegas(), shapes, options.output_dir);

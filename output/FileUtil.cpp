@@ -37,7 +37,12 @@ void lockDirectory(const std::string &dir) {
   const std::string key = std::filesystem::weakly_canonical(dir, ec).string();
   if (lockedDirectories().count(key)) return; // a sweep lab prepares a directory again before its run
   const std::string path = dir + "/.lock";
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0644); // flock needs no write access
+  // (flock needs no write access.) One this run creates goes again if the run is refused.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd >= 0)
+    recordMadeFile(path);
+  else if (errno == EEXIST)
+    fd = ::open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) // named: a directory '.lock' there was reported as "not writable: Is a directory"
     throw inputError("output directory '" + dir + "': its lock file '" + path + "' cannot be opened: " + std::strerror(errno) +
                      "; accepted: a directory the run can write, without a directory '.lock' in it");

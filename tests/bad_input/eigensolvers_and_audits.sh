@@ -145,6 +145,17 @@ expect 2 "overflows a double" "$labs/stability" -rayleigh_beta 5e306 -measure_st
 { [ -e st_kept/old/file ] && [ ! -e st_kept/new ]; } || fail "stability: a refusal removed more, or less, than the directory it made: $(find st_kept | head -c 200)"
 expect 2 "overflows a double" "$labs/stability" -rayleigh_beta 5e306 -measure_steps 0 -output_dir st_kept
 [ -d st_kept ] || fail "stability: a refusal removed a directory it did not make"
+# An earlier run's results stay when this one is refused or fails before writing its own: the stability
+# chart went before the damping's refusal, the modes series before a refused or failed solve (leaving its
+# modes.csv beside no series), until 2026-11-30.
+expect 0 "" "$labs/stability" -measure_steps 0 -output_dir st_earlier
+expect 2 "overflows a double" "$labs/stability" -rayleigh_beta 5e306 -measure_steps 0 -output_dir st_earlier
+{ [ -s st_earlier/spectral_radius.csv ] && [ -s st_earlier/spectral_radius.png ]; } || fail "stability: a late refusal removed the earlier chart"
+expect 0 "" "$labs/modes" -modes 3 -output_dir modes_earlier
+expect 2 "eigensolver 'modes_' failed" "$labs/modes" -modes 3 -output_dir modes_earlier -modes_ds_method 5
+expect 3 "did not converge" "$labs/modes" -modes 3 -output_dir modes_earlier -modes_eps_max_it 1 -modes_eps_tol 1e-12 -modes_eps_ncv 4
+[ "$(ls modes_earlier | tr '\n' ' ')" = "modes.csv modes.pvd modes_000001.vtu modes_000002.vtu modes_000003.vtu " ] ||
+  fail "modes: a refused or failed solve removed the earlier series: $(ls modes_earlier | tr '\n' ' ')"
 expect 2 "overflows a double" mpiexec --quiet -n 2 "$labs/stability" -rayleigh_beta 5e306 -measure_steps 0 -output_dir st_made2/sub
 [ ! -e st_made2 ] || fail "stability on 2 ranks: a refusal after omega_max left the directories it made: $(find st_made2 | head -c 200)"
 # The trials measure the scheme itself: a loose solve made another one, silently (until 2026-11-30:

@@ -14,6 +14,26 @@ expect 2 "-log_trace: cannot write 'trace.0': it is a directory" "$labs/midpoint
 expect 0 "" "$labs/midpoint" -T 0.02 -quiet -output_dir slash_dir/ -save_final slash_dir/final.mtx
 expect 2 "-save_final: 'exp_dir/F.mtx' is one of the run's own files" "$labs/midpoint" -T 0.02 -export_system exp_dir \
   -output_dir exp_run -save_final exp_dir/F.mtx
+# -export_system's files are written when the run starts, after every refusal: a refused run wrote them
+# (over a user's own M.mtx) and left their directory (until 2026-11-30).
+mkdir -p exp_user && echo USERDATA > exp_user/M.mtx
+expect 2 "-save_final: cannot write 'nodir/x.mtx'" "$labs/fully_implicit" -T 0.1 -export_system exp_user -save_final nodir/x.mtx -output_dir exp_user_run
+{ [ "$(cat exp_user/M.mtx)" = USERDATA ] && [ "$(ls -A exp_user)" = M.mtx ] && [ ! -e exp_user_run ]; } ||
+  fail "fully_implicit: a refused run wrote -export_system's files or left its lock: $(ls -A exp_user exp_user_run 2>&1 | tr '\n' ' ')"
+expect 2 "-save_final: cannot write 'nodir/x.mtx'" "$labs/energy_drift" -T 0.1 -schemes midpoint -export_system exp_new -save_final nodir/x.mtx -output_dir exp_ed
+{ [ ! -e exp_new ] && [ ! -e exp_ed ]; } || fail "energy_drift: a refused run left -export_system's files or its directories: $(ls -A exp_new exp_ed 2>&1 | tr '\n' ' ')"
+printf x > exp_file
+expect 2 "output directory 'exp_file/run' cannot be created" "$labs/semi_implicit" -T 0.1 -export_system exp_new -output_dir exp_file/run
+[ ! -e exp_new ] || fail "semi_implicit: a refused output directory left -export_system's files"
+# What a refused run made it takes back, and only that: the parents made before a later part failed
+# (new1/../exp_file/x made new1), a directory reached through a link before '..', a lock file in a
+# directory that was there before (each left until 2026-11-30).
+expect 2 "output directory 'mk_new1/../exp_file/x' cannot be created" "$labs/midpoint" -T 0.02 -output_dir mk_new1/../exp_file/x
+[ ! -e mk_new1 ] || fail "midpoint: a failed creation left the parent it made (mk_new1)"
+mkdir -p mk_other/sub mk_pre && ln -sfn mk_other/sub mk_link
+expect 2 "overflows a double" "$labs/stability" -rayleigh_beta 5e306 -measure_steps 0 -output_dir mk_link/../mk_new2
+expect 2 "overflows a double" "$labs/stability" -rayleigh_beta 5e306 -measure_steps 0 -output_dir mk_pre
+{ [ ! -e mk_other/mk_new2 ] && [ -z "$(ls -A mk_pre)" ]; } || fail "stability: a refusal left what it made: $(ls -A mk_other mk_pre | tr '\n' ' ')"
 expect 2 "-save_final: 'ed_out/energy_drift.csv' is one of the run's own files" "$labs/energy_drift" -schemes midpoint \
   -save_final ed_out/energy_drift.csv -output_dir ed_out
 # trajectory.csv is a run's own file for every lab that writes one (and for mass_spring, whose -track
