@@ -4,11 +4,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <unordered_set>
 #include <vector>
 
 #include "common/Error.hpp"
@@ -137,22 +137,40 @@ bool unchanged(const Made &made, bool directory) {
 
 } // namespace
 
-void makeDirectories(const std::string &dir, std::error_code &ec) {
+std::vector<std::filesystem::path> missingDirectories(const std::string &dir) {
   namespace fs = std::filesystem;
-  // Each missing prefix of `dir` by the directory it will be: weakly_canonical resolves the part that
-  // exists (links, "..") and reads the rest lexically, as create_directories makes it (plain
-  // directories, so a ".." after a new one is that one's parent: "new/../x" is ./x, made or not).
+  // Each part resolved once: the existing part as the system reads it (a link by its target, ".." as the
+  // parent of what it follows), the missing rest as create_directories makes it (plain directories, so a
+  // ".." after a new one is that one's parent: "new/../x" is ./x, made or not). Linear in the parts (a
+  // weakly_canonical per prefix took 80 s on a path of 2000 parts).
   std::vector<fs::path> missing; // outermost first
-  fs::path prefix;
+  std::unordered_set<std::string> seen;
+  std::error_code e;
+  fs::path at = fs::current_path(e);
+  if (e) return missing;
   for (const auto &part : fs::path(dir)) {
-    prefix /= part;
-    if (part.empty() || part == "." || part == "..") continue;
-    std::error_code e;
-    const fs::path where = fs::weakly_canonical(fs::absolute(prefix, e), e);
-    if (!e && !fs::exists(fs::symlink_status(where, e)) && std::find(missing.begin(), missing.end(), where) == missing.end())
-      missing.push_back(where);
+    if (part.has_root_directory()) {
+      at = part.root_path();
+    } else if (part == "..") {
+      at = at.parent_path();
+    } else if (!part.empty() && part != ".") {
+      at /= part;
+      const fs::file_status status = fs::symlink_status(at, e);
+      if (fs::is_symlink(status)) {
+        at = fs::canonical(at, e); // (its target is no path of ours to make)
+        if (e) break;              // a dangling link: create_directories fails there
+      } else if (!fs::exists(status)) {
+        if (seen.insert(at.native()).second) missing.push_back(at); // (new/../new/y names new twice)
+      } else if (!fs::is_directory(status)) {
+        break; // a file: create_directories fails there
+      }
+    }
   }
-  fs::create_directories(dir, ec);
+  return missing;
+}
+
+void makeDirectories(const std::string &dir, const std::vector<std::filesystem::path> &missing, std::error_code &ec) {
+  std::filesystem::create_directories(dir, ec);
   // Those made, by a creation that failed further on too ("new/../file/x" made new).
   for (const auto &where : missing) {
     Made made;
@@ -166,22 +184,17 @@ void recordMadeFile(const std::string &path) {
   if (identify(std::filesystem::absolute(path, e), false, made)) madeFiles().push_back(made);
 }
 
-void removeWhatTheRunMade() {
-  namespace fs = std::filesystem;
+void removeWhatTheRunMade(MPI_Comm comm) {
   for (auto it = madeFiles().rbegin(); it != madeFiles().rend(); ++it)
     if (unchanged(*it, false)) ::unlink(it->path.c_str());
-  // A directory holding nothing, or only a lock file (another rank's record of the directory may be the one
-  // that reaches it first).
-  for (auto it = madeDirectories().rbegin(); it != madeDirectories().rend(); ++it) {
-    if (!unchanged(*it, true)) continue;
-    std::error_code ec;
-    bool empty = true;
-    for (const auto &entry : fs::directory_iterator(it->path, ec))
-      empty = empty && entry.path().filename() == ".lock" && entry.is_regular_file(ec);
-    if (ec || !empty) continue;
-    ::unlink((it->path / ".lock").c_str());
-    ::rmdir(it->path.c_str());
-  }
+  // Every rank's lock files gone before any rank's directories go: the ranks record the same directories
+  // (prepareOutputDirectory), and rmdir takes only an empty one (a directory another run made too, and
+  // locked, keeps that run's lock and so stays).
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  if (size > 1) MPI_Barrier(comm);
+  for (auto it = madeDirectories().rbegin(); it != madeDirectories().rend(); ++it)
+    if (unchanged(*it, true)) ::rmdir(it->path.c_str());
   madeFiles().clear();
   madeDirectories().clear();
 }

@@ -1,9 +1,13 @@
 // Output files: opening one without ever waiting (the one open(2) every writer makes), and replacing a
 // whole file atomically.
 #pragma once
+#include <mpi.h>
+
 #include <cstddef>
+#include <filesystem>
 #include <string>
 #include <system_error>
+#include <vector>
 
 namespace beam {
 
@@ -34,15 +38,18 @@ void commitFile(const std::string &tmp, const std::string &path);
 // -history's, a solver report's viewer file), which it opens where a failure is no line of ours.
 std::string writableFileProblem(const std::string &option, const std::string &file);
 
+// The directories that making `dir` will create (each by the path it will have), outermost first.
+std::vector<std::filesystem::path> missingDirectories(const std::string &dir);
 // Makes directory `dir` and its missing parents (as std::filesystem::create_directories), remembering
-// the ones it made, even when a later part fails. A refused run (exit 2) takes back what it made
-// (removeWhatTheRunMade), so a refusal met after the output directory was prepared (the stability lab's
-// damping that overflows at omega_max) leaves nothing behind, as an earlier one does.
-void makeDirectories(const std::string &dir, std::error_code &ec);
-// Remembers a file the run has just created for itself (an output directory's lock file).
+// those of `missing` (missingDirectories' list, taken before) that it made, also when a later part failed.
+// A refused run (exit 2) takes back what it made (removeWhatTheRunMade), so a refusal met after the output
+// directory was prepared (the stability lab's damping that overflows at omega_max) leaves nothing
+// behind, as an earlier one does.
+void makeDirectories(const std::string &dir, const std::vector<std::filesystem::path> &missing, std::error_code &ec);
+// Remembers a file the run has just created and holds for itself (an output directory's lock file).
 void recordMadeFile(const std::string &path);
 // Removes the files recordMadeFile remembered, then, deepest first, the directories makeDirectories made
-// that hold nothing (or only a lock file); each only while its path still names what was made.
-void removeWhatTheRunMade();
+// that are empty; each only while its path still names what was made. Collective on `comm`.
+void removeWhatTheRunMade(MPI_Comm comm);
 
 } // namespace beam

@@ -936,7 +936,7 @@ int reportFailure(const PetscSession &session, const char *program, int code, st
   // the error line, -log_view wrote a log of the refusal).
   if (code == kExitBadInput) PetscOptionsClear(nullptr);
   // Nor the directories and lock files it made.
-  if (code == kExitBadInput) removeWhatTheRunMade();
+  if (code == kExitBadInput) removeWhatTheRunMade(session.size() > 1 ? session.arrivalComm() : MPI_COMM_SELF);
   return code;
 }
 

@@ -9,7 +9,9 @@
 // Debian's python3-matplotlib is installed, <output_dir>/energy_drift.png.
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <memory>
+#include <utility>
 #include <string>
 
 #include "labs/BeamLab.hpp"
@@ -51,8 +53,13 @@ int main(int argc, char **argv) {
         loopFor(name, scheme);
       }
     if (beam::finishOptions(PETSC_COMM_WORLD)) return 0; // -help: every solver has listed its options
-    // -export_system's directory checked with the others, its files written once none can be refused.
-    if (!options.export_dir.empty()) beam::prepareOptionDirectory("-export_system", options.export_dir);
+    // -export_system's directory checked with the others, its files written when the first scheme's run
+    // starts, after every refusal (the earlier results' removal can refuse too).
+    std::function<void()> export_files;
+    if (!options.export_dir.empty()) {
+      beam::prepareOptionDirectory("-export_system", options.export_dir);
+      export_files = [&] { beam::exportSystem(beam, system, options.export_dir); };
+    }
     // Every scheme's directory before any runs: a file in the place of the last one was refused (exit 2)
     // after the others had run and written theirs.
     // The scheme's own files too (-save_final o/midpoint/energy.csv was refused only when its run began,
@@ -70,7 +77,6 @@ int main(int argc, char **argv) {
       beam::agreeOn(PETSC_COMM_WORLD, [&] {
         if (rank == 0) beam::checkWritableFile("-save_final", options.save_final);
       });
-    if (!options.export_dir.empty()) beam::exportSystem(beam, system, options.export_dir);
     BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%s\n", options.solver_path_line.c_str()));
     // An earlier run's table and chart, and its schemes' logs and series, would stand beside this run's if
     // it is stopped (a rerun stopped after two schemes left the others' earlier energy.csv and snapshots):
@@ -98,7 +104,8 @@ int main(int argc, char **argv) {
       PetscPrintf(PETSC_COMM_WORLD, "running %s ...\n", name.c_str());
       std::unique_ptr<beam::TimeScheme> scheme;
       const auto loop = loopFor(name, scheme);
-      results.push_back(beam::runBeamLab(*loop, *model, options, options.output_dir + "/" + name, false));
+      results.push_back(beam::runBeamLab(*loop, *model, options, options.output_dir + "/" + name, false,
+                                         std::exchange(export_files, nullptr)));
       if (results.back().interrupted_by) { // stopped by a signal: report what ran, skip the rest
         beam::printSummary(PETSC_COMM_WORLD, results);
         const beam::RunResult &r = results.back();

@@ -37,12 +37,10 @@ void lockDirectory(const std::string &dir) {
   const std::string key = std::filesystem::weakly_canonical(dir, ec).string();
   if (lockedDirectories().count(key)) return; // a sweep lab prepares a directory again before its run
   const std::string path = dir + "/.lock";
-  // (flock needs no write access.) One this run creates goes again if the run is refused.
+  // (flock needs no write access.) One this run creates, and locks, goes again if the run is refused.
   int fd = ::open(path.c_str(), O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd >= 0)
-    recordMadeFile(path);
-  else if (errno == EEXIST)
-    fd = ::open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
+  const bool created = fd >= 0;
+  if (!created && errno == EEXIST) fd = ::open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) // named: a directory '.lock' there was reported as "not writable: Is a directory"
     throw inputError("output directory '" + dir + "': its lock file '" + path + "' cannot be opened: " + std::strerror(errno) +
                      "; accepted: a directory the run can write, without a directory '.lock' in it");
@@ -63,6 +61,7 @@ void lockDirectory(const std::string &dir) {
     throw inputError("output directory '" + dir + "' cannot be locked: " + std::strerror(err) +
                      "; accepted: a directory on a file system with flock");
   }
+  if (created) recordMadeFile(path); // (not before the lock: another run that took it holds that file)
   lockedDirectories().insert(key);
 }
 
@@ -122,6 +121,10 @@ void prepareOutputDirectory(const std::string &dir) {
   int rank = 0, size = 1;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  // Every rank finds what is missing before any rank makes it, so that all record the same directories
+  // (a refused run takes them back: the rank that came second saw them made and recorded none).
+  const std::vector<std::filesystem::path> missing = missingDirectories(dir);
+  if (size > 1) MPI_Barrier(PETSC_COMM_WORLD);
   // Collective: a directory bad on some ranks only (per-rank arguments, node-local paths) ends every
   // rank here, before any of them waits in the run's collectives.
   agreeOn(PETSC_COMM_WORLD, [&] {
@@ -131,7 +134,7 @@ void prepareOutputDirectory(const std::string &dir) {
                        " characters) leaves no room for the run's file names; accepted: a path of at most " +
                        std::to_string(PATH_MAX - 2 - probeName(rank).size()) + " characters");
     std::error_code ec;
-    makeDirectories(dir, ec); // (removed again if the run is refused before it writes there)
+    makeDirectories(dir, missing, ec); // (taken back if the run is refused before it writes there)
     if (ec)
       throw inputError("output directory '" + dir + "' cannot be created: " + ec.message() +
                        "; accepted: a directory, or a path where one can be made");
