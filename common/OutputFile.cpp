@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -146,8 +147,15 @@ std::vector<std::filesystem::path> missingDirectories(const std::string &dir) {
   std::vector<fs::path> missing; // outermost first
   std::unordered_set<std::string> seen;
   std::error_code e;
-  fs::path at = fs::current_path(e);
+  const fs::path cwd = fs::current_path(e);
   if (e) return missing;
+  fs::path at = cwd;
+  // (A path longer than the system takes whole, in a deep working directory, is named from there.)
+  auto named = [&](const fs::path &p) {
+    if (p.native().size() < PATH_MAX) return p;
+    const fs::path relative = p.lexically_relative(cwd);
+    return relative.empty() ? p : relative;
+  };
   for (const auto &part : fs::path(dir)) {
     if (part.has_root_directory()) {
       at = part.root_path();
@@ -155,12 +163,12 @@ std::vector<std::filesystem::path> missingDirectories(const std::string &dir) {
       at = at.parent_path();
     } else if (!part.empty() && part != ".") {
       at /= part;
-      const fs::file_status status = fs::symlink_status(at, e);
+      const fs::file_status status = fs::symlink_status(named(at), e);
       if (fs::is_symlink(status)) {
         at = fs::canonical(at, e); // (its target is no path of ours to make)
         if (e) break;              // a dangling link: create_directories fails there
       } else if (!fs::exists(status)) {
-        if (seen.insert(at.native()).second) missing.push_back(at); // (new/../new/y names new twice)
+        if (seen.insert(at.native()).second) missing.push_back(named(at)); // (new/../new/y names new twice)
       } else if (!fs::is_directory(status)) {
         break; // a file: create_directories fails there
       }
@@ -169,19 +177,28 @@ std::vector<std::filesystem::path> missingDirectories(const std::string &dir) {
   return missing;
 }
 
-void makeDirectories(const std::string &dir, const std::vector<std::filesystem::path> &missing, std::error_code &ec) {
-  std::filesystem::create_directories(dir, ec);
-  // Those made, by a creation that failed further on too ("new/../file/x" made new).
-  for (const auto &where : missing) {
+void makeDirectories(const std::string &dir, std::error_code &ec) {
+  // Each missing directory made here, outermost first, and recorded only where this mkdir made it (one
+  // made meanwhile by someone else, or reached through a link swapped meanwhile, is not this run's:
+  // recorded from a list taken before, a user's directory made in between was removed). What is left
+  // (a path missingDirectories stops reading) and the error's words are create_directories'.
+  for (const auto &where : missingDirectories(dir)) {
+    if (::mkdir(where.c_str(), 0777) != 0) {
+      if (errno == EEXIST) continue;
+      break;
+    }
     Made made;
     if (identify(where, true, made)) madeDirectories().push_back(made);
   }
+  std::filesystem::create_directories(dir, ec);
 }
 
 void recordMadeFile(const std::string &path) {
   std::error_code e;
+  std::filesystem::path where = std::filesystem::absolute(path, e);
+  if (e || where.native().size() >= PATH_MAX) where = path; // (the labs never change their working directory)
   Made made;
-  if (identify(std::filesystem::absolute(path, e), false, made)) madeFiles().push_back(made);
+  if (identify(where, false, made)) madeFiles().push_back(made);
 }
 
 void removeWhatTheRunMade(MPI_Comm comm) {

@@ -41,11 +41,11 @@ std::string writableFileProblem(const std::string &option, const std::string &fi
 // The directories that making `dir` will create (each by the path it will have), outermost first.
 std::vector<std::filesystem::path> missingDirectories(const std::string &dir);
 // Makes directory `dir` and its missing parents (as std::filesystem::create_directories), remembering
-// those of `missing` (missingDirectories' list, taken before) that it made, also when a later part failed.
+// those it made itself, also when a later part failed.
 // A refused run (exit 2) takes back what it made (removeWhatTheRunMade), so a refusal met after the output
 // directory was prepared (the stability lab's damping that overflows at omega_max) leaves nothing
 // behind, as an earlier one does.
-void makeDirectories(const std::string &dir, const std::vector<std::filesystem::path> &missing, std::error_code &ec);
+void makeDirectories(const std::string &dir, std::error_code &ec);
 // Remembers a file the run has just created and holds for itself (an output directory's lock file).
 void recordMadeFile(const std::string &path);
 // Removes the files recordMadeFile remembered, then, deepest first, the directories makeDirectories made

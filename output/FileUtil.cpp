@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <sys/file.h>
+#include <sys/stat.h>
 
 #include "common/Error.hpp"
 #include "common/InputFile.hpp"
@@ -38,12 +39,21 @@ void lockDirectory(const std::string &dir) {
   if (lockedDirectories().count(key)) return; // a sweep lab prepares a directory again before its run
   const std::string path = dir + "/.lock";
   // (flock needs no write access.) One this run creates, and locks, goes again if the run is refused.
-  int fd = ::open(path.c_str(), O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  // Never through a link (a dangling one made its target), nor waiting on a FIFO (the run hung there).
+  const int flags = O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
+  int fd = ::open(path.c_str(), flags | O_EXCL, 0644);
   const bool created = fd >= 0;
-  if (!created && errno == EEXIST) fd = ::open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (!created && errno == EEXIST) fd = ::open(path.c_str(), flags, 0644);
+  struct stat st {};
+  if (fd >= 0 && (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+    ::close(fd);
+    fd = -1;
+    errno = EINVAL;
+  }
   if (fd < 0) // named: a directory '.lock' there was reported as "not writable: Is a directory"
-    throw inputError("output directory '" + dir + "': its lock file '" + path + "' cannot be opened: " + std::strerror(errno) +
-                     "; accepted: a directory the run can write, without a directory '.lock' in it");
+    throw inputError("output directory '" + dir + "': its lock file '" + path + "' cannot be opened: " +
+                     (errno == EINVAL || errno == ELOOP ? std::string("not a regular file") : std::strerror(errno)) +
+                     "; accepted: a directory the run can write, with no '.lock' in it or a regular file '.lock'");
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     const int err = errno;
     ::close(fd);
@@ -74,7 +84,7 @@ bool isRunLogName(const std::string &name) {
 // A name as long as the longest the run writes ("mass_spring_1000000000_1023.pvtu.tmp" has 37
 // characters), so a path that leaves no room for it is refused before the run.
 std::string probeName(int rank) {
-  std::string name = ".write_test_" + std::to_string(rank) + "_";
+  std::string name = ".write_test_" + std::to_string(rank) + "_" + std::to_string(::getpid()) + "_";
   name.resize(64, 'x');
   return name;
 }
@@ -121,29 +131,35 @@ void prepareOutputDirectory(const std::string &dir) {
   int rank = 0, size = 1;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   MPI_Comm_size(PETSC_COMM_WORLD, &size);
-  // Every rank finds what is missing before any rank makes it, so that all record the same directories
-  // (a refused run takes them back: the rank that came second saw them made and recorded none).
-  const std::vector<std::filesystem::path> missing = missingDirectories(dir);
-  if (size > 1) MPI_Barrier(PETSC_COMM_WORLD);
-  // Collective: a directory bad on some ranks only (per-rank arguments, node-local paths) ends every
-  // rank here, before any of them waits in the run's collectives.
-  agreeOn(PETSC_COMM_WORLD, [&] {
-    const std::string probe = dir + "/" + probeName(rank);
+  const std::string probe = dir + "/" + probeName(rank);
+  // The directories made by rank 0 first, then by the others where they do not see them (node-local
+  // paths, refused below as not shared): each rank records what it made, so that a refused run takes it
+  // back (removeWhatTheRunMade), rank 0's deepest first. Collective: a directory bad on some ranks only
+  // (per-rank arguments, node-local paths) ends every rank here, before any of them waits in the run's
+  // collectives.
+  auto make = [&] {
     if (probe.size() >= PATH_MAX) // refused before anything is made
       throw inputError("output directory '" + dir + "': its path (" + std::to_string(dir.size()) +
                        " characters) leaves no room for the run's file names; accepted: a path of at most " +
                        std::to_string(PATH_MAX - 2 - probeName(rank).size()) + " characters");
     std::error_code ec;
-    makeDirectories(dir, missing, ec); // (taken back if the run is refused before it writes there)
+    makeDirectories(dir, ec);
     if (ec)
       throw inputError("output directory '" + dir + "' cannot be created: " + ec.message() +
                        "; accepted: a directory, or a path where one can be made");
-    std::FILE *f = std::fopen(probe.c_str(), "w");
-    if (!f)
+  };
+  agreeOn(PETSC_COMM_WORLD, [&] {
+    if (rank == 0) make();
+  });
+  agreeOn(PETSC_COMM_WORLD, [&] {
+    if (rank != 0) make();
+    // A file of the probe's name (or a link there) is never opened: the probe is this run's own (pid).
+    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0)
       throw inputError("output directory '" + dir + "' is not writable: " + std::strerror(errno) +
                        "; accepted: a directory the run can write");
-    std::fclose(f);
-    std::remove(probe.c_str());
+    ::close(fd);
+    ::unlink(probe.c_str());
     // A directory in the place of a file the labs write there was met only when the file was written:
     // after the run (energy_drift.csv), or after 15 of energy_drift's 16 runs. (A FIFO or a device there
     // is written in place, by design: writeFileAtomically.)
@@ -151,6 +167,7 @@ void prepareOutputDirectory(const std::string &dir) {
         "energy_drift.csv", "spectral_radius.csv", "modes.csv", "contact_study.csv", "critical_steps.csv",
         "stiffness_sweep.csv", "summary.csv", "constraint_drift.csv", "constraint_drift_summary.csv", "particles.csv",
         "springs.csv", "M.mtx", "K.mtx", "F.mtx", "fixed.txt"};
+    std::error_code ec;
     for (const auto &entry : std::filesystem::directory_iterator(dir, ec)) {
       std::string name = entry.path().filename().string();
       if (name.size() > 4 && name.compare(name.size() - 4, 4, ".tmp") == 0) name.resize(name.size() - 4);

@@ -71,7 +71,7 @@ TEST(OutputFiles, ARefusalTakesBackOnlyWhatTheRunMadeAndStillFinds) {
   // Made and left empty: gone, parents with it; a directory there before stays.
   fs::create_directories(s.root / "pre");
   std::error_code ec;
-  beam::makeDirectories(s / "pre/a/b", beam::missingDirectories(s / "pre/a/b"), ec);
+  beam::makeDirectories(s / "pre/a/b", ec);
   ASSERT_FALSE(ec);
   touch(s.root / "pre/a/b/.lock");
   beam::recordMadeFile(s / "pre/a/b/.lock");
@@ -81,14 +81,14 @@ TEST(OutputFiles, ARefusalTakesBackOnlyWhatTheRunMadeAndStillFinds) {
 
   // A lock the run did not record (another run's, which won the directory) stays, and so does its
   // directory: the run that lost the race removed the winner's lock until 2026-11-30.
-  beam::makeDirectories(s / "race/out", beam::missingDirectories(s / "race/out"), ec);
+  beam::makeDirectories(s / "race/out", ec);
   touch(s.root / "race/out/.lock");
   beam::removeWhatTheRunMade(MPI_COMM_SELF);
   EXPECT_TRUE(fs::exists(s.root / "race/out/.lock"));
 
   // A path that has come to name something else (another directory or file in its place; the first
   // ones kept under other names, so that the new ones cannot reuse their inodes) stays.
-  beam::makeDirectories(s / "again", beam::missingDirectories(s / "again"), ec);
+  beam::makeDirectories(s / "again", ec);
   touch(s.root / "lockfile");
   beam::recordMadeFile(s / "lockfile");
   fs::rename(s.root / "again", s.root / "again.first");
@@ -101,7 +101,7 @@ TEST(OutputFiles, ARefusalTakesBackOnlyWhatTheRunMadeAndStillFinds) {
 
   // A creation that failed further on still made its first parts: those go.
   touch(s.root / "file");
-  beam::makeDirectories(s / "n1/../file/x", beam::missingDirectories(s / "n1/../file/x"), ec);
+  beam::makeDirectories(s / "n1/../file/x", ec);
   EXPECT_TRUE(ec);
   EXPECT_TRUE(fs::is_directory(s.root / "n1"));
   beam::removeWhatTheRunMade(MPI_COMM_SELF);

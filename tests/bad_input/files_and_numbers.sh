@@ -34,6 +34,26 @@ mkdir -p mk_other/sub mk_pre && ln -sfn mk_other/sub mk_link
 expect 2 "overflows a double" "$labs/stability" -rayleigh_beta 5e306 -measure_steps 0 -output_dir mk_link/../mk_new2
 expect 2 "overflows a double" "$labs/stability" -rayleigh_beta 5e306 -measure_steps 0 -output_dir mk_pre
 { [ ! -e mk_other/mk_new2 ] && [ -z "$(ls -A mk_pre)" ]; } || fail "stability: a refusal left what it made: $(ls -A mk_other mk_pre | tr '\n' ' ')"
+# The lock file is never opened through a link (a dangling one made its target) nor waited on as a FIFO
+# (the run hung); a user's file named like the write probe is left alone (it was deleted, a link there
+# truncated its target). Each until 2026-11-30.
+mkdir -p lk_link lk_fifo lk_probe && ln -sfn "$PWD/lk_victim" lk_link/.lock && rm -f lk_fifo/.lock && mkfifo lk_fifo/.lock
+expect 2 "output directory 'lk_link': its lock file 'lk_link/.lock' cannot be opened: not a regular file" "$labs/midpoint" -T 0.02 -output_dir lk_link
+[ ! -e lk_victim ] || fail "midpoint: a link in the place of the lock file made its target"
+expect 2 "its lock file 'lk_fifo/.lock' cannot be opened: not a regular file" "$labs/midpoint" -T 0.02 -output_dir lk_fifo
+probe=$(printf '%-64s' .write_test_0_ | tr ' ' x)
+echo precious > "lk_probe/$probe"
+expect 0 "" "$labs/midpoint" -T 0.02 -quiet -output_dir lk_probe
+[ "$(cat "lk_probe/$probe")" = precious ] || fail "midpoint: the write probe replaced a user's file of its name"
+# A path the system takes only relative to a deep working directory (over PATH_MAX whole): what the
+# refused run made goes too (it was recorded by its whole path, which lstat refused).
+deep_cwd=$PWD/deep_cwd$(printf '/%0200d' $(seq 1 17))
+mkdir -p "$deep_cwd"
+deep_out=$(printf 'D%.0s' $(seq 1 200))/$(printf 'E%.0s' $(seq 1 200))
+expect 2 "overflows a double" sh -c 'cd "$1" && exec "$2" -rayleigh_beta 5e306 -measure_steps 0 -output_dir "$3"' sh "$deep_cwd" \
+  "$labs/stability" "$deep_out"
+[ -z "$(ls -A "$deep_cwd")" ] || fail "stability: a refusal in a deep working directory left what it made"
+rm -rf deep_cwd
 expect 2 "-save_final: 'ed_out/energy_drift.csv' is one of the run's own files" "$labs/energy_drift" -schemes midpoint \
   -save_final ed_out/energy_drift.csv -output_dir ed_out
 # trajectory.csv is a run's own file for every lab that writes one (and for mass_spring, whose -track
