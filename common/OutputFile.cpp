@@ -204,9 +204,9 @@ void recordMadeFile(const std::string &path) {
 void removeWhatTheRunMade(MPI_Comm comm) {
   for (auto it = madeFiles().rbegin(); it != madeFiles().rend(); ++it)
     if (unchanged(*it, false)) ::unlink(it->path.c_str());
-  // Every rank's lock files gone before any rank's directories go: the ranks record the same directories
-  // (prepareOutputDirectory), and rmdir takes only an empty one (a directory another run made too, and
-  // locked, keeps that run's lock and so stays).
+  // Every rank's lock files gone before any rank's directories go (rank 0 makes and locks a shared
+  // directory; another rank records only what it made itself, node-local paths), and rmdir takes only an
+  // empty one (a directory another run has locked meanwhile keeps that run's lock, and so stays).
   int size = 1;
   MPI_Comm_size(comm, &size);
   if (size > 1) MPI_Barrier(comm);

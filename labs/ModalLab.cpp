@@ -121,11 +121,9 @@ void reportCriticalSteps(const SecondOrderSystem &system, const std::vector<Pets
                          const std::vector<std::string> &schemes, const std::vector<TheoreticalStep> &limits,
                          const StabilityOptions &options) {
   const MPI_Comm comm = system.comm();
-  std::vector<double> theory;
   for (size_t i = 0; i < schemes.size(); ++i) {
     const std::string &s = schemes[i];
     const TheoreticalStep &limit = limits[i];
-    theory.push_back(limit.dt);
     std::string mode;
     if (system.rayleigh && bracketed(limit.dt)) mode = ", at omega = " + stepText(limit.omega) + ", xi = " + stepText(limit.xi);
     BEAM_PETSC(PetscPrintf(comm, "critical_dt %s = %s   (Omega_crit = %s%s)\n", s.c_str(), stepText(limit.dt).c_str(),
@@ -139,18 +137,18 @@ void reportCriticalSteps(const SecondOrderSystem &system, const std::vector<Pets
                                  "the damping\n"));
   for (size_t i = 0; i < schemes.size(); ++i) {
     const char *name = schemes[i].c_str();
-    if (!bracketed(theory[i])) {
-      BEAM_PETSC(PetscPrintf(comm, "measured_dt %s = %s\n", name, stepText(theory[i]).c_str()));
+    if (!bracketed(limits[i].dt)) {
+      BEAM_PETSC(PetscPrintf(comm, "measured_dt %s = %s\n", name, stepText(limits[i].dt).c_str()));
       continue;
     }
     if (options.measure.steps == 0) {
       BEAM_PETSC(PetscPrintf(comm, "measured_dt %s = none (-measure_steps 0)\n", name));
       continue;
     }
-    const MeasuredStep m = measureCriticalStep(system, frozen, schemes[i], theory[i], options.measure);
+    const MeasuredStep m = measureCriticalStep(system, frozen, schemes[i], limits[i].dt, options.measure);
     if (m.found)
       BEAM_PETSC(PetscPrintf(comm, "measured_dt %s = %s   (unstable at %s; measured/theory = %.5f; %d runs of %lld steps)\n",
-                             name, stepText(m.dt).c_str(), stepText(m.unstable_dt).c_str(), m.dt / theory[i],
+                             name, stepText(m.dt).c_str(), stepText(m.unstable_dt).c_str(), m.dt / limits[i].dt,
                              m.runs, (long long)options.measure.steps));
     else
       BEAM_PETSC(PetscPrintf(comm, "measured_dt %s = none (%s after %d runs of %lld steps)\n", name, m.why.c_str(),
