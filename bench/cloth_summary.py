@@ -103,7 +103,7 @@ def main():
           f"-write_network` and read with `-particles`/`-springs`; implicit Euler, dt = 0.01, the first "
           f"{'/'.join(steps)} steps from rest in every run")
     print("- petsc: `build/bench/bench_cloth` = the mass_spring lab's run with its defaults (no solver options): "
-          "Newton (SNES, line search) with GMRES (relative tolerance 1e-3) + GAMG; scipy: `bench/scipy_cloth.py` with "
+          "Newton (SNES, line search) with GMRES (relative tolerance 1e-3, restarted every 60 iterations) + GAMG; scipy: `bench/scipy_cloth.py` with "
           "CG (Jacobi, relative tolerance 1e-3, the same) or splu; the same Newton stopping rule")
     print("- s/step: the median over the runs of each run's mean step time; Newton and Krylov: per step; "
           "peak memory: summed over ranks, reading included\n")

@@ -227,6 +227,12 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
     if (size > 1) BEAM_PETSC(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
   } else {
     BEAM_PETSC(KSPSetType(ksp, KSPGMRES));
+    // Restarted every 60 iterations, not PETSc's 30 (-ms_ksp_gmres_restart overrides it): the 1024x1024
+    // cloth's hard solves take 40 to 90 iterations, and each restart threw away the space built (the
+    // benchmark's first two steps: 129 instead of 140 Krylov iterations per step on one rank, 143.5 instead
+    // of 178 on two, 2026-11-30; the 128x128 and 512x512 cloths, whose solves take at most 14, unchanged).
+    // The vectors are made as a solve reaches them, so memory grows only where a solve is long.
+    BEAM_PETSC(KSPGMRESSetRestart(ksp, 60));
     // Relative tolerance 1e-3: Newton's stopping tests are on the nonlinear residual and step, so the
     // linear tolerance changes only the path, not the accuracy of the accepted dv; on the cloth benchmark
     // (first two steps from rest) 1e-3 took the same Newton iterations as 1e-5 at 128^2 and 512^2 with

@@ -23,7 +23,7 @@
 // 1e-8 |dv|, or round-off stalls; linear solves not asked for a residual below the floor), at
 // most 500 iterations; linear solves by a direct LU up to kDirectNewtonLimit unknowns (unless -ms_pc_type
 // chooses a preconditioner that is not a factorization; MUMPS on several
-// ranks), above it GMRES to 1e-3 (at most 500 iterations) preconditioned from the right, so that it tests
+// ranks), above it GMRES(60) to 1e-3 (at most 500 iterations) preconditioned from the right, so that it tests
 // the true residual, by GAMG (one SOR sweep per level, rebuilt every other Newton iteration). The previous step's dv is the initial guess (kept in checkpoints). A failed solve is
 // a run error naming the time, the residual and the hint (a smaller -dt).
 // Linear models: the residual is linear in dv with the constant matrix M + theta dt C + theta^2 dt^2 S,
