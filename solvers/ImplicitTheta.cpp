@@ -93,12 +93,15 @@ void checkNewtonTolerances(SNES snes, const std::string &prefix) {
   if (!(stol >= 0 && stol < 1)) bad("snes_stol", stol, "0 <= stol < 1");
   if (maxit < 1) bad("snes_max_it", double(maxit), "an integer >= 1");
   if (maxf == 0 || maxf < -1) bad("snes_max_funcs", double(maxf), "-1 (no limit) or an integer >= 1");
-  // The methods' own parameters PETSc takes without a word (a trust region of -1, a memory of 0).
+  // The methods' own parameters PETSc takes without a word (a trust region of -1, a memory of 0, or one
+  // of 1e8 on a 16x16 cloth: quasi-Newton and NGMRES hung allocating, Anderson took 2.9 GB to fail).
   const double inf = HUGE_VAL;
+  const std::string memory = "an integer from 1 to 1000 (that many vectors, and for ngmres and anderson an m x m matrix, are "
+                             "allocated at the set-up)";
   checkOptionRanges(prefix, {{"snes_tr_delta0", 0, true, inf, true, "delta0 > 0"},
-                             {"snes_qn_m", 1, false, inf, true, "an integer >= 1"},
-                             {"snes_ngmres_m", 1, false, inf, true, "an integer >= 1"},
-                             {"snes_anderson_m", 1, false, inf, true, "an integer >= 1"}});
+                             {"snes_qn_m", 1, false, 1000, false, memory},
+                             {"snes_ngmres_m", 1, false, 1000, false, memory},
+                             {"snes_anderson_m", 1, false, 1000, false, memory}});
   // Failed linear solves Newton may go on from (README: then their steps do not count for the step tests);
   // a negative count means nothing (PETSc takes it as 1).
   PetscInt linear_failures = 0;

@@ -198,11 +198,28 @@ const std::vector<OptionRange> &parameterRanges() {
                                                   {"pc_asm_overlap", 0, false, inf, true, "an integer >= 0"},
                                                   {"ksp_richardson_scale", 0, true, inf, true, "scale > 0"},
                                                   // PETSc refuses these, but without naming the option
-                                                  // ("Restart must be positive"): refuseGivenOutOfRange
-                                                  {"ksp_gmres_restart", 1, false, inf, true, "an integer >= 1"},
+                                                  // ("Restart must be positive"): refuseGivenOutOfRange.
+                                                  // Above: GMRES allocates its (restart + 2)^2 Hessenberg
+                                                  // entries twice at the set-up (a 16x16 cloth with 1e5:
+                                                  // 22 GB and 59 s, exit 0; 1e8 crashed, exit 59), and
+                                                  // BiCGStab(l) 2 l + 5 vectors (1e5: 3 GB, then exit 3).
+                                                  {"ksp_gmres_restart", 1, false, 1000, false,
+                                                   "an integer from 1 to 1000 (its Hessenberg matrices, (restart + 2)^2 "
+                                                   "entries each, are allocated at the set-up)"},
                                                   {"ksp_gmres_haptol", 0, false, inf, true, "haptol >= 0"},
                                                   {"ksp_lgmres_augment", 0, false, inf, true, "an integer >= 0"},
-                                                  {"ksp_bcgsl_ell", 1, false, inf, true, "an integer >= 1"},
+                                                  {"ksp_bcgsl_ell", 1, false, 100, false,
+                                                   "an integer from 1 to 100 (its 2 ell + 5 vectors are allocated at the set-up)"},
+                                                  // GCR keeps `restart` directions (1e8: 24 GB, killed),
+                                                  // the flexible CGs and pipelined GCR `mmax` (1e8: exit 3).
+                                                  {"ksp_gcr_restart", 1, false, 1000, false,
+                                                   "an integer from 1 to 1000 (that many directions are kept)"},
+                                                  {"ksp_fcg_mmax", 1, false, 1000, false,
+                                                   "an integer from 1 to 1000 (that many directions are kept)"},
+                                                  {"ksp_pipefcg_mmax", 1, false, 1000, false,
+                                                   "an integer from 1 to 1000 (that many directions are kept)"},
+                                                  {"ksp_pipegcr_mmax", 1, false, 1000, false,
+                                                   "an integer from 1 to 1000 (that many directions are kept)"},
                                                   {"ksp_chebyshev_esteig_steps", 1, false, inf, true, "an integer >= 1"},
                                                   {"pc_factor_fill", 1, false, inf, true, "fill >= 1"},
                                                   {"pc_factor_levels", 0, false, inf, true, "an integer >= 0"},

@@ -14,8 +14,8 @@ expect 2 "-ms_snes_atol 1e400: not a finite number; accepted: a finite number" "
 expect 2 "-ms_snes_type ksponly: not a method that solves the step by itself; accepted: newtonls" "${chain[@]}" -ms_snes_type ksponly
 expect 2 "options of the 'shifted_' solver: KSP cg does not support norm type NATURAL with preconditioner side RIGHT" \
   "$m" -linear_solver cg -shifted_ksp_pc_side right -output_dir $out
-expect 2 "options of Newton's solver (-ms_snes_*, -ms_ksp_*, -ms_pc_*): m must be > 0" "${chain[@]}" -ms_ksp_type gcr -ms_ksp_gcr_restart 0
-expect 2 "options of Newton's solver" "$labs/mass_spring_stability" -model chain -ms_ksp_type gcr -ms_ksp_gcr_restart 0 -output_dir $out
+expect 2 "-ms_ksp_gcr_restart 0: accepted: an integer from 1 to 1000" "${chain[@]}" -ms_ksp_type gcr -ms_ksp_gcr_restart 0
+expect 2 "-ms_ksp_gcr_restart 0: accepted: an integer from 1 to 1000" "$labs/mass_spring_stability" -model chain -ms_ksp_type gcr -ms_ksp_gcr_restart 0 -output_dir $out
 expect 2 "-shifted_ksp_divtol 0.5: accepted: divtol > 1" "$m" -linear_solver cg -shifted_ksp_divtol 0.5 -output_dir $out
 expect 2 "-shifted_ksp_divtol 1: accepted: divtol > 1" "$m" -linear_solver cg -shifted_ksp_divtol 1 -output_dir $out
 # ... but fieldsplit on the networks' 3x3 blocks and Jacobi once on a diagonal mass are what they ask.
@@ -91,10 +91,32 @@ expect 2 "-ms_sub_pc_sor_omega 5: accepted: 0 < omega < 2" "${chain[@]}" -ms_pc_
 # "Restart must be positive", "Must have positive blocks"): named, with what is accepted (2026-11-29),
 # at PETSc's SetFromOptions, at the set-up (a block's) and in the eigensolver's; a valid neighbour runs.
 expect 2 "-ms_pc_asm_overlap -1: accepted: an integer >= 0" "${chain[@]}" -ms_pc_type asm -ms_pc_asm_overlap -1
-expect 2 "-ms_ksp_gmres_restart 0: accepted: an integer >= 1" "${chain[@]}" -ms_ksp_type fgmres -ms_pc_type jacobi -ms_ksp_gmres_restart 0
+expect 2 "-ms_ksp_gmres_restart 0: accepted: an integer from 1 to 1000" "${chain[@]}" -ms_ksp_type fgmres -ms_pc_type jacobi -ms_ksp_gmres_restart 0
+# Too large: GMRES allocates (restart + 2)^2 Hessenberg entries twice at its set-up (1e5 on a 16x16 cloth
+# took 22 GB and 59 s, exit 0; 1e8 crashed, exit 59), BiCGStab(l) 2 l + 5 vectors (1e5: 3 GB, exit 3);
+# refused before any set-up, on the default path's GMRES too, and in a block's solver.
+expect 2 "-ms_ksp_gmres_restart 1e+08: accepted: an integer from 1 to 1000" "${chain[@]}" -ms_pc_type gamg -ms_ksp_gmres_restart 100000000
+expect 2 "-ms_ksp_gmres_restart 1001: accepted: an integer from 1 to 1000" "${chain[@]}" -ms_ksp_type fgmres -ms_pc_type jacobi -ms_ksp_gmres_restart 1001
+expect 0 "" "${chain[@]}" -ms_pc_type gamg -ms_ksp_gmres_restart 1000
+expect 2 "-ms_sub_ksp_gmres_restart 5000: accepted: an integer from 1 to 1000" "${chain[@]}" -ms_pc_type asm -ms_sub_ksp_type gmres \
+  -ms_sub_ksp_gmres_restart 5000
+expect 2 "-ms_ksp_bcgsl_ell 101: accepted: an integer from 1 to 100" "${chain[@]}" -ms_ksp_type bcgsl -ms_pc_type jacobi -ms_ksp_bcgsl_ell 101
+# The other methods that keep as many vectors as an option says (1e8: GCR 24 GB and killed, quasi-Newton
+# and NGMRES hung allocating, Anderson 2.9 GB to fail, pipelined FCG/GCR exit 3); the largest accepted runs.
+expect 2 "-ms_ksp_gcr_restart 1e+08: accepted: an integer from 1 to 1000 (that many directions are kept)" "${chain[@]}" \
+  -ms_ksp_type gcr -ms_pc_type jacobi -ms_ksp_gcr_restart 100000000
+expect 2 "-ms_ksp_fcg_mmax 1001: accepted: an integer from 1 to 1000" "${chain[@]}" -ms_ksp_type fcg -ms_pc_type jacobi -ms_ksp_fcg_mmax 1001
+expect 2 "-ms_ksp_pipefcg_mmax 1e+08: accepted: an integer from 1 to 1000" "${chain[@]}" -ms_ksp_type pipefcg -ms_pc_type jacobi \
+  -ms_ksp_pipefcg_mmax 100000000
+expect 2 "-ms_ksp_pipegcr_mmax 1001: accepted: an integer from 1 to 1000" "${chain[@]}" -ms_ksp_type pipegcr -ms_pc_type jacobi -ms_ksp_pipegcr_mmax 1001
+for method in qn ngmres anderson; do
+  expect 2 "-ms_snes_${method}_m 1e+08: accepted: an integer from 1 to 1000" "${chain[@]}" -ms_snes_type $method -ms_snes_${method}_m 100000000
+done
+expect 0 "" "${chain[@]}" -ms_snes_type qn -ms_snes_qn_m 1000
+expect 0 "" "${chain[@]}" -ms_ksp_type gcr -ms_pc_type jacobi -ms_ksp_gcr_restart 1000
 expect 2 "-ms_pc_bjacobi_blocks -3: accepted: an integer >= 1" "${chain[@]}" -ms_pc_type bjacobi -ms_pc_bjacobi_blocks -3
 expect 2 "-ms_pc_factor_fill 0.5: accepted: fill >= 1" "${chain[@]}" -ms_ksp_type gmres -ms_pc_type ilu -ms_pc_factor_fill 0.5
-expect 2 "-ms_ksp_bcgsl_ell 0: accepted: an integer >= 1" "${chain[@]}" -ms_ksp_type bcgsl -ms_pc_type jacobi -ms_ksp_bcgsl_ell 0
+expect 2 "-ms_ksp_bcgsl_ell 0: accepted: an integer from 1 to 100" "${chain[@]}" -ms_ksp_type bcgsl -ms_pc_type jacobi -ms_ksp_bcgsl_ell 0
 expect 2 "-ms_sub_pc_factor_levels -2: accepted: an integer >= 0" "${chain[@]}" -ms_ksp_type gmres -ms_pc_type asm -ms_sub_pc_type ilu \
   -ms_sub_pc_factor_levels -2
 expect 2 "-ms_pc_gamg_aggressive_coarsening -1: accepted: an integer >= 0" "${chain[@]}" -ms_pc_type gamg -ms_pc_gamg_aggressive_coarsening -1
@@ -125,7 +147,8 @@ expect 2 "-shifted_pc_mg_levels -1: accepted: an integer >= 1" "$labs/fully_impl
   -output_dir $out
 expect 2 "-modes_st_pc_mg_levels 0: accepted: an integer >= 1" "$labs/modes" -mx 6 -my 2 -modes_st_pc_type mg \
   -modes_st_pc_mg_levels 0 -output_dir $out
-expect 2 "Input string 1e12 has no integer value" "${chain[@]}" -ms_ksp_type gmres -ms_pc_type jacobi -ms_ksp_gmres_restart 1e12
+expect 2 "Input string 1e2 has no integer value" "${chain[@]}" -ms_ksp_type gmres -ms_pc_type jacobi -ms_ksp_gmres_restart 1e2
+expect 2 "-ms_ksp_gmres_restart 1e+12: accepted: an integer from 1 to 1000" "${chain[@]}" -ms_ksp_type gmres -ms_pc_type jacobi -ms_ksp_gmres_restart 1e12
 expect 0 "" "${chain[@]}" -ms_ksp_type gmres -ms_pc_type asm -ms_pc_asm_overlap 0 -ms_sub_pc_type ilu -ms_sub_pc_factor_levels 1 \
   -ms_ksp_gmres_restart 2 -ms_sub_pc_factor_fill 1
 expect 2 "-shifted_mg_levels_pc_sor_omega 3: accepted: 0 < omega < 2" "$m" -shifted_pc_type gamg -shifted_mg_levels_pc_type sor \
@@ -301,7 +324,7 @@ expect 3 "; the last linear solve DIVERGED_BREAKDOWN after 1 iterations); try a 
 expect 2 "-shifted_ksp_norm_type none: leaves the solver no convergence test" "$m" -linear_solver cg -shifted_ksp_type gmres \
   -shifted_ksp_norm_type none -output_dir $out
 expect 2 "-ms_snes_tr_delta0 -1: accepted: delta0 > 0" "${chain[@]}" -ms_snes_type newtontr -ms_snes_tr_delta0 -1
-expect 2 "-ms_snes_qn_m 0: accepted: an integer >= 1" "${chain[@]}" -ms_snes_type qn -ms_snes_qn_m 0
+expect 2 "-ms_snes_qn_m 0: accepted: an integer from 1 to 1000" "${chain[@]}" -ms_snes_type qn -ms_snes_qn_m 0
 expect 2 "unknown option -shifted_pc_sor_omega" "$m" -shifted_pc_type lu -shifted_pc_sor_omega 5 -output_dir $out # unused: unknown, as before
 # GAMG's geometric aggregation needs coordinates no lab gives ("GEO MG needs coordinates", exit 3); a
 # norm type the options chose is kept (GMRES's natural norm was replaced by its default without a word).
