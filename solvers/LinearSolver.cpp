@@ -187,6 +187,7 @@ const std::vector<OptionRange> &toleranceRanges() {
 // -shifted_ksp_richardson_scale 0: 10000 iterations to "diverge").
 const std::vector<OptionRange> &parameterRanges() {
   const double inf = HUGE_VAL;
+  const std::string kept = "an integer from 1 to 1000 (that many directions are kept)";
   static const std::vector<OptionRange> ranges = {{"pc_sor_omega", 0, true, 2, true, "0 < omega < 2"},
                                                   {"pc_sor_its", 1, false, inf, true, "an integer >= 1"},
                                                   {"pc_sor_lits", 1, false, inf, true, "an integer >= 1"},
@@ -213,13 +214,13 @@ const std::vector<OptionRange> &parameterRanges() {
                                                   // GCR keeps `restart` directions (1e8: 24 GB, killed),
                                                   // the flexible CGs and pipelined GCR `mmax` (1e8: exit 3).
                                                   {"ksp_gcr_restart", 1, false, 1000, false,
-                                                   "an integer from 1 to 1000 (that many directions are kept)"},
+                                                   kept},
                                                   {"ksp_fcg_mmax", 1, false, 1000, false,
-                                                   "an integer from 1 to 1000 (that many directions are kept)"},
+                                                   kept},
                                                   {"ksp_pipefcg_mmax", 1, false, 1000, false,
-                                                   "an integer from 1 to 1000 (that many directions are kept)"},
+                                                   kept},
                                                   {"ksp_pipegcr_mmax", 1, false, 1000, false,
-                                                   "an integer from 1 to 1000 (that many directions are kept)"},
+                                                   kept},
                                                   {"ksp_chebyshev_esteig_steps", 1, false, inf, true, "an integer >= 1"},
                                                   {"pc_factor_fill", 1, false, inf, true, "fill >= 1"},
                                                   {"pc_factor_levels", 0, false, inf, true, "an integer >= 0"},
