@@ -17,11 +17,18 @@ GeneralizedAlpha::GeneralizedAlpha(std::string name, const GeneralizedAlphaParam
     throw inputError(name_ + ": parameters out of range; accepted: alpha_m < 1, alpha_f < 1, beta >= 0, gamma >= 1/2");
 }
 
+namespace {
+// The step forms beta a_{n+1} + (1/2 - beta) a_n and gamma a_{n+1} + (1 - gamma) a_n: with beta or gamma
+// of 1e6 the cancellation loses 1e6 eps = 2e-10 of the acceleration, so above it the recurrence is
+// round-off's (beta 3e15 gave the stability lab a finite critical step, 1e18 zero, 1e22 infinity).
+constexpr double newmark_parameter_max = 1e6;
+} // namespace
+
 GeneralizedAlphaParameters GeneralizedAlpha::newmark(double beta, double gamma) {
-  if (!(gamma >= 0.5) || !std::isfinite(gamma))
-    throw inputError("-newmark_gamma: " + std::to_string(gamma) + " is out of range; accepted: a real >= 1/2");
-  if (!(beta >= 0) || !std::isfinite(beta))
-    throw inputError("-newmark_beta: " + std::to_string(beta) + " is out of range; accepted: a real >= 0");
+  if (!(gamma >= 0.5 && gamma <= newmark_parameter_max))
+    throw inputError("-newmark_gamma: " + gText(gamma) + " is out of range; accepted: a real in [1/2, 1e6]");
+  if (!(beta >= 0 && beta <= newmark_parameter_max))
+    throw inputError("-newmark_beta: " + gText(beta) + " is out of range; accepted: a real in [0, 1e6]");
   return {0.0, 0.0, beta, gamma};
 }
 
@@ -43,9 +50,9 @@ GeneralizedAlphaParameters Newmark::readParameters(const std::string &prefix) co
   double beta = 0.25, gamma = 0.5;
   readSchemeParameters("newmark", prefix, [&](OptionReader &r) {
     beta = r.real("-newmark_beta", "Newmark beta", beta,
-                  Bounds::between(0, HUGE_VAL, "a real >= 0 (0.25: average acceleration)"));
+                  Bounds::between(0, newmark_parameter_max, "a real in [0, 1e6] (0.25: average acceleration)"));
     gamma = r.real("-newmark_gamma", "Newmark gamma", gamma,
-                   Bounds::between(0.5, HUGE_VAL, "a real >= 1/2 (1/2: second order)"));
+                   Bounds::between(0.5, newmark_parameter_max, "a real in [1/2, 1e6] (1/2: second order)"));
   });
   return newmark(beta, gamma);
 }

@@ -448,8 +448,10 @@ TEST(DampedSchemes, SchemeOptionsAreStrict) {
   struct Bad {
     const char *scheme, *options, *fragment;
   };
-  for (const Bad &b : std::vector<Bad>{{"newmark", "-newmark_gamma 0.4", "accepted: a real >= 1/2"},
-                                       {"newmark", "-newmark_beta -0.1", "accepted: a real >= 0"},
+  for (const Bad &b : std::vector<Bad>{{"newmark", "-newmark_gamma 0.4", "accepted: a real in [1/2, 1e6]"},
+                                       {"newmark", "-newmark_beta -0.1", "accepted: a real in [0, 1e6]"},
+                                       {"newmark", "-newmark_beta 3e15", "accepted: a real in [0, 1e6]"},
+                                       {"newmark", "-newmark_gamma 1000001", "accepted: a real in [1/2, 1e6]"},
                                        {"newmark", "-newmark_beta 0.25x", "not a finite real"},
                                        {"hht", "-hht_alpha 0.1", "[-1/3, 0]"},
                                        {"hht", "-hht_alpha -0.5", "[-1/3, 0]"},

@@ -61,8 +61,15 @@ expect 2 "leaves no room for the run's file names; accepted: a path of at most" 
 # stability: a chart whose amplification matrix overflows (a NaN cell, exit 0); eigensolver options that
 # look at the other end of the spectrum (omega_min printed as omega_max, exit 0).
 # (Since the matrices act on the schemes' whole state, 2026-11-30, -xi 1e5 -omega_range 1e5 alone is finite: the
-# restarted central difference's start-up overflowed, its recurrence does not; Newmark's beta 1e300 does.)
-expect 2 "the spectral radius of newmark is not finite" "$labs/stability" -measure_steps 0 -xi 1e5 -omega_range 1e5 -newmark_beta 1e300 -output_dir $out
+# restarted central difference's start-up overflowed, its recurrence does not; Newmark's beta 1e300 did, and
+# since 2026-11-30 beta and gamma above 1e6 are refused: 3e15 gave a finite critical step, 1e18 zero, 1e22
+# infinity, round-off's recurrence. With the bound no parameter in range overflows: the largest -xi and
+# -omega_range with beta and gamma 1e6 stay finite.)
+expect 2 "-newmark_beta: 1e300 is out of range; accepted: a real in [0, 1e6]" "$labs/stability" -measure_steps 0 -xi 1e5 -omega_range 1e5 -newmark_beta 1e300 -output_dir $out
+expect 2 "-newmark_beta: 3e15 is out of range; accepted: a real in [0, 1e6]" "$labs/stability" -measure_steps 0 -newmark_beta 3e15 -output_dir $out
+expect 2 "-newmark_gamma: 1e10 is out of range; accepted: a real in [1/2, 1e6]" "$labs/energy_drift" -schemes newmark -newmark_gamma 1e10 -T 0.02 -output_dir $out
+expect 0 "" "$labs/stability" -measure_steps 0 -xi 1e20 -omega_range 1e5 -newmark_beta 1e6 -newmark_gamma 1e6 -output_dir st_params_max
+grep -q "critical_dt newmark = inf" out.txt && passed=$((passed + 1)) || fail "stability at beta = gamma = 1e6: $(grep 'critical_dt newmark' out.txt)"
 expect 2 "-omega_max_eps_target, -omega_max_eps_interval or a -omega_max_eps_<which> option: this eigensolver finds the largest" \
   "$labs/stability" -measure_steps 0 -omega_max_eps_target 0 -output_dir st_wrong_end
 expect 2 "-modes_eps_target, -modes_eps_interval or a -modes_eps_<which> option: this eigensolver finds the smallest" \
