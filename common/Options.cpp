@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "common/Exact.hpp"
 #include "common/Petsc.hpp"
 #include "common/ViewerOptions.hpp"
 
@@ -474,10 +475,17 @@ bool optionsLeftToRead(MPI_Comm comm) {
   return left != 0;
 }
 
-void refuseOptionValue(const std::string &prefix, const char *name, double value, const char *accepted) {
-  std::ostringstream what;
-  what << "-" << prefix << name << " " << value << ": accepted: " << accepted;
-  throw inputError(what.str());
+void refuseOptionValue(const std::string &prefix, const char *name, double value, const char *accepted,
+                       const std::string &text) {
+  // A text of 40 characters or more (digits PETSc reads as a number) is shown by its value; a word PETSc
+  // makes a number of (mouse is -1) with it.
+  std::string shown = exactDecimal(value);
+  if (!text.empty() && text.size() < 40) {
+    char *end = nullptr;
+    std::strtod(text.c_str(), &end);
+    shown = *end == '\0' && end != text.c_str() ? text : text + " (" + shown + ")";
+  }
+  throw inputError("-" + prefix + name + " " + shown + ": accepted: " + accepted);
 }
 
 namespace {
@@ -504,14 +512,14 @@ void checkOptionRanges(const std::string &prefix, const std::vector<OptionRange>
     char text[256] = "";
     BEAM_PETSC(PetscOptionsGetString(nullptr, nullptr, ("-" + option).c_str(), text, sizeof text, &set));
     double value = 0;
-    if (set && petscNumber(text, value)) checkOptionValue(prefix, r, value);
+    if (set && petscNumber(text, value)) checkOptionValue(prefix, r, value, text);
   }
 }
 
-void checkOptionValue(const std::string &prefix, const OptionRange &r, double value) {
+void checkOptionValue(const std::string &prefix, const OptionRange &r, double value, const std::string &text) {
   const bool above_low = r.low_open ? value > r.low : value >= r.low; // (NaN is neither)
   const bool below_high = r.high_open ? value < r.high : value <= r.high;
-  if (!(above_low && below_high)) refuseOptionValue(prefix, r.name, value, r.accepted.c_str());
+  if (!(above_low && below_high)) refuseOptionValue(prefix, r.name, value, r.accepted.c_str(), text);
 }
 
 void checkOptionRangesBelow(const std::string &prefix, const std::vector<OptionRange> &ranges, bool read_only) {
@@ -527,7 +535,7 @@ void checkOptionRangesBelow(const std::string &prefix, const std::vector<OptionR
       if (!inner.empty() && inner.back() != '_') continue;
       double number = 0;
       if (read_only) prefixes.insert(prefix + inner);
-      else if (petscNumber(value, number)) checkOptionValue(prefix + inner, r, number); // (the text: nothing marked read)
+      else if (petscNumber(value, number)) checkOptionValue(prefix + inner, r, number, value); // (the text: nothing marked read)
     }
   }
   for (const std::string &below : prefixes) checkOptionRanges(below, ranges);

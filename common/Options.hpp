@@ -147,8 +147,10 @@ void refuseUnreadSolverOptions(MPI_Comm comm, const std::string &prefix, const s
 void setUpSolversTogether(MPI_Comm comm, const std::function<void()> &set_up);
 
 // Refuses a solver option's value that PETSc takes but that means nothing (an input error, exit 2):
-// "-<prefix><name> <value>: accepted: <accepted>".
-[[noreturn]] void refuseOptionValue(const std::string &prefix, const char *name, double value, const char *accepted);
+// "-<prefix><name> <value>: accepted: <accepted>", the value as the user wrote it where `text` is given,
+// else its shortest exact decimal (100000000, not %g's rounded 1e+08; 123456789 read 1.23457e+08).
+[[noreturn]] void refuseOptionValue(const std::string &prefix, const char *name, double value, const char *accepted,
+                                    const std::string &text = "");
 
 // The range of a numeric solver option PETSc takes without checking it: low and high are included
 // unless open (±inf for no bound).
@@ -171,8 +173,8 @@ void checkOptionRanges(const std::string &prefix, const std::vector<OptionRange>
 // `read_only` false: every value given, read or not, judged by its text (nothing is marked read): before
 // PETSc reads a value that would crash it, or after PETSc failed on the options.
 void checkOptionRangesBelow(const std::string &prefix, const std::vector<OptionRange> &ranges, bool read_only = true);
-// Refuses (refuseOptionValue) `value` of -<prefix><range.name> outside `range`.
-void checkOptionValue(const std::string &prefix, const OptionRange &range, double value);
+// Refuses (refuseOptionValue) `value` of -<prefix><range.name> outside `range`; `text`: as given.
+void checkOptionValue(const std::string &prefix, const OptionRange &range, double value, const std::string &text = "");
 
 // Puts `-name value` in the options database unless the command line (or an options file) gave the
 // option: a default for an option PETSc reads only from the database (a multigrid level's smoother).

@@ -95,7 +95,7 @@ expect 2 "-ms_ksp_gmres_restart 0: accepted: an integer from 1 to 1000" "${chain
 # Too large: GMRES allocates (restart + 2)^2 Hessenberg entries twice at its set-up (1e5 on a 16x16 cloth
 # took 22 GB and 59 s, exit 0; 1e8 crashed, exit 59), BiCGStab(l) 2 l + 5 vectors (1e5: 3 GB, exit 3);
 # refused before any set-up, on the default path's GMRES too, and in a block's solver.
-expect 2 "-ms_ksp_gmres_restart 1e+08: accepted: an integer from 1 to 1000" "${chain[@]}" -ms_pc_type gamg -ms_ksp_gmres_restart 100000000
+expect 2 "-ms_ksp_gmres_restart 100000000: accepted: an integer from 1 to 1000" "${chain[@]}" -ms_pc_type gamg -ms_ksp_gmres_restart 100000000
 expect 2 "-ms_ksp_gmres_restart 1001: accepted: an integer from 1 to 1000" "${chain[@]}" -ms_ksp_type fgmres -ms_pc_type jacobi -ms_ksp_gmres_restart 1001
 expect 0 "" "${chain[@]}" -ms_pc_type gamg -ms_ksp_gmres_restart 1000
 expect 2 "-ms_sub_ksp_gmres_restart 5000: accepted: an integer from 1 to 1000" "${chain[@]}" -ms_pc_type asm -ms_sub_ksp_type gmres \
@@ -103,16 +103,19 @@ expect 2 "-ms_sub_ksp_gmres_restart 5000: accepted: an integer from 1 to 1000" "
 expect 2 "-ms_ksp_bcgsl_ell 101: accepted: an integer from 1 to 100" "${chain[@]}" -ms_ksp_type bcgsl -ms_pc_type jacobi -ms_ksp_bcgsl_ell 101
 # The other methods that keep as many vectors as an option says (1e8: GCR 24 GB and killed, quasi-Newton
 # and NGMRES hung allocating, Anderson 2.9 GB to fail, pipelined FCG/GCR exit 3); the largest accepted runs.
-expect 2 "-ms_ksp_gcr_restart 1e+08: accepted: an integer from 1 to 1000 (that many directions are kept)" "${chain[@]}" \
+expect 2 "-ms_ksp_gcr_restart 100000000: accepted: an integer from 1 to 1000 (that many directions are kept)" "${chain[@]}" \
   -ms_ksp_type gcr -ms_pc_type jacobi -ms_ksp_gcr_restart 100000000
 expect 2 "-ms_ksp_fcg_mmax 1001: accepted: an integer from 1 to 1000" "${chain[@]}" -ms_ksp_type fcg -ms_pc_type jacobi -ms_ksp_fcg_mmax 1001
-expect 2 "-ms_ksp_pipefcg_mmax 1e+08: accepted: an integer from 1 to 1000" "${chain[@]}" -ms_ksp_type pipefcg -ms_pc_type jacobi \
+expect 2 "-ms_ksp_pipefcg_mmax 100000000: accepted: an integer from 1 to 1000" "${chain[@]}" -ms_ksp_type pipefcg -ms_pc_type jacobi \
   -ms_ksp_pipefcg_mmax 100000000
 expect 2 "-ms_ksp_pipegcr_mmax 1001: accepted: an integer from 1 to 1000" "${chain[@]}" -ms_ksp_type pipegcr -ms_pc_type jacobi -ms_ksp_pipegcr_mmax 1001
 for method in qn ngmres anderson; do
-  expect 2 "-ms_snes_${method}_m 1e+08: accepted: an integer from 1 to 1000" "${chain[@]}" -ms_snes_type $method -ms_snes_${method}_m 100000000
+  expect 2 "-ms_snes_${method}_m 100000000: accepted: an integer from 1 to 1000" "${chain[@]}" -ms_snes_type $method -ms_snes_${method}_m 100000000
 done
 expect 0 "" "${chain[@]}" -ms_snes_type qn -ms_snes_qn_m 1000
+# The value as given (until 2026-11-30 printed with %g: 123456789 read "1.23457e+08").
+expect 2 "-ms_snes_qn_m 123456789: accepted" "${chain[@]}" -ms_snes_type qn -ms_snes_qn_m 123456789
+expect 2 "-ms_ksp_gmres_restart 123456789: accepted" "${chain[@]}" -ms_ksp_type gmres -ms_pc_type jacobi -ms_ksp_gmres_restart 123456789
 expect 0 "" "${chain[@]}" -ms_ksp_type gcr -ms_pc_type jacobi -ms_ksp_gcr_restart 1000
 expect 2 "-ms_pc_bjacobi_blocks -3: accepted: an integer >= 1" "${chain[@]}" -ms_pc_type bjacobi -ms_pc_bjacobi_blocks -3
 expect 2 "-ms_pc_factor_fill 0.5: accepted: fill >= 1" "${chain[@]}" -ms_ksp_type gmres -ms_pc_type ilu -ms_pc_factor_fill 0.5
@@ -137,10 +140,10 @@ expect 2 "-ms_ksp_chebyshev_esteig_steps 0: accepted: an integer >= 1" "${chain[
   -ms_ksp_chebyshev_esteig_steps 0
 # mouse is PETSc's -1 (it passed every range check, exit 0); pc_mg_levels below 1 crashed PETSc (SEGV, exit
 # 59): refused before any SetFromOptions, used or not, under an inner prefix and under -help too.
-expect 2 "-ms_pc_gamg_agg_nsmooths -1: accepted: an integer >= 0" "${chain[@]}" -ms_ksp_type gmres -ms_pc_type gamg \
+expect 2 "-ms_pc_gamg_agg_nsmooths mouse (-1): accepted: an integer >= 0" "${chain[@]}" -ms_ksp_type gmres -ms_pc_type gamg \
   -ms_pc_gamg_agg_nsmooths mouse
 expect 2 "-ms_pc_mg_levels 0: accepted: an integer >= 1" "${chain[@]}" -ms_ksp_type gmres -ms_pc_type mg -ms_pc_mg_levels 0
-expect 2 "-ms_pc_mg_levels -1: accepted: an integer >= 1" "${chain[@]}" -help -ms_ksp_type gmres -ms_pc_type mg -ms_pc_mg_levels mouse
+expect 2 "-ms_pc_mg_levels mouse (-1): accepted: an integer >= 1" "${chain[@]}" -help -ms_ksp_type gmres -ms_pc_type mg -ms_pc_mg_levels mouse
 expect 2 "-ms_sub_pc_mg_levels 0: accepted: an integer >= 1" "${chain[@]}" -ms_ksp_type gmres -ms_pc_type bjacobi -ms_sub_pc_type mg \
   -ms_sub_pc_mg_levels 0
 expect 2 "-shifted_pc_mg_levels -1: accepted: an integer >= 1" "$labs/fully_implicit" -shifted_pc_type mg -shifted_pc_mg_levels -1 \
@@ -148,7 +151,7 @@ expect 2 "-shifted_pc_mg_levels -1: accepted: an integer >= 1" "$labs/fully_impl
 expect 2 "-modes_st_pc_mg_levels 0: accepted: an integer >= 1" "$labs/modes" -mx 6 -my 2 -modes_st_pc_type mg \
   -modes_st_pc_mg_levels 0 -output_dir $out
 expect 2 "Input string 1e2 has no integer value" "${chain[@]}" -ms_ksp_type gmres -ms_pc_type jacobi -ms_ksp_gmres_restart 1e2
-expect 2 "-ms_ksp_gmres_restart 1e+12: accepted: an integer from 1 to 1000" "${chain[@]}" -ms_ksp_type gmres -ms_pc_type jacobi -ms_ksp_gmres_restart 1e12
+expect 2 "-ms_ksp_gmres_restart 1e12: accepted: an integer from 1 to 1000" "${chain[@]}" -ms_ksp_type gmres -ms_pc_type jacobi -ms_ksp_gmres_restart 1e12
 expect 0 "" "${chain[@]}" -ms_ksp_type gmres -ms_pc_type asm -ms_pc_asm_overlap 0 -ms_sub_pc_type ilu -ms_sub_pc_factor_levels 1 \
   -ms_ksp_gmres_restart 2 -ms_sub_pc_factor_fill 1
 expect 2 "-shifted_mg_levels_pc_sor_omega 3: accepted: 0 < omega < 2" "$m" -shifted_pc_type gamg -shifted_mg_levels_pc_type sor \
