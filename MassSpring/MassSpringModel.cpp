@@ -74,6 +74,7 @@ MassSpringModel::MassSpringModel(const Network &net, MPI_Comm comm) : comm_(comm
     const auto &p = net.particles[size_t(globalIndex(l))];
     mass_.push_back(p.mass);
     fixed_.push_back(p.fixed);
+    if (p.fixed) anchors_.emplace_back(l, p.x);
     if (l < owned_) {
       x0_.push_back(p.x);
       v0_.push_back(p.v);
@@ -169,6 +170,11 @@ void MassSpringModel::gather(Vec x, Vec v) const {
     std::copy(a, a + job.second.second->size(), job.second.second->begin());
     BEAM_PETSC(VecRestoreArrayRead(job.second.first, &a));
   }
+  for (const auto &[l, place] : anchors_)
+    for (int d = 0; d < 3; ++d) {
+      xl_array_[size_t(3 * l + d)] = place[size_t(d)];
+      vl_array_[size_t(3 * l + d)] = 0;
+    }
 }
 
 void MassSpringModel::force(double /*t*/, Vec x, Vec v, Vec F) const {

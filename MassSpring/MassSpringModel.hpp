@@ -107,6 +107,11 @@ private:
   std::vector<double> mass_;              // local particles (owned, then ghosts)
   std::vector<char> fixed_;
   std::vector<Vec3> x0_, v0_;             // owned particles' initial state
+  // Local fixed particles (owned and ghosts) and their place: gather() puts them there at rest, so no
+  // state (a Newton iterate's x_n + dt (v_n + dv) included) moves them, and the Jacobian, which has no
+  // column for them, is the exact derivative of the forces (-ms_snes_test_jacobian: 0.075 on a 4-particle
+  // chain before, the finite differences filling those columns).
+  std::vector<std::pair<PetscInt, Vec3>> anchors_;
   std::vector<LocalSpring> springs_;      // every spring touching an owned particle, in global order
   std::vector<std::pair<PetscInt, Vec3>> loads_; // owned particle (local), force
   Vec3 gravity_;
