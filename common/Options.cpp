@@ -442,9 +442,12 @@ void checkSolverOptionValues() {
     // as 1). An integer-valued option cannot be told from a real one here, so a real option written as
     // a large integer is refused too, with the way out.
     const bool integer = !bare.empty() && bare.find_first_not_of("0123456789") == std::string::npos;
-    if (integer && std::abs(v) > double(std::numeric_limits<PetscInt>::max()))
+    if (integer && v > double(std::numeric_limits<PetscInt>::max()))
       throw inputError(name + " " + value + ": above PETSc's largest integer " + std::to_string(std::numeric_limits<PetscInt>::max()) +
                        "; accepted: a smaller integer (for a real value, an exponent: 4.3e9)");
+    if (integer && v < double(std::numeric_limits<PetscInt>::min()))
+      throw inputError(name + " " + value + ": below PETSc's smallest integer " + std::to_string(std::numeric_limits<PetscInt>::min()) +
+                       "; accepted: a larger integer (for a real value, an exponent: -4.3e9)");
   }
 }
 
@@ -475,17 +478,23 @@ bool optionsLeftToRead(MPI_Comm comm) {
   return left != 0;
 }
 
+namespace {
+// A refused value as the user wrote it: a text of 40 characters or more (digits PETSc reads as a number)
+// by its value; a word PETSc makes a number of (mouse is -1) with that number; a text that reads as a
+// range's bound itself (1.99999999999999999 is 2, 1e-400 is 0: `on_bound`) with what it reads as.
+std::string shownValue(double value, const std::string &text, bool on_bound) {
+  const std::string exact = exactDecimal(value);
+  if (text.empty() || text.size() >= 40) return exact;
+  char *end = nullptr;
+  std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || *end != '\0') return text + " (" + exact + ")";
+  return on_bound && text != exact ? text + " (read as " + exact + ")" : text;
+}
+} // namespace
+
 void refuseOptionValue(const std::string &prefix, const char *name, double value, const char *accepted,
                        const std::string &text) {
-  // A text of 40 characters or more (digits PETSc reads as a number) is shown by its value; a word PETSc
-  // makes a number of (mouse is -1) with it.
-  std::string shown = exactDecimal(value);
-  if (!text.empty() && text.size() < 40) {
-    char *end = nullptr;
-    std::strtod(text.c_str(), &end);
-    shown = *end == '\0' && end != text.c_str() ? text : text + " (" + shown + ")";
-  }
-  throw inputError("-" + prefix + name + " " + shown + ": accepted: " + accepted);
+  throw inputError("-" + prefix + name + " " + shownValue(value, text, false) + ": accepted: " + accepted);
 }
 
 namespace {
@@ -509,17 +518,21 @@ void checkOptionRanges(const std::string &prefix, const std::vector<OptionRange>
     PetscBool used = PETSC_FALSE, set = PETSC_FALSE;
     BEAM_PETSC(PetscOptionsUsed(nullptr, option.c_str(), &used));
     if (!used) continue; // (reading it here would mark it used: an unused one would no longer be unknown)
-    char text[256] = "";
-    BEAM_PETSC(PetscOptionsGetString(nullptr, nullptr, ("-" + option).c_str(), text, sizeof text, &set));
+    // The whole text, as PETSc reads it (a 256-character buffer judged the first 255 characters: 252
+    // zeros and 5000 passed -ms_snes_qn_m's bound, and 5000 given so to -ms_ksp_bcgsl_ell read 500).
+    const char *text = nullptr;
+    BEAM_PETSC(PetscOptionsFindPair(nullptr, nullptr, ("-" + option).c_str(), &text, &set));
     double value = 0;
-    if (set && petscNumber(text, value)) checkOptionValue(prefix, r, value, text);
+    if (set && text && petscNumber(text, value)) checkOptionValue(prefix, r, value, text);
   }
 }
 
 void checkOptionValue(const std::string &prefix, const OptionRange &r, double value, const std::string &text) {
   const bool above_low = r.low_open ? value > r.low : value >= r.low; // (NaN is neither)
   const bool below_high = r.high_open ? value < r.high : value <= r.high;
-  if (!(above_low && below_high)) refuseOptionValue(prefix, r.name, value, r.accepted.c_str(), text);
+  if (above_low && below_high) return;
+  throw inputError("-" + prefix + r.name + " " + shownValue(value, text, value == r.low || value == r.high) +
+                   ": accepted: " + r.accepted);
 }
 
 void checkOptionRangesBelow(const std::string &prefix, const std::vector<OptionRange> &ranges, bool read_only) {

@@ -65,8 +65,13 @@ PetscErrorCode convergenceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscRea
     PetscCall(PetscObjectTypeCompareAny(reinterpret_cast<PetscObject>(pc), &direct, PCLU, PCCHOLESKY, ""));
   }
   // A solve that failed (linear < 0: its iteration limit, a breakdown, a failed factorization) gives no
-  // such step either; Newton goes on from one only under -..._snes_max_linear_solve_fail.
-  const bool trusted_step = it > 0 && linear > 0 && (linear != KSP_CONVERGED_ITS || direct);
+  // such step either; Newton goes on from one only under -..._snes_max_linear_solve_fail. Nor does a
+  // method whose step is not the Newton step scaled by lambda: the trust region's is cut to its radius
+  // (-ms_snes_type newtontr accepted a step at 5.5 % of its starting residual, exit 0, as its radius
+  // shrank), a quasi-Newton or NGMRES step is not a Newton step; those end on the residual tests.
+  PetscBool line_search_newton = PETSC_FALSE;
+  PetscCall(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(snes), SNESNEWTONLS, &line_search_newton));
+  const bool trusted_step = line_search_newton && it > 0 && linear > 0 && (linear != KSP_CONVERGED_ITS || direct);
   if (fnorm <= rtol * stop.reference) *reason = SNES_CONVERGED_FNORM_RELATIVE;
   else if (fnorm <= ImplicitTheta::kFloorFactor * stop.floor) *reason = SNES_CONVERGED_FNORM_ABS;
   else if (trusted_step && lambda > 0 && snorm <= 1e-8 * lambda * xnorm) *reason = SNES_CONVERGED_SNORM_RELATIVE;

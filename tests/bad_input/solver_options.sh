@@ -37,6 +37,9 @@ expect 2 "-shifted_ksp_max_it 4294967297: above PETSc's largest integer 21474836
 # ... checked before a solver reads it (4294967296, read as 0, was refused as "-shifted_ksp_max_it 0").
 expect 2 "-shifted_ksp_max_it 4294967296: above PETSc's largest integer 2147483647" "$m" -linear_solver cg \
   -shifted_ksp_max_it 4294967296 -output_dir $out
+# ... and below its smallest (read "above PETSc's largest integer" until 2026-11-30).
+expect 2 "-shifted_ksp_max_it -4294967295: below PETSc's smallest integer -2147483648" "$m" -linear_solver cg \
+  -shifted_ksp_max_it -4294967295 -output_dir $out
 # A valued solver option given without its value: PETSc took it as not given (-shifted_ksp_rtol '' ran with
 # the default, exit 0); a flag without a value still runs.
 expect 2 "-shifted_ksp_rtol: no value given (PETSc would use its default); accepted: -shifted_ksp_rtol <value>" "$m" \
@@ -114,6 +117,14 @@ for method in qn ngmres anderson; do
 done
 expect 0 "" "${chain[@]}" -ms_snes_type qn -ms_snes_qn_m 1000
 # The value as given (until 2026-11-30 printed with %g: 123456789 read "1.23457e+08").
+# The whole text is judged, as PETSc reads it: until 2026-11-30 only its first 255 characters were, so 252
+# zeros and 5000 passed (quasi-Newton ran with m = 5000, exit 0) and BiCGStab(l)'s 5000 read 500.
+long5000=$(printf '0%.0s' $(seq 252))5000
+expect 2 "-ms_snes_qn_m 5000: accepted: an integer from 1 to 1000" "${chain[@]}" -ms_snes_type qn -ms_snes_qn_m $long5000
+expect 2 "-ms_ksp_bcgsl_ell 5000: accepted: an integer from 1 to 100" "${chain[@]}" -ms_ksp_type bcgsl -ms_pc_type jacobi -ms_ksp_bcgsl_ell $long5000
+# A text that reads as the bound itself says so (it looked inside the range).
+expect 2 "-ms_pc_sor_omega 1.99999999999999999 (read as 2): accepted: 0 < omega < 2" "${chain[@]}" -ms_ksp_type gmres -ms_pc_type sor \
+  -ms_pc_sor_omega 1.99999999999999999
 expect 2 "-ms_snes_qn_m 123456789: accepted" "${chain[@]}" -ms_snes_type qn -ms_snes_qn_m 123456789
 expect 2 "-ms_ksp_gmres_restart 123456789: accepted" "${chain[@]}" -ms_ksp_type gmres -ms_pc_type jacobi -ms_ksp_gmres_restart 123456789
 expect 0 "" "${chain[@]}" -ms_ksp_type gcr -ms_pc_type jacobi -ms_ksp_gcr_restart 1000
@@ -368,6 +379,25 @@ for type in newtontr ngmres; do
     "$labs/mass_spring" -model cloth -cloth_nx 16 -cloth_ny 16 -scheme implicit_euler -dt 0.01 -T 0.05 \
     -ms_snes_type $type -ms_snes_max_it 1 -quiet -output_dir $out
 done
+# A trust region's step is cut to its radius, so a short one is no sign of convergence: on this damped
+# network in contact newtontr's retry was accepted at 5.5 % of its starting residual as its radius shrank
+# (CONVERGED_SNORM_RELATIVE, the final state 0.185 off newtonls's, exit 0) until 2026-11-30; the step
+# tests are Newton's with a line search only, and newtontr now fails the step.
+cat > tr_particles.csv <<'EOF'
+x,y,z,mass,fixed,vx,vy,vz
+0.0,0.0,1.1,0.1,1,-0.5240707458162173,0.08845845059190371,-0.2600896669038415
+0.25,0.04207354924039483,1.0540302305868139,0.11,0,0.20784007719238895,0.25144060821610803,-0.8689422815203738
+0.5,0.04546487134128409,0.9583853163452858,0.12000000000000001,0,-0.9736640168902517,0.67493816419292,-0.4812919713439847
+0.75,0.007056000402993361,0.9010007503399554,0.13,0,-0.5313380779066073,0.9912896710209256,-0.05947298495510411
+1.0,-0.037840124765396416,0.9346356379136388,0.14,1,0.6729229025487775,-0.0472935826013301,0.2781362810883239
+1.25,-0.047946213733156925,1.0283662185463227,0.15000000000000002,0,-0.6987671519529521,0.2697213165703769,0.7360906142865935
+1.5,-0.013970774909946294,1.0960170286650366,0.16,0,0.046362420766602686,0.4825037124029805,0.3428229507391851
+1.75,0.032849329935939454,1.0753902254343304,0.17,1,-0.8719371235460054,0.5164604925736347,0.18219916586263518
+EOF
+printf 'i,j,stiffness,rest_length,damping\n0,1,200,0.2,0.3\n1,2,200,0.2,0.3\n2,3,200,0.2,0.3\n3,4,200,0.2,0.3\n4,5,200,0.2,0.3\n5,6,200,0.2,0.3\n6,7,200,0.2,0.3\n0,7,80,1.5,0\n2,5,60,0.7,0.1\n1,3,90,0.45,0\n4,7,70,0.8,0.2\n' > tr_springs.csv
+tr_net=("$labs/mass_spring" -particles tr_particles.csv -springs tr_springs.csv -plane 0,0,0.95,0,0,1 -contact_damping 3 -T 0.02 -scheme implicit_euler -quiet)
+expect 0 "" "${tr_net[@]}" -output_dir tr_ls
+expect 3 "Newton did not converge in the step from t = 0.005 (DIVERGED_TR_DELTA" "${tr_net[@]}" -ms_snes_type newtontr -output_dir $out
 expect 0 "" "${ms1[@]}" -ms_snes_mf_operator
 # A shell line search is the energy search, for conservative models only (PETSc failed at the first step).
 expect 2 "-ms_snes_linesearch_type shell: the line search on the step's energy needs a model without dashpots or contact damping; accepted here: bt, basic, l2, cp, nleqerr" \
