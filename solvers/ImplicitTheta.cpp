@@ -18,7 +18,7 @@ namespace {
 // predictor the solve starts from: a good predictor would make a relative test unreachable), or |R| <=
 // kFloorFactor times the residual's round-off floor (ImplicitTheta::roundOffFloor), or a full
 // Newton step shorter than 1e-8 |dv| (|step| / lambda, whatever the line search took: SNES's default
-// stol; Newton converges quadratically, so what is left after it is of order its square), or the update
+// stol, or -<prefix>snes_stol; Newton converges quadratically, so what is left after it is of order its square), or the update
 // stalling at round-off (|delta| <= 1e-12 |dv|: a state at rest in equilibrium has an R(0) of round-off
 // size that no relative reduction can beat), or the residual stalling at round-off: within 1e4 of the
 // target and no halving in 3 iterations (stiff springs, k = 1e5 in a disk falling at dt = 2.5e-5), or
@@ -27,10 +27,15 @@ namespace {
 // masses (R(0) is dt m g on a network at rest), so on a 1024 x 1024 cloth the floor lies above
 // 1e-10 |R(0)| and the residual test alone is never met; dividing by lambda keeps a step cut short by the
 // line search from passing for convergence. rtol and atol are SNES's (-<prefix>snes_rtol, -<prefix>snes_atol).
+// The step and stall tests are for Newton with a line search (newtonls) only; the other methods end on
+// the residual tests, or fail at once when their residual stops changing.
 PetscErrorCode convergenceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscReal snorm, PetscReal fnorm,
                                SNESConvergedReason *reason, void *ctx) {
   PetscFunctionBeginUser;
-  PetscCall(SNESConvergedDefault(snes, it, xnorm, snorm, fnorm, reason, nullptr));
+  // PETSc's own step test (-snes_stol) neither divides by lambda nor asks which method made the step:
+  // kept out (snorm "infinite" to it), the step test below takes its tolerance. With it, newtontr
+  // accepted a step at 5.5 % of its starting residual and qn one that had not moved (exit 0).
+  PetscCall(SNESConvergedDefault(snes, it, xnorm, PETSC_MAX_REAL, fnorm, reason, nullptr));
   if (*reason != SNES_CONVERGED_ITERATING) PetscFunctionReturn(0);
   auto &stop = *static_cast<ImplicitTheta::NewtonStop *>(ctx);
   if (stop.watch_signals && (stop.interrupted_by = stopRequested(stop.comm)) != 0) {
@@ -46,6 +51,10 @@ PetscErrorCode convergenceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscRea
   } else {
     ++stop.stalled;
   }
+  if (it == 0) stop.unchanged = 0;
+  else if (it != stop.last_it) stop.unchanged = fnorm == stop.last ? stop.unchanged + 1 : 0;
+  stop.last = fnorm;
+  stop.last_it = it;
   SNESLineSearch linesearch;
   PetscCall(SNESGetLineSearch(snes, &linesearch));
   PetscCall(SNESLineSearchGetLambda(linesearch, &lambda));
@@ -72,9 +81,14 @@ PetscErrorCode convergenceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscRea
   PetscBool line_search_newton = PETSC_FALSE;
   PetscCall(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(snes), SNESNEWTONLS, &line_search_newton));
   const bool trusted_step = line_search_newton && it > 0 && linear > 0 && (linear != KSP_CONVERGED_ITS || direct);
+  const PetscReal step_tolerance = stol > 0 ? stol : 1e-8; // -snes_stol, for Newton with a line search only
   if (fnorm <= rtol * stop.reference) *reason = SNES_CONVERGED_FNORM_RELATIVE;
   else if (fnorm <= ImplicitTheta::kFloorFactor * stop.floor) *reason = SNES_CONVERGED_FNORM_ABS;
-  else if (trusted_step && lambda > 0 && snorm <= 1e-8 * lambda * xnorm) *reason = SNES_CONVERGED_SNORM_RELATIVE;
+  // Another method whose residual stays bitwise the same for 3 iterations does not move: the step fails
+  // at once and is retried (qn with Jacobian scaling stayed 1.4 times above the target, bitwise, for 500
+  // iterations). (Not its step's norm: ngmres reports 0 for it.)
+  else if (!line_search_newton && stop.unchanged >= 3) *reason = SNES_DIVERGED_LOCAL_MIN;
+  else if (trusted_step && lambda > 0 && snorm <= step_tolerance * lambda * xnorm) *reason = SNES_CONVERGED_SNORM_RELATIVE;
   else if (trusted_step && snorm <= 1e-12 * xnorm) *reason = SNES_CONVERGED_SNORM_RELATIVE;
   else if (trusted_step && stop.stalled >= 3 && fnorm <= 1e4 * rtol * stop.reference) *reason = SNES_CONVERGED_SNORM_RELATIVE;
   PetscFunctionReturn(0);
@@ -203,7 +217,10 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   BEAM_PETSC(SNESSetFunction(snes_, work_, residualCallback, this));
   BEAM_PETSC(SNESSetJacobian(snes_, J_, J_, jacobianCallback, this));
   BEAM_PETSC(SNESSetType(snes_, SNESNEWTONLS));
-  BEAM_PETSC(SNESSetTolerances(snes_, 1e-50, 1e-10, 0.0, 500, -1));
+  // At most 1e5 residuals per solve (PETSc's default, 1e4, is below what a 500-iteration Newton with its
+  // line search may take; no limit let newtontr with a left nonlinear preconditioner shrink its region at
+  // dv = 0 forever, 2 million residuals in 5 s).
+  BEAM_PETSC(SNESSetTolerances(snes_, 1e-50, 1e-10, 0.0, 500, 100000));
   BEAM_PETSC(SNESSetConvergenceTest(snes_, convergenceTest, &stop_, nullptr));
   BEAM_PETSC(SNESSetConvergenceHistory(snes_, history_, nullptr, 64, PETSC_TRUE));
   // A conservative model's step minimizes an energy: the line search measures progress by it (options
@@ -266,6 +283,14 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
     fallback_allowed_ = !pc_chosen && !ksp_chosen;
   }
   LinearSolver::refuseValuesThatCrash(newton_prefix_);
+  // The stopping rule is the step's (convergenceTest); PETSc's would replace it: skip accepted every step
+  // after one iteration (exit 0), default crawled 1074 iterations at the 128^2 cloth's round-off floor.
+  PetscBool own_test = PETSC_FALSE;
+  BEAM_PETSC(PetscOptionsHasName(nullptr, newton_prefix_.c_str(), "-snes_convergence_test", &own_test));
+  if (own_test)
+    throw inputError("-" + newton_prefix_ + "snes_convergence_test: replaces the implicit step's stopping rule (README: Newton stops "
+                     "when ...); accepted: no -" + newton_prefix_ + "snes_convergence_test (-" + newton_prefix_ +
+                     "snes_rtol, -" + newton_prefix_ + "snes_atol, -" + newton_prefix_ + "snes_stol tune it)");
   try {
     BEAM_PETSC(SNESSetFromOptions(snes_));
   } catch (const Error &e) { // e.g. -ms_snes_lag_preconditioner 0: PETSc's own check, a bad option
@@ -281,6 +306,13 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   if (std::find(solving.begin(), solving.end(), std::string(snes_type ? snes_type : "")) == solving.end())
     throw inputError("-" + newton_prefix_ + "snes_type " + (snes_type ? snes_type : "") +
                      ": not a method that solves the step by itself; accepted: newtonls, newtontr, qn, ngmres, anderson, ncg, nrichardson");
+  PetscReal atol, rtol, stol;
+  PetscInt max_it, max_f;
+  BEAM_PETSC(SNESGetTolerances(snes_, &atol, &rtol, &stol, &max_it, &max_f));
+  if (stol > 0 && std::string(snes_type) != SNESNEWTONLS)
+    throw inputError("-" + newton_prefix_ + "snes_stol: the full-step test is Newton's with a line search (a " + snes_type +
+                     " step is no Newton step scaled by the line search); accepted: -" + newton_prefix_ +
+                     "snes_stol with -" + newton_prefix_ + "snes_type newtonls");
   // A nonlinear preconditioner need not solve; it must work from the residual and Jacobian alone (FAS needs
   // a grid hierarchy and failed at the first step as a diverged run, exit 3).
   PetscBool has_npc = PETSC_FALSE;

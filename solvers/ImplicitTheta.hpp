@@ -87,6 +87,9 @@ public:
     double reference = 0; // |R(0)| of the step being solved
     double best = 0;      // the residual the stall count compares with
     int stalled = 0;      // iterations without halving it
+    double last = 0;      // the residual at the last iteration seen, and
+    PetscInt last_it = -1; // that iteration (newtontr asks again within one while it shrinks its region)
+    int unchanged = 0;    // iterations whose residual equals the one before, bitwise
     double floor = 0;     // the residual's round-off floor at this step (ImplicitTheta::roundOffFloor)
     // A signal asks the run to stop: with stop handlers open, each Newton iteration asks every rank
     // (one reduction) and the solve ends (as diverged) with the signal here, so a step that takes

@@ -398,6 +398,25 @@ printf 'i,j,stiffness,rest_length,damping\n0,1,200,0.2,0.3\n1,2,200,0.2,0.3\n2,3
 tr_net=("$labs/mass_spring" -particles tr_particles.csv -springs tr_springs.csv -plane 0,0,0.95,0,0,1 -contact_damping 3 -T 0.02 -scheme implicit_euler -quiet)
 expect 0 "" "${tr_net[@]}" -output_dir tr_ls
 expect 3 "Newton did not converge in the step from t = 0.005 (DIVERGED_TR_DELTA" "${tr_net[@]}" -ms_snes_type newtontr -output_dir $out
+# ... nor with -ms_snes_stol, PETSc's own step test, which neither divides by lambda nor asks the method
+# (newtontr's 5.5 % step and a qn step that had not moved were accepted, exit 0): refused for methods
+# other than newtonls, and PETSc's replacement stopping rules too (skip accepted every step unsolved).
+expect 2 "-ms_snes_stol: the full-step test is Newton's with a line search (a newtontr step is no Newton step" \
+  "${tr_net[@]}" -ms_snes_type newtontr -ms_snes_stol 1e-8 -output_dir $out
+expect 2 "-ms_snes_stol: the full-step test is Newton's with a line search (a qn step" "${tr_net[@]}" -ms_snes_type qn -ms_snes_stol 1e-8 -output_dir $out
+expect 0 "" "${tr_net[@]}" -ms_snes_stol 1e-8 -output_dir tr_ls_stol
+expect 2 "-ms_snes_convergence_test: replaces the implicit step's stopping rule" "${tr_net[@]}" -ms_snes_convergence_test skip -output_dir $out
+# A trust region shrinking at dv = 0 with a left nonlinear preconditioner never ended (no limit on the
+# residuals, 2 million in 5 s): at most 1e5 per solve now, then the step fails.
+expect 3 "(DIVERGED_FUNCTION_COUNT after 0 iterations" "${tr_net[@]}" -ms_snes_type newtontr -ms_npc_snes_type newtonls \
+  -ms_snes_npc_side left -output_dir $out
+# A method whose residual stays bitwise the same fails the step at once, and the retry solves it: qn with
+# Jacobian scaling on the disk stayed 1.4 times above its target for 500 iterations in 3 of 50 steps
+# (1608 iterations in all; 124 now), with the same final state.
+expect 0 "" "$labs/mass_spring" -model disk -plane 0,0,0,0,0,1 -scheme implicit_euler -dt 0.01 -T 0.5 -quiet -ms_snes_type qn \
+  -ms_snes_qn_scale_type jacobian -output_dir qn_stuck
+awk -F, 'NR > 1 { s += $NF } END { exit !(s > 0 && s < 400) }' qn_stuck/energy.csv && passed=$((passed + 1)) ||
+  fail "qn with Jacobian scaling on the disk: $(awk -F, 'NR > 1 { s += $NF } END { print s }' qn_stuck/energy.csv) Newton iterations in all (a stuck solve not cut short)"
 expect 0 "" "${ms1[@]}" -ms_snes_mf_operator
 # A shell line search is the energy search, for conservative models only (PETSc failed at the first step).
 expect 2 "-ms_snes_linesearch_type shell: the line search on the step's energy needs a model without dashpots or contact damping; accepted here: bt, basic, l2, cp, nleqerr" \
