@@ -26,9 +26,9 @@ constexpr double newmark_parameter_max = 1e6;
 
 GeneralizedAlphaParameters GeneralizedAlpha::newmark(double beta, double gamma) {
   if (!(gamma >= 0.5 && gamma <= newmark_parameter_max))
-    throw inputError("-newmark_gamma: " + gText(gamma) + " is out of range; accepted: a real in [1/2, 1e6]");
+    throw inputError("-newmark_gamma: " + exactDecimal(gamma) + " is out of range; accepted: a real in [1/2, 1e6]");
   if (!(beta >= 0 && beta <= newmark_parameter_max))
-    throw inputError("-newmark_beta: " + gText(beta) + " is out of range; accepted: a real in [0, 1e6]");
+    throw inputError("-newmark_beta: " + exactDecimal(beta) + " is out of range; accepted: a real in [0, 1e6]");
   return {0.0, 0.0, beta, gamma};
 }
 

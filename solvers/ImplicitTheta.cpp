@@ -288,8 +288,8 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   PetscBool own_test = PETSC_FALSE;
   BEAM_PETSC(PetscOptionsHasName(nullptr, newton_prefix_.c_str(), "-snes_convergence_test", &own_test));
   if (own_test)
-    throw inputError("-" + newton_prefix_ + "snes_convergence_test: replaces the implicit step's stopping rule (README: Newton stops "
-                     "when ...); accepted: no -" + newton_prefix_ + "snes_convergence_test (-" + newton_prefix_ +
+    throw inputError("-" + newton_prefix_ + "snes_convergence_test: replaces the implicit step's stopping rule (the README's, under "
+                     "implicit_euler); accepted: no -" + newton_prefix_ + "snes_convergence_test (-" + newton_prefix_ +
                      "snes_rtol, -" + newton_prefix_ + "snes_atol, -" + newton_prefix_ + "snes_stol tune it)");
   try {
     BEAM_PETSC(SNESSetFromOptions(snes_));
