@@ -490,11 +490,16 @@ std::string shownValue(double value, const std::string &text, bool on_bound) {
   if (end == text.c_str() || *end != '\0') return text + " (" + exact + ")";
   return on_bound && text != exact ? text + " (read as " + exact + ")" : text;
 }
+
+
+[[noreturn]] void refuseShown(const std::string &prefix, const char *name, const std::string &shown, const std::string &accepted) {
+  throw inputError("-" + prefix + name + " " + shown + ": accepted: " + accepted);
+}
 } // namespace
 
 void refuseOptionValue(const std::string &prefix, const char *name, double value, const char *accepted,
                        const std::string &text) {
-  throw inputError("-" + prefix + name + " " + shownValue(value, text, false) + ": accepted: " + accepted);
+  refuseShown(prefix, name, shownValue(value, text, false), accepted);
 }
 
 namespace {
@@ -531,8 +536,7 @@ void checkOptionValue(const std::string &prefix, const OptionRange &r, double va
   const bool above_low = r.low_open ? value > r.low : value >= r.low; // (NaN is neither)
   const bool below_high = r.high_open ? value < r.high : value <= r.high;
   if (above_low && below_high) return;
-  throw inputError("-" + prefix + r.name + " " + shownValue(value, text, value == r.low || value == r.high) +
-                   ": accepted: " + r.accepted);
+  refuseShown(prefix, r.name, shownValue(value, text, value == r.low || value == r.high), r.accepted);
 }
 
 void checkOptionRangesBelow(const std::string &prefix, const std::vector<OptionRange> &ranges, bool read_only) {

@@ -110,6 +110,13 @@ void checkNewtonTolerances(SNES snes, const std::string &prefix) {
   if (!(rtol >= 0 && rtol < 1)) bad("snes_rtol", rtol, "0 <= rtol < 1");
   if (!(atol >= 0 && std::isfinite(atol))) bad("snes_atol", atol, "a finite atol >= 0");
   if (!(stol >= 0 && stol < 1)) bad("snes_stol", stol, "0 <= stol < 1");
+  // The step test is the line-search Newton's (convergenceTest): another method would ignore it.
+  SNESType type = nullptr;
+  BEAM_PETSC(SNESGetType(snes, &type));
+  if (stol > 0 && type && std::string(type) != SNESNEWTONLS)
+    throw inputError("-" + prefix + "snes_stol: the full-step test is Newton's with a line search (a " + type +
+                     " step is no Newton step scaled by the line search); accepted: -" + prefix + "snes_stol with -" +
+                     prefix + "snes_type newtonls");
   if (maxit < 1) bad("snes_max_it", double(maxit), "an integer >= 1");
   if (maxf == 0 || maxf < -1) bad("snes_max_funcs", double(maxf), "-1 (no limit) or an integer >= 1");
   // The methods' own parameters PETSc takes without a word (a trust region of -1, a memory of 0, or one
@@ -306,13 +313,6 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   if (std::find(solving.begin(), solving.end(), std::string(snes_type ? snes_type : "")) == solving.end())
     throw inputError("-" + newton_prefix_ + "snes_type " + (snes_type ? snes_type : "") +
                      ": not a method that solves the step by itself; accepted: newtonls, newtontr, qn, ngmres, anderson, ncg, nrichardson");
-  PetscReal atol, rtol, stol;
-  PetscInt max_it, max_f;
-  BEAM_PETSC(SNESGetTolerances(snes_, &atol, &rtol, &stol, &max_it, &max_f));
-  if (stol > 0 && std::string(snes_type) != SNESNEWTONLS)
-    throw inputError("-" + newton_prefix_ + "snes_stol: the full-step test is Newton's with a line search (a " + snes_type +
-                     " step is no Newton step scaled by the line search); accepted: -" + newton_prefix_ +
-                     "snes_stol with -" + newton_prefix_ + "snes_type newtonls");
   // A nonlinear preconditioner need not solve; it must work from the residual and Jacobian alone (FAS needs
   // a grid hierarchy and failed at the first step as a diverged run, exit 3).
   PetscBool has_npc = PETSC_FALSE;
