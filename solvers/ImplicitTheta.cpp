@@ -32,12 +32,28 @@ namespace {
 PetscErrorCode convergenceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscReal snorm, PetscReal fnorm,
                                SNESConvergedReason *reason, void *ctx) {
   PetscFunctionBeginUser;
+  auto &stop = *static_cast<ImplicitTheta::NewtonStop *>(ctx);
+  // Under a left nonlinear preconditioner (-<prefix>snes_npc_side left) fnorm is |dv - NPC(dv)|, a
+  // velocity, not |R|: the tests take |R(dv)| (with fnorm, Newton with a left NPC crept linearly and its
+  // step test accepted a state 5e-7 off, exit 0).
+  SNESFunctionType function_type = SNES_FUNCTION_DEFAULT;
+  PetscCall(SNESGetFunctionType(snes, &function_type));
+  const bool preconditioned = function_type == SNES_FUNCTION_PRECONDITIONED;
+  if (preconditioned) {
+    Vec dv;
+    PetscCall(SNESGetSolution(snes, &dv));
+    try {
+      fnorm = stop.residual_norm(dv);
+    } catch (const Error &e) {
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "%s", e.what());
+    }
+  }
+  stop.norm = fnorm;
   // PETSc's own step test (-snes_stol) neither divides by lambda nor asks which method made the step:
   // kept out (snorm "infinite" to it), the step test below takes its tolerance. With it, newtontr
   // accepted a step at 5.5 % of its starting residual and qn one that had not moved (exit 0).
   PetscCall(SNESConvergedDefault(snes, it, xnorm, PETSC_MAX_REAL, fnorm, reason, nullptr));
   if (*reason != SNES_CONVERGED_ITERATING) PetscFunctionReturn(0);
-  auto &stop = *static_cast<ImplicitTheta::NewtonStop *>(ctx);
   if (stop.watch_signals && (stop.interrupted_by = stopRequested(stop.comm)) != 0) {
     *reason = SNES_DIVERGED_INNER; // (PETSc 3.18 has no SNES_DIVERGED_USER; the step reads interrupted_by)
     PetscFunctionReturn(0);
@@ -77,17 +93,19 @@ PetscErrorCode convergenceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscRea
   // such step either; Newton goes on from one only under -..._snes_max_linear_solve_fail. Nor does a
   // method whose step is not the Newton step scaled by lambda: the trust region's is cut to its radius
   // (-ms_snes_type newtontr accepted a step at 5.5 % of its starting residual, exit 0, as its radius
-  // shrank), a quasi-Newton or NGMRES step is not a Newton step; those end on the residual tests.
+  // shrank), a quasi-Newton or NGMRES step is not a Newton step; those end on the residual tests. Nor is
+  // a Newton step of dv - NPC(dv) one of R (preconditioned).
   PetscBool line_search_newton = PETSC_FALSE;
   PetscCall(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(snes), SNESNEWTONLS, &line_search_newton));
-  const bool trusted_step = line_search_newton && it > 0 && linear > 0 && (linear != KSP_CONVERGED_ITS || direct);
+  const bool trusted_step =
+      line_search_newton && !preconditioned && it > 0 && linear > 0 && (linear != KSP_CONVERGED_ITS || direct);
   const PetscReal step_tolerance = stol > 0 ? stol : 1e-8; // -snes_stol, for Newton with a line search only
   if (fnorm <= rtol * stop.reference) *reason = SNES_CONVERGED_FNORM_RELATIVE;
   else if (fnorm <= ImplicitTheta::kFloorFactor * stop.floor) *reason = SNES_CONVERGED_FNORM_ABS;
   // Another method whose residual stays bitwise the same for 3 iterations does not move: the step fails
   // at once and is retried (qn with Jacobian scaling stayed 1.4 times above the target, bitwise, for 500
   // iterations). (Not its step's norm: ngmres reports 0 for it.)
-  else if (!line_search_newton && stop.unchanged >= 3) *reason = SNES_DIVERGED_LOCAL_MIN;
+  else if ((!line_search_newton || preconditioned) && stop.unchanged >= 3) *reason = SNES_DIVERGED_LOCAL_MIN;
   else if (trusted_step && lambda > 0 && snorm <= step_tolerance * lambda * xnorm) *reason = SNES_CONVERGED_SNORM_RELATIVE;
   else if (trusted_step && snorm <= 1e-12 * xnorm) *reason = SNES_CONVERGED_SNORM_RELATIVE;
   else if (trusted_step && stop.stalled >= 3 && fnorm <= 1e4 * rtol * stop.reference) *reason = SNES_CONVERGED_SNORM_RELATIVE;
@@ -329,12 +347,22 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
                        ": needs more than the step's residual and Jacobian; accepted: newtonls, newtontr, qn, ngmres, anderson, ncg, "
                        "nrichardson, ksponly, ms");
   }
+  stop_.residual_norm = [this](Vec dv) {
+    if (!true_residual_) true_residual_ = model_->createVector();
+    residual(dv, true_residual_);
+    PetscReal norm = 0;
+    BEAM_PETSC(VecNorm(true_residual_, NORM_2, &norm));
+    return double(norm);
+  };
   PetscBool mf_operator = PETSC_FALSE, mf = PETSC_FALSE;
   BEAM_PETSC(SNESGetUseMatrixFree(snes_, &mf_operator, &mf));
   if (fallback_allowed_) { // the fallback swaps the linear solver of Newton's line search method on J_ only
     PetscBool newton_ls = PETSC_FALSE;
     BEAM_PETSC(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(snes_.get()), SNESNEWTONLS, &newton_ls));
-    fallback_allowed_ = newton_ls && !mf_operator && !mf;
+    // (A left nonlinear preconditioner makes PETSc's Newton matrix-free too, at its set-up.)
+    PCSide npc_side = PC_RIGHT;
+    if (has_npc) BEAM_PETSC(SNESGetNPCSide(snes_, &npc_side));
+    fallback_allowed_ = newton_ls && !mf_operator && !mf && !(has_npc && npc_side == PC_LEFT);
   }
   // Without an assembled matrix PETSc sets the preconditioner to none, whatever the options chose.
   char pc_named[64] = "";
@@ -434,7 +462,10 @@ void ImplicitTheta::setUpLinearSolverAt(Vec x, Vec v) {
   vn_ = v;
   KSP ksp;
   BEAM_PETSC(SNESGetKSP(snes_, &ksp));
-  BEAM_PETSC(SNESComputeJacobian(snes_, zero_, J_, J_));
+  // The model's Jacobian itself: SNESComputeJacobian leaves the matrix unassembled under a left nonlinear
+  // preconditioner (-<prefix>snes_npc_side left), and GAMG failed on the zero matrix ("Computed maximum
+  // singular value as zero", exit 3).
+  jacobian(zero_, J_);
   BEAM_PETSC(KSPSetOperators(ksp, J_, J_));
   // The preconditioner's first setup: where options PETSc checks only then fail (-ms_pc_type ilu on
   // several ranks has no factorization: a failed run until 2026-11-29).
@@ -504,6 +535,9 @@ PetscErrorCode ImplicitTheta::linearToleranceCallback(SNES snes, PetscInt) {
   PetscInt maxit;
   KSP ksp;
   PetscCall(SNESGetFunctionNorm(snes, &fnorm));
+  SNESFunctionType function_type = SNES_FUNCTION_DEFAULT;
+  PetscCall(SNESGetFunctionType(snes, &function_type));
+  if (function_type == SNES_FUNCTION_PRECONDITIONED) fnorm = self.stop_.norm; // |R|, as the floor
   PetscCall(SNESGetKSP(snes, &ksp));
   PetscCall(KSPGetTolerances(ksp, &rtol, &atol, &dtol, &maxit));
   rtol = self.linear_rtol_;
@@ -732,6 +766,9 @@ void ImplicitTheta::step(double t, Vec x, Vec v) {
     if (reason <= 0) {
       PetscReal fnorm = 0;
       BEAM_PETSC(SNESGetFunctionNorm(snes_, &fnorm));
+      SNESFunctionType function_type = SNES_FUNCTION_DEFAULT;
+      BEAM_PETSC(SNESGetFunctionType(snes_, &function_type));
+      if (function_type == SNES_FUNCTION_PRECONDITIONED) fnorm = stop_.norm; // |R|, not |dv - NPC(dv)|
       std::ostringstream why;
       why << name_ << ": Newton did not converge in the step from t = " << t << " (" << SNESConvergedReasons[reason]
           << " after " << iterations_ << " iterations, ";

@@ -29,6 +29,7 @@
 // Linear models: the residual is linear in dv with the constant matrix M + theta dt C + theta^2 dt^2 S,
 // so one solve with it (prefix `shifted_`, factored once per run) is the exact Newton solution.
 #pragma once
+#include <functional>
 #include <optional>
 
 #include <petscsnes.h>
@@ -91,6 +92,10 @@ public:
     PetscInt last_it = -1; // that iteration (newtontr asks again within one while it shrinks its region)
     int unchanged = 0;    // iterations whose residual equals the one before, bitwise
     double floor = 0;     // the residual's round-off floor at this step (ImplicitTheta::roundOffFloor)
+    // Under a left nonlinear preconditioner SNES's function is dv - NPC(dv), not R: the tests read |R(dv)|
+    // from here instead (one more residual per iteration), and norm keeps the last one seen.
+    std::function<double(Vec)> residual_norm;
+    double norm = 0;
     // A signal asks the run to stop: with stop handlers open, each Newton iteration asks every rank
     // (one reduction) and the solve ends (as diverged) with the signal here, so a step that takes
     // minutes (a folding cloth) does not hold the stop until it ends.
@@ -130,6 +135,7 @@ private:
   double t_ = 0;
   Vec xn_ = nullptr, vn_ = nullptr;
   PVec dv_, xt_, vt_, work_, rhs_, zero_, work_floor_;
+  PVec true_residual_; // R(dv) under a left nonlinear preconditioner (NewtonStop::residual_norm)
   PVec prime_x_, prime_v_; // the state of the preconditioner's first setup (prime_ only)
   bool prime_ = false, primed_ = false, prime_point_set_ = false;
   NewtonStop stop_;

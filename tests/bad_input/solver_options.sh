@@ -407,9 +407,22 @@ expect 2 "-ms_snes_stol: the full-step test is Newton's with a line search (a qn
 expect 0 "" "${tr_net[@]}" -ms_snes_stol 1e-8 -output_dir tr_ls_stol
 expect 2 "-ms_snes_convergence_test: replaces the implicit step's stopping rule" "${tr_net[@]}" -ms_snes_convergence_test skip -output_dir $out
 # A trust region shrinking at dv = 0 with a left nonlinear preconditioner never ended (no limit on the
-# residuals, 2 million in 5 s): at most 1e5 per solve now, then the step fails.
-expect 3 "(DIVERGED_FUNCTION_COUNT after 0 iterations" "${tr_net[@]}" -ms_snes_type newtontr -ms_npc_snes_type newtonls \
+# residuals, 2 million in 5 s): at most 1e5 per solve now (then the step fails). It shrank on a zero
+# matrix: under a left NPC PETSc's Newton methods never ask for the Jacobian, and the set-up's was not
+# computed either (since 2026-12-01 it is: the trust region now fails honestly at step 6).
+expect 3 "(DIVERGED_TR_DELTA after" "${tr_net[@]}" -ms_snes_type newtontr -ms_npc_snes_type newtonls \
   -ms_snes_npc_side left -output_dir $out
+"${tr_net[@]}" -output_dir tr_view -ms_snes_view | grep -q 'maximum iterations=500, maximum function evaluations=100000' &&
+  passed=$((passed + 1)) || fail "Newton's default limits (500 iterations, 1e5 residuals) not in -ms_snes_view"
+# The same on the multigrid path: GAMG was set up on that zero matrix ("Computed maximum singular value as
+# zero", exit 3); and a left NPC's function is dv - NPC(dv), whose norm the stopping rule took for |R| (its
+# step test then accepted a state 5e-7 off on a 120x120 cloth). Now the rule reads |R| itself: the same
+# state as without the NPC, within the solves' tolerance (1.7e-10 apart).
+lnpc=("$labs/mass_spring" -model cloth -cloth_nx 90 -cloth_ny 90 -scheme implicit_euler -T 0.01 -quiet)
+expect 0 "" "${lnpc[@]}" -output_dir lnpc_ref -save_final lnpc_ref.csv
+expect 0 "" "${lnpc[@]}" -ms_npc_snes_type newtonls -ms_snes_npc_side left -output_dir lnpc -save_final lnpc.csv
+paste -d, lnpc_ref.csv lnpc.csv | awk -F, 'NR > 1 { for (i = 2; i <= 7; ++i) { d = $i - $(i + 7); if (d < 0) d = -d; if (d > m) m = d } }
+  END { exit !(NR > 1 && m < 1e-8) }' && passed=$((passed + 1)) || fail "a left NPC's final state differs from Newton's alone by more than 1e-8"
 # A method whose residual stays bitwise the same fails the step at once, and the retry solves it: qn with
 # Jacobian scaling on the disk stayed 1.4 times above its target for 500 iterations in 3 of 50 steps
 # (1608 iterations in all; 124 now), with the same final state.
