@@ -418,7 +418,7 @@ expect 3 "(DIVERGED_TR_DELTA after" "${tr_net[@]}" -ms_snes_type newtontr -ms_np
 # zero", exit 3); and a left NPC's function is dv - NPC(dv), whose norm the stopping rule took for |R| (its
 # step test then accepted a state 5e-7 off on a 120x120 cloth). Now the rule reads |R| itself: the same
 # state as without the NPC, within the solves' tolerance (1.7e-10 apart).
-lnpc=("$labs/mass_spring" -model cloth -cloth_nx 90 -cloth_ny 90 -scheme implicit_euler -T 0.01 -quiet)
+lnpc=("$labs/mass_spring" -model cloth -cloth_nx 90 -cloth_ny 90 -scheme implicit_euler -dt 0.01 -T 0.01 -quiet)
 expect 0 "" "${lnpc[@]}" -output_dir lnpc_ref -save_final lnpc_ref.csv
 expect 0 "" "${lnpc[@]}" -ms_npc_snes_type newtonls -ms_snes_npc_side left -output_dir lnpc -save_final lnpc.csv
 paste -d, lnpc_ref.csv lnpc.csv | awk -F, 'NR > 1 { for (i = 2; i <= 7; ++i) { d = $i - $(i + 7); if (d < 0) d = -d; if (d > m) m = d } }
