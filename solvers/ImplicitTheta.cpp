@@ -29,6 +29,25 @@ namespace {
 // line search from passing for convergence. rtol and atol are SNES's (-<prefix>snes_rtol, -<prefix>snes_atol).
 // The step and stall tests are for Newton with a line search (newtonls) only; the other methods end on
 // the residual tests, or fail at once when their residual stops changing.
+// Whether SNES's function is dv - NPC(dv) (a left nonlinear preconditioner), not R.
+PetscErrorCode preconditionedFunction(SNES snes, bool *preconditioned) {
+  PetscFunctionBeginUser;
+  SNESFunctionType function_type = SNES_FUNCTION_DEFAULT;
+  PetscCall(SNESGetFunctionType(snes, &function_type));
+  *preconditioned = function_type == SNES_FUNCTION_PRECONDITIONED;
+  PetscFunctionReturn(0);
+}
+
+// |R| at SNES's last iterate: its function's norm, or the one the stopping rule read under a left NPC.
+PetscErrorCode lastResidualNorm(SNES snes, const ImplicitTheta::NewtonStop &stop, PetscReal *norm) {
+  PetscFunctionBeginUser;
+  bool preconditioned = false;
+  PetscCall(preconditionedFunction(snes, &preconditioned));
+  if (preconditioned) *norm = stop.norm;
+  else PetscCall(SNESGetFunctionNorm(snes, norm));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode convergenceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscReal snorm, PetscReal fnorm,
                                SNESConvergedReason *reason, void *ctx) {
   PetscFunctionBeginUser;
@@ -36,9 +55,8 @@ PetscErrorCode convergenceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscRea
   // Under a left nonlinear preconditioner (-<prefix>snes_npc_side left) fnorm is |dv - NPC(dv)|, a
   // velocity, not |R|: the tests take |R(dv)| (with fnorm, Newton with a left NPC crept linearly and its
   // step test accepted a state 5e-7 off, exit 0).
-  SNESFunctionType function_type = SNES_FUNCTION_DEFAULT;
-  PetscCall(SNESGetFunctionType(snes, &function_type));
-  const bool preconditioned = function_type == SNES_FUNCTION_PRECONDITIONED;
+  bool preconditioned = false;
+  PetscCall(preconditionedFunction(snes, &preconditioned));
   if (preconditioned) {
     Vec dv;
     PetscCall(SNESGetSolution(snes, &dv));
@@ -534,10 +552,7 @@ PetscErrorCode ImplicitTheta::linearToleranceCallback(SNES snes, PetscInt) {
   PetscReal fnorm = 0, rtol, atol, dtol;
   PetscInt maxit;
   KSP ksp;
-  PetscCall(SNESGetFunctionNorm(snes, &fnorm));
-  SNESFunctionType function_type = SNES_FUNCTION_DEFAULT;
-  PetscCall(SNESGetFunctionType(snes, &function_type));
-  if (function_type == SNES_FUNCTION_PRECONDITIONED) fnorm = self.stop_.norm; // |R|, as the floor
+  PetscCall(lastResidualNorm(snes, self.stop_, &fnorm));
   PetscCall(SNESGetKSP(snes, &ksp));
   PetscCall(KSPGetTolerances(ksp, &rtol, &atol, &dtol, &maxit));
   rtol = self.linear_rtol_;
@@ -765,10 +780,7 @@ void ImplicitTheta::step(double t, Vec x, Vec v) {
     }
     if (reason <= 0) {
       PetscReal fnorm = 0;
-      BEAM_PETSC(SNESGetFunctionNorm(snes_, &fnorm));
-      SNESFunctionType function_type = SNES_FUNCTION_DEFAULT;
-      BEAM_PETSC(SNESGetFunctionType(snes_, &function_type));
-      if (function_type == SNES_FUNCTION_PRECONDITIONED) fnorm = stop_.norm; // |R|, not |dv - NPC(dv)|
+      BEAM_PETSC(lastResidualNorm(snes_, stop_, &fnorm));
       std::ostringstream why;
       why << name_ << ": Newton did not converge in the step from t = " << t << " (" << SNESConvergedReasons[reason]
           << " after " << iterations_ << " iterations, ";
