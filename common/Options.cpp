@@ -116,6 +116,10 @@ void OptionReader::checkEveryOccurrence(const std::string &option,
   }
 }
 
+void OptionReader::checkEachGiven(const char *name, const std::function<std::string(const std::string &)> &problem) {
+  checkEveryOccurrence(fullName(prefix_, name), problem);
+}
+
 double OptionReader::real(const char *name, const char *help, double value, const Bounds &bounds) {
   PetscOptionItems *PetscOptionsObject = items_; // the name PETSc's option macros expect
   PetscReal v = value;

@@ -77,6 +77,9 @@ public:
   std::vector<std::string> names(const char *name, const char *help, const std::string &value, const NamesCheck &check = {},
                                  const std::string &accepted = "");
 
+  // `problem` ("" when none) applied to every occurrence of an option on the command line, for a text
+  // option with a check of its own (PETSc keeps the last: an earlier bad one would be read by nobody).
+  void checkEachGiven(const char *name, const std::function<std::string(const std::string &)> &problem);
   bool given(const char *name) const; // present on the command line (or in an options file)
   std::string value(const char *name) const; // the value as given ("" when absent), for messages
   // Records an input error found by a set's own checks inside the block (thrown at its end).

@@ -18,6 +18,17 @@ MechanismOptions readMechanismOptions(MPI_Comm comm, bool stabilization) {
     links = r.integer("-links", "Number of links of -model chain", links, 1, 100000);
     if (r.given("-links") && strcasecmp(model.c_str(), "chain") != 0) // read and ignored until 2026-11-27
       r.fail("-links: given with -model " + model + "; accepted: -links with -model chain");
+    // Every -model given must be a mechanism: PETSc keeps the last, so `-model blob -model chain` ran the
+    // chain (exit 0) until 2026-12-01. The last one is loaded below.
+    r.checkEachGiven("-model", [&](const std::string &given) {
+      if (given == model) return std::string();
+      try {
+        (void)multibody::loadModel(given, int(links));
+      } catch (const Error &e) {
+        return std::string(e.what());
+      }
+      return std::string();
+    });
     if (!stabilization) return; // the lab sets its own (then -baumgarte_* and -projection are unknown options)
     // Up to 1e100, so that omega^2 and 2 xi omega are finite numbers (1e300 made omega^2 inf: the option's
     // value, not the run, was at fault). Any omega much above 2/dt still makes the explicit schemes

@@ -39,12 +39,24 @@ try:
 except ImportError:
     sys.exit(10)
 sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[0])))
+def stdout_lost():  # stdout closed or full (lab | head, > /dev/full): the chart is written before the
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # script's one print; Python's own
+    sys.exit(0)  # flush at exit failed with status 120, taken for a failed chart
 try:
     runpy.run_path(sys.argv[0], run_name="__main__")
+    sys.stdout.flush()
 except KeyboardInterrupt:
     sys.exit(130)
 except BrokenPipeError:
-    sys.exit(0)  # stdout closed (lab | head): the chart is written before the script's one print
+    stdout_lost()
+except OSError as e:
+    if e.filename is not None:
+        fail(f"cannot write '{e.filename}': {e.strerror}")
+    try:
+        sys.stdout.flush()
+    except OSError:
+        stdout_lost()
+    fail(f"{type(e).__name__}: {e}")
 except SystemExit as e:
     if e.code not in (None, 0):
         fail(e.code if isinstance(e.code, str) else f"exit status {e.code}")

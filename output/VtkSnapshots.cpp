@@ -441,6 +441,7 @@ std::vector<std::pair<double, std::string>> VtkSnapshots::readPvd(PetscInt step)
   std::vector<std::pair<double, std::string>> series;
   const std::string path = dir_ + "/" + name_ + ".pvd";
   const std::string bad = "-restart: cannot continue the series '" + path + "': ";
+  const std::string as_left = "; accepted: the .pvd as the interrupted run left it";
   struct stat st {};
   if (stat(path.c_str(), &st) != 0) { // no series yet: start one, unless its snapshots are there
     std::error_code ec;
@@ -452,7 +453,7 @@ std::vector<std::pair<double, std::string>> VtkSnapshots::readPvd(PetscInt step)
     }
     return series;
   }
-  if (!S_ISREG(st.st_mode) || st.st_size > (64 << 20)) throw inputError(bad + "not a regular file of a sensible size");
+  if (!S_ISREG(st.st_mode) || st.st_size > (64 << 20)) throw inputError(bad + "not a regular file of a sensible size" + as_left);
   vtkSmartPointer<vtkXMLDataElement> root;
   // VTK's parser reports malformed XML on its own output window, a coloured line before ours: silenced
   // here, the refusal below says what is wrong.
@@ -462,9 +463,9 @@ std::vector<std::pair<double, std::string>> VtkSnapshots::readPvd(PetscInt step)
   vtkObject::SetGlobalWarningDisplay(display);
   if (!root || std::string(root->GetName()) != "VTKFile" || !root->GetAttribute("type") ||
       std::string(root->GetAttribute("type")) != "Collection")
-    throw inputError(bad + "not a VTK collection");
+    throw inputError(bad + "not a VTK collection" + as_left);
   vtkXMLDataElement *collection = root->FindNestedElementWithName("Collection");
-  if (!collection) throw inputError(bad + "no Collection element");
+  if (!collection) throw inputError(bad + "no Collection element" + as_left);
   // The series as this class writes it: its own snapshot files in the directory, steps and times
   // increasing (an edited .pvd listing a file twice, times going back, or a file elsewhere through
   // "beam_/../" was continued as it was, exit 0).
@@ -474,14 +475,14 @@ std::vector<std::pair<double, std::string>> VtkSnapshots::readPvd(PetscInt step)
     vtkXMLDataElement *ds = collection->GetNestedElement(i);
     const char *file = ds->GetAttribute("file");
     double time = 0;
-    if (!file || !ds->GetScalarAttribute("timestep", time)) throw inputError(bad + "a DataSet without file or timestep");
+    if (!file || !ds->GetScalarAttribute("timestep", time)) throw inputError(bad + "a DataSet without file or timestep" + as_left);
     const std::string f = file;
     const SnapshotFileName parsed = parseSnapshotFileName(f, name_);
     if (!parsed.matches || parsed.piece || parsed.staging)
       throw inputError(bad + "a DataSet that is not a snapshot of this series in its directory: '" + f +
-                       "'; accepted: the .pvd as the interrupted run left it");
+                       "'" + as_left);
     if (parsed.step <= last_step || !(time > last_time) || !std::isfinite(time))
-      throw inputError(bad + "its steps or times do not increase at '" + f + "'; accepted: the .pvd as the interrupted run left it");
+      throw inputError(bad + "its steps or times do not increase at '" + f + "'" + as_left);
     last_step = parsed.step;
     last_time = time;
     if (parsed.step > step) break;

@@ -29,35 +29,13 @@ namespace {
 // line search from passing for convergence. rtol and atol are SNES's (-<prefix>snes_rtol, -<prefix>snes_atol).
 // The step and stall tests are for Newton with a line search (newtonls) only; the other methods end on
 // the residual tests, or fail at once when their residual stops changing.
-// Whether SNES's function is dv - NPC(dv) (a left nonlinear preconditioner), not R.
-PetscErrorCode preconditionedFunction(SNES snes, bool *preconditioned) {
-  PetscFunctionBeginUser;
-  SNESFunctionType function_type = SNES_FUNCTION_DEFAULT;
-  PetscCall(SNESGetFunctionType(snes, &function_type));
-  *preconditioned = function_type == SNES_FUNCTION_PRECONDITIONED;
-  PetscFunctionReturn(0);
-}
-
-// |R| at SNES's last iterate: its function's norm, or the one the stopping rule read under a left NPC.
-PetscErrorCode lastResidualNorm(SNES snes, const ImplicitTheta::NewtonStop &stop, PetscReal *norm) {
-  PetscFunctionBeginUser;
-  bool preconditioned = false;
-  PetscCall(preconditionedFunction(snes, &preconditioned));
-  if (preconditioned) *norm = stop.norm;
-  else PetscCall(SNESGetFunctionNorm(snes, norm));
-  PetscFunctionReturn(0);
-}
-
 PetscErrorCode convergenceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscReal snorm, PetscReal fnorm,
                                SNESConvergedReason *reason, void *ctx) {
   PetscFunctionBeginUser;
   auto &stop = *static_cast<ImplicitTheta::NewtonStop *>(ctx);
   // Under a left nonlinear preconditioner (-<prefix>snes_npc_side left) fnorm is |dv - NPC(dv)|, a
-  // velocity, not |R|: the tests take |R(dv)| (with fnorm, Newton with a left NPC crept linearly and its
-  // step test accepted a state 5e-7 off, exit 0).
-  bool preconditioned = false;
-  PetscCall(preconditionedFunction(snes, &preconditioned));
-  if (preconditioned) {
+  // velocity, not |R| (unless -<prefix>snes_function_type unpreconditioned): the tests take |R(dv)|.
+  if (stop.npc_left) {
     Vec dv;
     PetscCall(SNESGetSolution(snes, &dv));
     try {
@@ -112,18 +90,21 @@ PetscErrorCode convergenceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscRea
   // method whose step is not the Newton step scaled by lambda: the trust region's is cut to its radius
   // (-ms_snes_type newtontr accepted a step at 5.5 % of its starting residual, exit 0, as its radius
   // shrank), a quasi-Newton or NGMRES step is not a Newton step; those end on the residual tests. Nor is
-  // a Newton step of dv - NPC(dv) one of R (preconditioned).
+  // Newton's step under a nonlinear preconditioner: on the left it is one of dv - NPC(dv) (with fnorm, a
+  // left NPC crept linearly and its step test accepted a state 5e-7 off, exit 0), on the right it starts
+  // from the NPC's iterate with the NPC's function, which ksponly and ms leave stale (steps accepted at
+  // |R| 100 times the target, exit 0).
   PetscBool line_search_newton = PETSC_FALSE;
   PetscCall(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(snes), SNESNEWTONLS, &line_search_newton));
-  const bool trusted_step =
-      line_search_newton && !preconditioned && it > 0 && linear > 0 && (linear != KSP_CONVERGED_ITS || direct);
+  const bool newton_step = line_search_newton && !stop.npc;
+  const bool trusted_step = newton_step && it > 0 && linear > 0 && (linear != KSP_CONVERGED_ITS || direct);
   const PetscReal step_tolerance = stol > 0 ? stol : 1e-8; // -snes_stol, for Newton with a line search only
   if (fnorm <= rtol * stop.reference) *reason = SNES_CONVERGED_FNORM_RELATIVE;
   else if (fnorm <= ImplicitTheta::kFloorFactor * stop.floor) *reason = SNES_CONVERGED_FNORM_ABS;
   // Another method whose residual stays bitwise the same for 3 iterations does not move: the step fails
   // at once and is retried (qn with Jacobian scaling stayed 1.4 times above the target, bitwise, for 500
   // iterations). (Not its step's norm: ngmres reports 0 for it.)
-  else if ((!line_search_newton || preconditioned) && stop.unchanged >= 3) *reason = SNES_DIVERGED_LOCAL_MIN;
+  else if (!newton_step && stop.unchanged >= 3) *reason = SNES_DIVERGED_LOCAL_MIN;
   else if (trusted_step && lambda > 0 && snorm <= step_tolerance * lambda * xnorm) *reason = SNES_CONVERGED_SNORM_RELATIVE;
   else if (trusted_step && snorm <= 1e-12 * xnorm) *reason = SNES_CONVERGED_SNORM_RELATIVE;
   else if (trusted_step && stop.stalled >= 3 && fnorm <= 1e4 * rtol * stop.reference) *reason = SNES_CONVERGED_SNORM_RELATIVE;
@@ -365,6 +346,10 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
                        ": needs more than the step's residual and Jacobian; accepted: newtonls, newtontr, qn, ngmres, anderson, ncg, "
                        "nrichardson, ksponly, ms");
   }
+  stop_.npc = has_npc;
+  PCSide npc_side = PC_RIGHT;
+  if (has_npc) BEAM_PETSC(SNESGetNPCSide(snes_, &npc_side));
+  stop_.npc_left = has_npc && npc_side == PC_LEFT;
   stop_.residual_norm = [this](Vec dv) {
     if (!true_residual_) true_residual_ = model_->createVector();
     residual(dv, true_residual_);
@@ -378,9 +363,7 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
     PetscBool newton_ls = PETSC_FALSE;
     BEAM_PETSC(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(snes_.get()), SNESNEWTONLS, &newton_ls));
     // (A left nonlinear preconditioner makes PETSc's Newton matrix-free too, at its set-up.)
-    PCSide npc_side = PC_RIGHT;
-    if (has_npc) BEAM_PETSC(SNESGetNPCSide(snes_, &npc_side));
-    fallback_allowed_ = newton_ls && !mf_operator && !mf && !(has_npc && npc_side == PC_LEFT);
+    fallback_allowed_ = newton_ls && !mf_operator && !mf && !stop_.npc_left;
   }
   // Without an assembled matrix PETSc sets the preconditioner to none, whatever the options chose.
   char pc_named[64] = "";
@@ -552,7 +535,8 @@ PetscErrorCode ImplicitTheta::linearToleranceCallback(SNES snes, PetscInt) {
   PetscReal fnorm = 0, rtol, atol, dtol;
   PetscInt maxit;
   KSP ksp;
-  PetscCall(lastResidualNorm(snes, self.stop_, &fnorm));
+  if (self.stop_.npc_left) fnorm = self.stop_.norm; // |R|, as the floor
+  else PetscCall(SNESGetFunctionNorm(snes, &fnorm));
   PetscCall(SNESGetKSP(snes, &ksp));
   PetscCall(KSPGetTolerances(ksp, &rtol, &atol, &dtol, &maxit));
   rtol = self.linear_rtol_;
@@ -779,8 +763,9 @@ void ImplicitTheta::step(double t, Vec x, Vec v) {
       }
     }
     if (reason <= 0) {
-      PetscReal fnorm = 0;
-      BEAM_PETSC(lastResidualNorm(snes_, stop_, &fnorm));
+      // |R| at the last iterate, computed: SNES's norm is |dv - NPC(dv)| under a left NPC, and one that
+      // failed before Newton's first test left the step before's.
+      const double fnorm = stop_.residual_norm(dv_);
       std::ostringstream why;
       why << name_ << ": Newton did not converge in the step from t = " << t << " (" << SNESConvergedReasons[reason]
           << " after " << iterations_ << " iterations, ";
@@ -795,6 +780,18 @@ void ImplicitTheta::step(double t, Vec x, Vec v) {
       }
       if (reason == SNES_DIVERGED_FNORM_NAN) why << "the residual became NaN or infinite at a trial state";
       else why << "residual " << fnorm;
+      if (reason == SNES_DIVERGED_INNER && stop_.npc) { // the nonlinear preconditioner failed, by its own rule
+        SNES npc;
+        SNESType npc_type = nullptr;
+        SNESConvergedReason npc_reason = SNES_CONVERGED_ITERATING;
+        PetscInt npc_its = 0;
+        BEAM_PETSC(SNESGetNPC(snes_, &npc));
+        BEAM_PETSC(SNESGetType(npc, &npc_type));
+        BEAM_PETSC(SNESGetConvergedReason(npc, &npc_reason));
+        BEAM_PETSC(SNESGetIterationNumber(npc, &npc_its));
+        why << "; the nonlinear preconditioner -" << newton_prefix_ << "npc_snes_type " << (npc_type ? npc_type : "?") << " ended "
+            << SNESConvergedReasons[npc_reason] << " after " << npc_its << " iterations, by PETSc's stopping rule, not the step's";
+      }
       // A linear solve that failed under a linear solver the options chose (-ms_pc_type lmvm, deflation or
       // cp on the chain, at the first step): the solver is a suspect as much as dt.
       std::string other_solver;

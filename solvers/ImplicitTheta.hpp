@@ -92,8 +92,10 @@ public:
     PetscInt last_it = -1; // that iteration (newtontr asks again within one while it shrinks its region)
     int unchanged = 0;    // iterations whose residual equals the one before, bitwise
     double floor = 0;     // the residual's round-off floor at this step (ImplicitTheta::roundOffFloor)
-    // Under a left nonlinear preconditioner SNES's function is dv - NPC(dv), not R: the tests read |R(dv)|
-    // from here instead (one more residual per iteration), and norm keeps the last one seen.
+    // With a nonlinear preconditioner the step tests do not apply (convergenceTest); under a left one
+    // SNES's function is dv - NPC(dv), not R, and the tests read |R(dv)| from residual_norm instead (one
+    // more residual per iteration); norm keeps the last one seen.
+    bool npc = false, npc_left = false;
     std::function<double(Vec)> residual_norm;
     double norm = 0;
     // A signal asks the run to stop: with stop handlers open, each Newton iteration asks every rank

@@ -22,6 +22,11 @@ PetscInt stepCount(double T, double dt) {
   const double n = std::ceil(T / dt * (1 - 1e-12));
   if (!(n <= double(PETSC_MAX_INT) - 1))
     throw inputError("-T / -dt: " + exactDecimal(n) + " steps is too many; accepted: at most " + std::to_string(PETSC_MAX_INT - 1));
+  // The steps' times n dt must be numbers: -dt 1e308 -T 1.5e308 reached t = inf at step 2, and a body at
+  // rest "diverged" there (the energy is not finite, exit 3).
+  if (!std::isfinite(n * dt))
+    throw inputError("-T / -dt: the last step ends at " + exactDecimal(n) + " x " + exactDecimal(dt) +
+                     ", beyond the largest double; accepted: -T and -dt whose steps end at a finite time");
   return PetscInt(n);
 }
 

@@ -445,3 +445,26 @@ expect 2 "-perturbation: 1e308 is out of range; accepted: a real in [1e-16, 1e-4
 expect 2 "no spring has a stiffness > 0" "$labs/mass_spring_stability" -particles particles_drop.csv -springs springs_drop.csv -output_dir $out
 expect 2 "-steps_per_contact, -drop_height, -gravity_z, -mass, -contact_stiffness: the drop and six contact durations take" \
   "$labs/contact_study" -steps_per_contact 1e9 -output_dir $out
+# An earlier -model given on the command line is a mechanism too (PETSc keeps the last: `-model blob
+# -model chain` ran the chain, exit 0, until 2026-12-01).
+expect 2 '-model "blob" unknown' "$labs/multibody" -model blob -model chain -T 0.01 -output_dir $out
+expect 2 '-model "blob" unknown' "$labs/constraint_drift" -model blob -model pendulum -T 0.01 -output_dir $out
+mkdir -p model_dir.json
+expect 2 "-model: 'model_dir.json': not a regular file" "$labs/multibody" -model model_dir.json -model pendulum -T 0.01 -output_dir $out
+expect 0 "" "$labs/multibody" -model chain -model pendulum -T 0.01 -quiet -output_dir model_twice
+# Steps whose last time overflows a double (t = inf at step 2: a body at rest "diverged", exit 3, until
+# 2026-12-01), in every lab with a time loop.
+for lab in multibody midpoint discrete_system; do
+  expect 2 "-T / -dt: the last step ends at 2 x 1e+308, beyond the largest double" "$labs/$lab" -dt 1e308 -T 1.5e308 -output_dir $out
+done
+expect 2 "-T / -dt: the last step ends at 2 x 1e+308, beyond the largest double" "$labs/mass_spring" -model chain -dt 1e308 -T 1.5e308 -output_dir $out
+# A chart whose script cannot print its line (stdout closed or full) is still written, exit 0 (exit 3,
+# "the chart ... failed: exit status 120", and Python's traceback until 2026-12-01).
+"$labs/constraint_drift" -T 0.1 -output_dir chart_full > /dev/full 2> chart_full.txt
+rc=$?
+[ "$rc" = 0 ] && [ -s chart_full/constraint_drift.png ] && ! grep -q . chart_full.txt && passed=$((passed + 1)) ||
+  fail "constraint_drift with stdout on /dev/full: exit $rc, want 0, its chart and no stderr ($(head -c 300 chart_full.txt))"
+"$labs/constraint_drift" -T 0.1 -output_dir chart_pipe 2> chart_pipe.txt | head -1 > /dev/null
+rc=${PIPESTATUS[0]}
+[ "$rc" = 0 ] && [ -s chart_pipe/constraint_drift.png ] && ! grep -q . chart_pipe.txt && passed=$((passed + 1)) ||
+  fail "constraint_drift into a pipe closed after one line: exit $rc, want 0, its chart and no stderr ($(head -c 300 chart_pipe.txt))"

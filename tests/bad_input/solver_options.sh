@@ -423,6 +423,25 @@ expect 0 "" "${lnpc[@]}" -output_dir lnpc_ref -save_final lnpc_ref.csv
 expect 0 "" "${lnpc[@]}" -ms_npc_snes_type newtonls -ms_snes_npc_side left -output_dir lnpc -save_final lnpc.csv
 paste -d, lnpc_ref.csv lnpc.csv | awk -F, 'NR > 1 { for (i = 2; i <= 7; ++i) { d = $i - $(i + 7); if (d < 0) d = -d; if (d > m) m = d } }
   END { exit !(NR > 1 && m < 1e-8) }' && passed=$((passed + 1)) || fail "a left NPC's final state differs from Newton's alone by more than 1e-8"
+# With any nonlinear preconditioner Newton's step tests do not apply (its step is not one of R alone):
+# a left one with -ms_snes_function_type unpreconditioned took Newton steps of dv - NPC(dv) and accepted
+# unchanged iterates (the chain 0.088 off after 10 steps, exit 0); a right ksponly hands Newton a stale
+# function (a step accepted at 40 times the target: 4.8e-10 off). Now 1.3e-11 and 4.8e-12.
+same_final() { # same_final <a.csv> <b.csv> <bound> <what>
+  paste -d, "$1" "$2" | awk -F, -v b="$3" 'NR > 1 { for (i = 2; i <= 7; ++i) { d = $i - $(i + 7); if (d < 0) d = -d; if (d > m) m = d } }
+    END { exit !(NR > 1 && m < b) }' && passed=$((passed + 1)) || fail "$4: the final state differs from Newton's alone by more than $3"
+}
+expect 0 "" "${chain[@]}" -scheme implicit_euler -dt 0.01 -T 0.1 -output_dir npc_ref -save_final npc_ref.csv
+expect 0 "" "${chain[@]}" -scheme implicit_euler -dt 0.01 -T 0.1 -output_dir npc_qn -save_final npc_qn.csv \
+  -ms_npc_snes_type qn -ms_snes_npc_side left -ms_snes_function_type unpreconditioned
+same_final npc_ref.csv npc_qn.csv 1e-8 "a left qn NPC with the unpreconditioned function"
+expect 0 "" "${chain[@]}" -scheme implicit_euler -dt 0.01 -T 0.01 -output_dir npc_ref1 -save_final npc_ref1.csv
+expect 0 "" "${chain[@]}" -scheme implicit_euler -dt 0.01 -T 0.01 -output_dir npc_ksp -save_final npc_ksp.csv -ms_npc_snes_type ksponly
+same_final npc_ref1.csv npc_ksp.csv 5e-11 "a right ksponly NPC"
+# A nonlinear preconditioner that fails by PETSc's own rule is named, and the residual is the step's
+# (it read 0, or the step before's, until 2026-12-01).
+expect 3 "(DIVERGED_INNER after 0 iterations, residual 0.0310219; the nonlinear preconditioner -ms_npc_snes_type newtonls ended DIVERGED_LINE_SEARCH after" \
+  "${chain[@]}" -scheme implicit_euler -dt 0.01 -T 0.1 -ms_npc_snes_type newtonls -ms_snes_npc_side left -ms_npc_snes_max_it 50 -output_dir $out
 # A method whose residual stays bitwise the same fails the step at once, and the retry solves it: qn with
 # Jacobian scaling on the disk stayed 1.4 times above its target for 500 iterations in 3 of 50 steps
 # (1608 iterations in all; 124 now), with the same final state.
