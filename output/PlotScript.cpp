@@ -39,24 +39,37 @@ try:
 except ImportError:
     sys.exit(10)
 sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[0])))
-def stdout_lost():  # stdout closed or full (lab | head, > /dev/full): the chart is written before the
-    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # script's one print; Python's own
-    sys.exit(0)  # flush at exit failed with status 120, taken for a failed chart
+class Out:  # the script's stdout: its one line may be lost (lab | head, > /dev/full, >&-), its chart not;
+    def __init__(self, out):  # a failed print was taken for a failed chart (exit status 120 at Python's
+        self.out = out  # exit), and a full disk's OSError for a lost stdout (charts missing, exit 0)
+    def write(self, text):
+        try:
+            self.out.write(text)
+            self.out.flush()
+        except (AttributeError, OSError, ValueError):  # (None when fd 1 is closed)
+            self.lost()
+        return len(text)
+    def flush(self):
+        try:
+            self.out.flush()
+        except (AttributeError, OSError, ValueError):
+            self.lost()
+    def lost(self):  # Python's own flush at exit then writes the rest to /dev/null
+        if self.out is not None:
+            self.out = None
+            try:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+            except OSError:
+                pass
+    def isatty(self):
+        return False
+if sys.stdout is None:  # fd 1 closed: taken by /dev/null first, so that no file the script opens gets it
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+sys.stdout = Out(sys.stdout)
 try:
     runpy.run_path(sys.argv[0], run_name="__main__")
-    sys.stdout.flush()
 except KeyboardInterrupt:
     sys.exit(130)
-except BrokenPipeError:
-    stdout_lost()
-except OSError as e:
-    if e.filename is not None:
-        fail(f"cannot write '{e.filename}': {e.strerror}")
-    try:
-        sys.stdout.flush()
-    except OSError:
-        stdout_lost()
-    fail(f"{type(e).__name__}: {e}")
 except SystemExit as e:
     if e.code not in (None, 0):
         fail(e.code if isinstance(e.code, str) else f"exit status {e.code}")

@@ -122,6 +122,7 @@ private:
   double stepEnergy(Vec dv);     // the energy R(dv) is the gradient of, for conservative models
   bool fallbackAffordable();     // collective
   SNESConvergedReason directFallback(); // the step by exact Newton (solveWithRetry with the LU)
+  double lastResidualNorm();            // |R| at a failed solve's last iterate
   SNESConvergedReason solveOnce();      // adds to iterations_ and linear_iterations_
   SNESConvergedReason solveWithRetry();
   static PetscErrorCode residualCallback(SNES, Vec dv, Vec R, void *self);

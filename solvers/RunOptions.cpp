@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "common/Options.hpp"
+#include "solvers/TimeLoop.hpp"
 #include "solvers/TimeScheme.hpp"
 
 namespace beam {
@@ -16,6 +17,13 @@ void readRunOptions(MPI_Comm comm, RunSettings &run) {
     run.dt = r.real("-dt", "Time step", run.dt, Bounds::above(0));
     run.T = r.real("-T", "Total time", run.T, Bounds::atLeast(0));
     if (r.error().empty() && run.T / run.dt > 1e9) r.fail("-T/-dt: more than 1e9 steps; accepted: T/dt <= 1e9");
+    if (r.error().empty()) { // steps whose last time overflows, refused before a lab prints anything
+      try {
+        (void)stepCount(run.T, run.dt);
+      } catch (const Error &e) {
+        r.fail(e.what());
+      }
+    }
     run.divergence_factor = r.real("-divergence_factor", "Stop when |E - E0| exceeds this many energy scales",
                                    run.divergence_factor, Bounds::above(0));
   });

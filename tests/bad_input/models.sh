@@ -468,3 +468,17 @@ rc=$?
 rc=${PIPESTATUS[0]}
 [ "$rc" = 0 ] && [ -s chart_pipe/constraint_drift.png ] && ! grep -q . chart_pipe.txt && passed=$((passed + 1)) ||
   fail "constraint_drift into a pipe closed after one line: exit $rc, want 0, its chart and no stderr ($(head -c 300 chart_pipe.txt))"
+"$labs/constraint_drift" -T 0.1 -output_dir chart_closed >&- 2> chart_closed.txt
+rc=$?
+[ "$rc" = 0 ] && [ -s chart_closed/constraint_drift.png ] && ! grep -q . chart_closed.txt && passed=$((passed + 1)) ||
+  fail "constraint_drift with stdout closed: exit $rc, want 0, its chart and no stderr ($(head -c 300 chart_closed.txt))"
+# ... but a chart that cannot be written still fails, in one line, whatever stdout is (a full disk's
+# error was taken for a lost stdout, exit 0, and with stdout closed a traceback came, for a few hours).
+for out_to in /dev/full closed; do
+  mkdir -p "chart_fail_${out_to##*/}" && ln -sf /nonexistent_dir_for_tests/x.png "chart_fail_${out_to##*/}/constraint_drift.png"
+  if [ "$out_to" = closed ]; then
+    expect 3 "the chart (plot_constraint_drift.py) failed: cannot write" sh -c 'exec "$0" -T 0.1 -output_dir chart_fail_closed >&-' "$labs/constraint_drift"
+  else
+    expect 3 "the chart (plot_constraint_drift.py) failed: cannot write" sh -c 'exec "$0" -T 0.1 -output_dir chart_fail_full > /dev/full' "$labs/constraint_drift"
+  fi
+done
