@@ -694,10 +694,11 @@ void setUpSolversTogether(MPI_Comm comm, const std::function<void()> &set_up) {
   });
 }
 
-void setDefaultOption(const std::string &name, const std::string &value) {
+bool setDefaultOption(const std::string &name, const std::string &value) {
   PetscBool set = PETSC_FALSE;
   BEAM_PETSC(PetscOptionsHasName(nullptr, nullptr, name.c_str(), &set));
   if (!set) BEAM_PETSC(PetscOptionsSetValue(nullptr, name.c_str(), value.c_str()));
+  return !set;
 }
 
 std::string realProblem(const std::string &text, double *value) {
