@@ -144,6 +144,11 @@ int main(int argc, char **argv) {
     });
     // w = sqrt(k_c / m) with m the whole body's mass: the rigid-body contact the formula describes.
     const double w = std::sqrt(k / m), contact = M_PI / w, v0 = g > 0 ? std::sqrt(2 * g * h) : 1.0;
+    // A contact duration beyond double precision (-mass 1e300 -contact_stiffness 1e-300: "take -nan steps").
+    if (!(std::isfinite(contact) && contact > 0))
+      throw beam::inputError("-mass, -contact_stiffness: the contact lasts pi sqrt(m / k_c) = " + beam::exactDecimal(contact) +
+                             " s for m = " + beam::exactDecimal(m) + ", k_c = " + beam::exactDecimal(k) +
+                             "; accepted: a mass and contact stiffness whose contact duration is a positive finite number");
     beam::RunSettings run;
     run.dt = contact / points_per_contact;
     // The fall and six contact durations: a disk with soft springs stays on the plane longer than the

@@ -482,3 +482,6 @@ for out_to in /dev/full closed; do
     expect 3 "the chart (plot_constraint_drift.py) failed: cannot write" sh -c 'exec "$0" -T 0.1 -output_dir chart_fail_full > /dev/full' "$labs/constraint_drift"
   fi
 done
+# A contact duration beyond double precision is named (it read "take -nan steps" until 2026-12-01).
+expect 2 "-mass, -contact_stiffness: the contact lasts pi sqrt(m / k_c) = inf s" "$labs/contact_study" -mass 1e300 -contact_stiffness 1e-300 -output_dir $out
+expect 2 "-mass, -contact_stiffness: the contact lasts pi sqrt(m / k_c) = 0 s" "$labs/contact_study" -mass 1e-300 -contact_stiffness 1e300 -output_dir $out
