@@ -695,10 +695,12 @@ void setUpSolversTogether(MPI_Comm comm, const std::function<void()> &set_up) {
 }
 
 bool setDefaultOption(const std::string &name, const std::string &value) {
-  PetscBool set = PETSC_FALSE;
-  BEAM_PETSC(PetscOptionsHasName(nullptr, nullptr, name.c_str(), &set));
-  if (!set) BEAM_PETSC(PetscOptionsSetValue(nullptr, name.c_str(), value.c_str()));
-  return !set;
+  // Looked up without marking the user's option read, as PetscOptionsHasName would: one that no solver
+  // then reads is refused as unread (-ms_snes_mf -ms_mg_levels_pc_type jacobi ran, exit 0, until 2026-12-01).
+  for (const auto &[given, ignored] : databaseOptions())
+    if (strcasecmp(given.c_str(), name.c_str()) == 0) return false;
+  BEAM_PETSC(PetscOptionsSetValue(nullptr, name.c_str(), value.c_str()));
+  return true;
 }
 
 std::string realProblem(const std::string &text, double *value) {

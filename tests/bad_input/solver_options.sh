@@ -451,6 +451,11 @@ same_final npc_ref.csv npc_right50.csv 1e-8 "a right newtonls NPC of 50 iteratio
 # of the user's (refused as such for a few hours on 2026-12-01, once SNES was set up early).
 expect 0 "" "$labs/mass_spring" -model cloth -cloth_nx 40 -cloth_ny 40 -scheme implicit_euler -dt 0.01 -T 0.02 -quiet -ms_snes_mf \
   -output_dir snes_mf_mg
+# ... but a smoother option of the user's, read by nobody there, is (it was taken as read by the check
+# whether the user had given it, exit 0, until 2026-12-01).
+expect 2 "unknown option -ms_mg_levels_pc_type: no part of the solver as set up (-ms_ksp_type gmres, -ms_pc_type none) reads it" \
+  "$labs/mass_spring" -model cloth -cloth_nx 40 -cloth_ny 40 -scheme implicit_euler -dt 0.01 -T 0.02 -quiet -ms_snes_mf \
+  -ms_mg_levels_pc_type jacobi -output_dir $out
 # A combination PETSc checks only at its set-up is refused before the run writes anything (it came at
 # the first step, after the step-0 line, until 2026-12-01).
 expect 2 "SNESNGMRES does not support left preconditioning with unpreconditioned function" "${chain[@]}" -ms_snes_type anderson \
