@@ -495,7 +495,6 @@ std::string shownValue(double value, const std::string &text, bool on_bound) {
   return on_bound && text != exact ? text + " (read as " + exact + ")" : text;
 }
 
-
 [[noreturn]] void refuseShown(const std::string &prefix, const char *name, const std::string &shown, const std::string &accepted) {
   throw inputError("-" + prefix + name + " " + shown + ": accepted: " + accepted);
 }
@@ -694,13 +693,12 @@ void setUpSolversTogether(MPI_Comm comm, const std::function<void()> &set_up) {
   });
 }
 
-bool setDefaultOption(const std::string &name, const std::string &value) {
+void setDefaultOption(const std::string &name, const std::string &value) {
   // Looked up without marking the user's option read, as PetscOptionsHasName would: one that no solver
   // then reads is refused as unread (-ms_snes_mf -ms_mg_levels_pc_type jacobi ran, exit 0, until 2026-12-01).
   for (const auto &[given, ignored] : databaseOptions())
-    if (strcasecmp(given.c_str(), name.c_str()) == 0) return false;
+    if (strcasecmp(given.c_str(), name.c_str()) == 0) return;
   BEAM_PETSC(PetscOptionsSetValue(nullptr, name.c_str(), value.c_str()));
-  return true;
 }
 
 std::string realProblem(const std::string &text, double *value) {

@@ -181,7 +181,7 @@ void checkOptionValue(const std::string &prefix, const OptionRange &range, doubl
 
 // Puts `-name value` in the options database unless the command line (or an options file) gave the
 // option: a default for an option PETSc reads only from the database (a multigrid level's smoother).
-bool setDefaultOption(const std::string &name, const std::string &value); // true when it set it
+void setDefaultOption(const std::string &name, const std::string &value);
 
 // Strict text parsers for values PETSc has no typed call for (lists, numbers in files): the whole text
 // must be one finite real (a NUL byte inside is not part of a number), fields of a list are separated

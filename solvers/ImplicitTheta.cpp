@@ -266,7 +266,7 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   // the Krylov solver of the large systems unless -ms_ksp_type is given too: with the small systems'
   // preonly it was applied once per Newton iteration (the disk to t = 0.2: 119 Newton iterations with
   // -ms_pc_type gamg, 78 with GMRES, 62 with the default LU).
-  std::vector<std::string> smoother_defaults; // the multigrid smoother's options set here, not by the user
+  bool smoother_defaults = false; // the multigrid smoother's defaults are due (set once matrix-free is known)
   if (directNewton(J_, newton_prefix_)) {
     // Small or thin systems: a direct LU (MUMPS on several ranks). GMRES(30) with ILU(0) stagnated on
     // stiff networks at large dt (a 20x20 cloth at omega_max dt = 60 hit its 10000 iterations).
@@ -298,10 +298,7 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
     // The smoother, for a multigrid preconditioner only (another has no levels to read it: the set-up
     // would find the defaults unread, refuseUnreadSolverOptions).
     const std::vector<std::string> multigrid = {PCGAMG, PCMG, PCML, PCHMG};
-    if (!pc_chosen || std::find(multigrid.begin(), multigrid.end(), std::string(chosen)) != multigrid.end())
-      for (const auto &[name, value] : {std::pair{"mg_levels_ksp_type", "richardson"}, std::pair{"mg_levels_pc_type", "sor"},
-                                        std::pair{"mg_levels_ksp_max_it", "1"}})
-        if (setDefaultOption("-" + newton_prefix_ + name, value)) smoother_defaults.push_back("-" + newton_prefix_ + name);
+    smoother_defaults = !pc_chosen || std::find(multigrid.begin(), multigrid.end(), std::string(chosen)) != multigrid.end();
     BEAM_PETSC(SNESSetLagPreconditioner(snes_, 2)); // GAMG's setup every other Newton iteration
     // The default multigrid path (no -pc_type, -ksp_type) may fall back to a direct LU on a step it cannot
     // solve (directFallback).
@@ -360,10 +357,13 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   };
   PetscBool mf_operator = PETSC_FALSE, mf = PETSC_FALSE;
   BEAM_PETSC(SNESGetUseMatrixFree(snes_, &mf_operator, &mf));
-  // Matrix-free Newton (-<prefix>snes_mf) has no preconditioner (PETSc sets none at its set-up): the
-  // smoother's defaults are not the user's to be refused as unread (they were, with the set-up below).
-  if (mf && !mf_operator)
-    for (const std::string &name : smoother_defaults) BEAM_PETSC(PetscOptionsClearValue(nullptr, name.c_str()));
+  // The levels read their smoother at the preconditioner's first set-up, after this. Not for matrix-free
+  // Newton (-<prefix>snes_mf), which has no preconditioner (PETSc sets none at its set-up, below): the
+  // defaults would be refused as the user's unread options (they were, for a few hours).
+  if (smoother_defaults && !(mf && !mf_operator))
+    for (const auto &[name, value] : {std::pair{"mg_levels_ksp_type", "richardson"}, std::pair{"mg_levels_pc_type", "sor"},
+                                      std::pair{"mg_levels_ksp_max_it", "1"}})
+      setDefaultOption("-" + newton_prefix_ + name, value);
   if (fallback_allowed_) { // the fallback swaps the linear solver of Newton's line search method on J_ only
     PetscBool newton_ls = PETSC_FALSE;
     BEAM_PETSC(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(snes_.get()), SNESNEWTONLS, &newton_ls));
