@@ -110,7 +110,7 @@ void OptionReader::fail(const std::string &message) {
 
 void OptionReader::checkEveryOccurrence(const std::string &option,
                                         const std::function<std::string(const std::string &)> &problem) {
-  for (const auto &text : commandLineValues(option)) {
+  for (const auto &text : givenValues(option)) {
     if (!ok()) return;
     fail(problem(text));
   }
@@ -262,7 +262,7 @@ std::vector<double> OptionReader::repeatableReals(const char *name, const char *
                                                   const std::string &accepted) {
   std::vector<double> values = reals(name, help); // the last occurrence, checked and listed by -help
   const std::string full = fullName(prefix_, name);
-  const std::vector<std::string> occurrences = commandLineValues(full);
+  const std::vector<std::string> occurrences = givenValues(full);
   if (!ok() || occurrences.size() < 2) return values;
   values.clear();
   for (const auto &text : occurrences) {
@@ -781,16 +781,23 @@ std::vector<std::pair<std::string, std::string>> databaseOptions() {
   return found;
 }
 
-std::vector<std::string> commandLineValues(const std::string &name) {
-  int argc = 0;
-  char **args = nullptr;
-  BEAM_PETSC(PetscGetArgs(&argc, &args));
+std::vector<std::string> givenValues(const std::string &name) {
+  std::vector<std::string> command_line;
+  const std::vector<std::string> *words = givenOptionWords();
+  if (!words) {
+    int argc = 0;
+    char **args = nullptr;
+    BEAM_PETSC(PetscGetArgs(&argc, &args));
+    command_line.assign(args + 1, args + argc);
+    words = &command_line;
+  }
   std::vector<std::string> values;
-  for (int i = 1; i < argc; ++i) {
-    if (!isOptionName(args[i])) continue;
-    const char *key = args[i][1] == '-' ? args[i] + 1 : args[i]; // --plane is -plane, as for PETSc
-    const bool has_value = i + 1 < argc && !isOptionName(args[i + 1]);
-    if (strcasecmp(key, name.c_str()) == 0) values.push_back(has_value ? args[i + 1] : ""); // PETSc ignores case in names
+  for (size_t i = 0; i < words->size(); ++i) {
+    const char *word = (*words)[i].c_str();
+    if (!isOptionName(word)) continue;
+    const char *key = word[1] == '-' ? word + 1 : word; // --plane is -plane, as for PETSc
+    const bool has_value = i + 1 < words->size() && !isOptionName((*words)[i + 1].c_str());
+    if (strcasecmp(key, name.c_str()) == 0) values.push_back(has_value ? (*words)[i + 1] : ""); // PETSc ignores case in names
     if (has_value) ++i;
   }
   return values;

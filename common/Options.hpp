@@ -63,10 +63,10 @@ public:
   std::string path(const char *name, const char *help);
   // Comma-separated finite reals; an empty field ("1,2,", "1,,2") or an empty value is an error.
   // `check` (optional) says what is wrong with a parsed list ("" when nothing); like the syntax, it is
-  // applied to every occurrence on the command line (-zetas 2 -zetas 0.1 ran, exit 0).
+  // applied to every occurrence given (givenValues) (-zetas 2 -zetas 0.1 ran, exit 0).
   using RealsCheck = std::function<std::string(const std::vector<double> &)>;
   std::vector<double> reals(const char *name, const char *help, const RealsCheck &check = {});
-  // reals() for an option that may be repeated on the command line: every occurrence, in order,
+  // reals() for an option that may be repeated: every occurrence given (givenValues), in order,
   // concatenated (PETSc's database keeps only the last). Each occurrence must hold a multiple of `group`
   // values (`accepted` says what a group is, for the error).
   std::vector<double> repeatableReals(const char *name, const char *help, size_t group, const std::string &accepted);
@@ -77,7 +77,7 @@ public:
   std::vector<std::string> names(const char *name, const char *help, const std::string &value, const NamesCheck &check = {},
                                  const std::string &accepted = "");
 
-  // `problem` ("" when none) applied to every occurrence of an option on the command line, for a text
+  // `problem` ("" when none) applied to every occurrence of an option given (givenValues), for a text
   // option with a check of its own (PETSc keeps the last: an earlier bad one would be read by nobody).
   void checkEachGiven(const char *name, const std::function<std::string(const std::string &)> &problem);
   bool given(const char *name) const; // present on the command line (or in an options file)
@@ -88,7 +88,7 @@ public:
 
 private:
   bool ok() const { return error_.empty(); }
-  // PETSc's database keeps an option's last value: an earlier occurrence on the command line
+  // PETSc's database keeps an option's last value: an earlier occurrence (givenValues)
   // (`-T abc -T 0.05`) would be read by nobody, so every occurrence must be a valid value too.
   // `problem` says why a text is not one ("" when it is).
   void checkEveryOccurrence(const std::string &option, const std::function<std::string(const std::string &)> &problem);
@@ -227,9 +227,10 @@ std::vector<std::pair<std::string, std::string>> databaseOptions();
 // or wraps without a word. Run before any solver reads its options (runMain) and again by finishOptions.
 void checkSolverOptionValues();
 
-// Every value the command line gave `name` ("-plane"), in order ("" for one without a value), the name
+// Every value given to `name` ("-plane") in the order PETSc read them ("" for one without a value): the
+// .petscrc files, PETSC_OPTIONS, the command line and its options files (givenOptionWords); the name
 // matched without regard to case as PETSc does. PETSc's database keeps only the last; an option
 // documented as repeatable reads them all here, and the typed readers check them all.
-std::vector<std::string> commandLineValues(const std::string &name);
+std::vector<std::string> givenValues(const std::string &name);
 
 } // namespace beam

@@ -253,6 +253,53 @@ std::string optionsFileProblem(const std::string &option, const std::string &pat
   return "";
 }
 
+// Every option word PETSc reads as it starts, in its order (PetscOptionsInsert): ~/.petscrc, ./.petscrc
+// and ./petscrc unless -skip_petscrc, then PETSC_OPTIONS, then the command line, each -options_file's
+// lines where it stands (nested ones too). Built once all of it is vetted; givenValues reads it, so an
+// option repeated in an options file is read whole (a second -plane in a file was dropped, exit 0).
+std::vector<std::string> g_given_words;
+bool g_given_words_built = false;
+
+void appendOptionWords(const std::vector<std::string> &tokens, std::vector<std::string> &words, int depth);
+
+void appendOptionsFileWords(const std::string &path, std::vector<std::string> &words, int depth) {
+  if (depth > 16) return; // (refused by the vetting before)
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    const std::vector<std::string> tokens = optionWords(line, true);
+    if (!tokens.empty() && strcasecmp(tokens[0].c_str(), "alias") != 0) appendOptionWords(tokens, words, depth);
+  }
+}
+
+void appendOptionWords(const std::vector<std::string> &tokens, std::vector<std::string> &words, int depth) {
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const bool has_value = i + 1 < tokens.size() && !isOptionName(tokens[i + 1].c_str());
+    if (has_value && strcasecmp(tokens[i].c_str(), "-options_file") == 0) {
+      appendOptionsFileWords(tokens[i + 1], words, depth + 1);
+    } else {
+      words.push_back(tokens[i]);
+      if (has_value) words.push_back(tokens[i + 1]);
+    }
+    if (has_value) ++i;
+  }
+}
+
+void buildGivenWords(int argc, char **argv, bool skip_rc) {
+  g_given_words.clear();
+  if (!skip_rc) {
+    std::vector<std::string> rc_files = {".petscrc", "petscrc"};
+    if (const char *home = std::getenv("HOME")) rc_files.insert(rc_files.begin(), std::string(home) + "/.petscrc");
+    for (const auto &rc : rc_files) {
+      struct stat st {};
+      if (stat(rc.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(rc.c_str(), R_OK) == 0)
+        appendOptionsFileWords(rc, g_given_words, 1);
+    }
+  }
+  if (const char *env = std::getenv("PETSC_OPTIONS")) appendOptionWords(optionWords(env, true), g_given_words, 0);
+  appendOptionWords(std::vector<std::string>(argv + 1, argv + argc), g_given_words, 0);
+  g_given_words_built = true;
+}
+
 // PETSc's reports at its end, read by PetscFinalize only: the options database and those nobody used,
 // the total flop count, the papers to cite (to FILE or the screen). PetscSession takes them as read once
 // PETSc has started (the labs called them unknown options); their values are checked before it starts.
@@ -444,6 +491,8 @@ std::string optionsFilesDisagree() {
 }
 
 } // namespace
+
+const std::vector<std::string> *givenOptionWords() { return g_given_words_built ? &g_given_words : nullptr; }
 
 std::string commandLineProblem(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
@@ -689,10 +738,10 @@ PetscSession::PetscSession(int *argc, char ***argv, const char *help)
   static char skip_rc_option[] = "-skip_petscrc";
   bare_args_ = {(*argv)[0], skip_rc_option, nullptr};
   bare_argv_ = bare_args_.data();
+  bool skip_rc = false;
   if (command_line_error_.empty()) {
     // As PETSc reads it (PetscOptionsProcessPrecedentFlags): the last occurrence, any case, with an
     // optional truth value (-skip_petscrc false read the file that was not vetted).
-    bool skip_rc = false;
     for (int i = 1; i < *argc; ++i) {
       if (strcasecmp((*argv)[i], "-skip_petscrc") != 0) continue;
       const char *value = i + 1 < *argc && !isOptionName((*argv)[i + 1]) ? (*argv)[i + 1] : nullptr;
@@ -719,6 +768,7 @@ PetscSession::PetscSession(int *argc, char ***argv, const char *help)
   }
   // (alike on every rank now; without a refusal each rank has read its files whole)
   if (command_line_error_.empty()) command_line_error_ = optionsFilesDisagree();
+  if (command_line_error_.empty()) buildGivenWords(*argc, *argv, skip_rc);
   // A refused command line never reaches PETSc, which would abort or ignore it; nor do the variables
   // and files PETSc reads besides it.
   if (!command_line_error_.empty()) {

@@ -163,6 +163,10 @@ private:
 
 // The problem with a command line (argv[1..argc-1]) as described above, or "" when it is fine.
 std::string commandLineProblem(int argc, char **argv);
+// The option words PETSc read as it started, in its order: the .petscrc files (unless -skip_petscrc),
+// PETSC_OPTIONS, the command line with each -options_file's options where it stands; null before a
+// PetscSession has vetted them (a test's own PetscInitialize).
+const std::vector<std::string> *givenOptionWords();
 // The same for what PETSc reads besides the command line: PETSC_OPTIONS, PETSC_OPTIONS_YAML (refused)
 // and, unless `skip_rc` (-skip_petscrc), the files ~/.petscrc, ./.petscrc and ./petscrc.
 std::string environmentOptionsProblem(bool skip_rc);

@@ -38,13 +38,26 @@ expect 0 "" "$ms" -particles particles_drop.csv -springs springs_drop.csv -plane
 # -plane repeated adds planes, as one list does (the database kept only the last: the plane x = 1 below
 # was dropped, exit 0). The free particle, 1 inside it, gets k_c * 1 * dt / m = 10 in one step.
 printf 'x,y,z,mass,fixed\n0,0,0.5,1,0\n5,0,5,1,1\n' > particles_inside.csv
-for planes in "-plane 1,0,0,1,0,0 -plane 0,0,0,0,0,1" "-plane 0,0,0,0,0,1,1,0,0,1,0,0"; do
+# Every -plane counts wherever it is given: an options file (nested or not), PETSC_OPTIONS (a second line
+# of an options file replaced the first until 2026-12-01, the plane x = 1 dropped, exit 0).
+printf -- '-plane 1,0,0,1,0,0\n-plane 0,0,0,0,0,1\n' > planes.opts
+printf -- '-plane 1,0,0,1,0,0\n' > plane_x.opts
+printf -- '-options_file plane_x.opts\n-plane 0,0,0,0,0,1\n' > planes_nested.opts
+for planes in "-plane 1,0,0,1,0,0 -plane 0,0,0,0,0,1" "-plane 0,0,0,0,0,1,1,0,0,1,0,0" "-options_file planes.opts" \
+  "-options_file planes_nested.opts" "-options_file plane_x.opts -plane 0,0,0,0,0,1"; do
   # shellcheck disable=SC2086
   expect 0 "" "$ms" -particles particles_inside.csv -springs springs_drop.csv -gravity 0,0,0 $planes -dt 1e-3 -T 1e-3 \
     -save_final planes_final.csv -quiet -output_dir ms_planes
   awk -F, '$1 == "0" { exit !($5 == 10) }' planes_final.csv || fail "mass_spring $planes: vx of the particle inside x = 1 is not 10"
 done
 expect 2 "-plane: '0,0,0,0,0' has 5 values" "$ms" -plane 1,0,0,1,0,0 -plane 0,0,0,0,0 -output_dir $out
+PETSC_OPTIONS="-plane 1,0,0,1,0,0" expect 0 "" "$ms" -particles particles_inside.csv -springs springs_drop.csv -gravity 0,0,0 \
+  -plane 0,0,0,0,0,1 -dt 1e-3 -T 1e-3 -save_final planes_final.csv -quiet -output_dir ms_planes
+awk -F, '$1 == "0" { exit !($5 == 10) }' planes_final.csv || fail "mass_spring: the plane x = 1 from PETSC_OPTIONS was dropped"
+printf -- '-plane 0,0,0,0,0\n-plane 1,0,0,1,0,0\n' > plane_short.opts
+expect 2 "-plane: '0,0,0,0,0' has 5 values" "$ms" -options_file plane_short.opts -output_dir $out
+printf -- '-T abc\n-T 0.05\n' > t_twice.opts
+expect 2 "-T: 'abc' is not a finite real number" "$ms" -model chain -options_file t_twice.opts -output_dir $out
 # Forces that overflow at the step's own state: said so, not "residual 0; try a smaller -dt".
 printf 'i,j,stiffness,rest_length\n0,1,1e300,0.9\n' > springs_overflow.csv
 expect 3 "the residual at dv = 0 overflows" "$ms" -particles particles.csv -springs springs_overflow.csv \
