@@ -259,16 +259,24 @@ std::string optionsFileProblem(const std::string &option, const std::string &pat
 // option repeated in an options file is read whole (a second -plane in a file was dropped, exit 0).
 std::vector<std::string> g_given_words;
 bool g_given_words_built = false;
+// An options file's "alias -name -other" lines: PETSc stores a later -name as -other.
+std::vector<std::pair<std::string, std::string>> g_aliases;
 
 void appendOptionWords(const std::vector<std::string> &tokens, std::vector<std::string> &words, int depth);
 
 void appendOptionsFileWords(const std::string &path, std::vector<std::string> &words, int depth) {
   if (depth > 16) return; // (refused by the vetting before)
+  // PETSc sets a file's aliases as it reads it, and inserts its options once it has read it all.
+  std::vector<std::vector<std::string>> lines;
   std::ifstream in(path);
   for (std::string line; std::getline(in, line);) {
-    const std::vector<std::string> tokens = optionWords(line, true);
-    if (!tokens.empty() && strcasecmp(tokens[0].c_str(), "alias") != 0) appendOptionWords(tokens, words, depth);
+    std::vector<std::string> tokens = optionWords(line, true);
+    if (tokens.size() == 3 && strcasecmp(tokens[0].c_str(), "alias") == 0)
+      g_aliases.emplace_back(tokens[1], tokens[2]);
+    else if (!tokens.empty())
+      lines.push_back(std::move(tokens));
   }
+  for (const auto &tokens : lines) appendOptionWords(tokens, words, depth);
 }
 
 void appendOptionWords(const std::vector<std::string> &tokens, std::vector<std::string> &words, int depth) {
@@ -277,7 +285,10 @@ void appendOptionWords(const std::vector<std::string> &tokens, std::vector<std::
     if (has_value && strcasecmp(tokens[i].c_str(), "-options_file") == 0) {
       appendOptionsFileWords(tokens[i + 1], words, depth + 1);
     } else {
-      words.push_back(tokens[i]);
+      const auto alias = std::find_if(g_aliases.begin(), g_aliases.end(), [&](const auto &a) {
+        return isOptionName(tokens[i].c_str()) && strcasecmp(a.first.c_str(), tokens[i].c_str()) == 0;
+      });
+      words.push_back(alias != g_aliases.end() ? alias->second : tokens[i]);
       if (has_value) words.push_back(tokens[i + 1]);
     }
     if (has_value) ++i;
@@ -286,6 +297,7 @@ void appendOptionWords(const std::vector<std::string> &tokens, std::vector<std::
 
 void buildGivenWords(int argc, char **argv, bool skip_rc) {
   g_given_words.clear();
+  g_aliases.clear();
   if (!skip_rc) {
     std::vector<std::string> rc_files = {".petscrc", "petscrc"};
     if (const char *home = std::getenv("HOME")) rc_files.insert(rc_files.begin(), std::string(home) + "/.petscrc");

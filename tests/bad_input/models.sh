@@ -43,8 +43,10 @@ printf 'x,y,z,mass,fixed\n0,0,0.5,1,0\n5,0,5,1,1\n' > particles_inside.csv
 printf -- '-plane 1,0,0,1,0,0\n-plane 0,0,0,0,0,1\n' > planes.opts
 printf -- '-plane 1,0,0,1,0,0\n' > plane_x.opts
 printf -- '-options_file plane_x.opts\n-plane 0,0,0,0,0,1\n' > planes_nested.opts
+printf -- '-pl 1,0,0,1,0,0\nalias -pl -plane\n' > plane_alias.opts # (PETSc sets a file's aliases first)
 for planes in "-plane 1,0,0,1,0,0 -plane 0,0,0,0,0,1" "-plane 0,0,0,0,0,1,1,0,0,1,0,0" "-options_file planes.opts" \
-  "-options_file planes_nested.opts" "-options_file plane_x.opts -plane 0,0,0,0,0,1"; do
+  "-options_file planes_nested.opts" "-options_file plane_x.opts -plane 0,0,0,0,0,1" \
+  "-options_file plane_alias.opts -plane 0,0,0,0,0,1"; do
   # shellcheck disable=SC2086
   expect 0 "" "$ms" -particles particles_inside.csv -springs springs_drop.csv -gravity 0,0,0 $planes -dt 1e-3 -T 1e-3 \
     -save_final planes_final.csv -quiet -output_dir ms_planes
