@@ -243,7 +243,7 @@ void warnIfUnstable(const SecondOrderSystem &system, const std::vector<PetscInt>
   std::snprintf(line, sizeof line, "warning: dt = %s %s the critical step %s of %s (omega_max = %g%s%s)%s\n", dt_text,
                 dt > limit.dt ? "exceeds" : "is within 5e-4 of", limit_text, scheme.c_str(), omega_max,
                 small ? "" : ", to 5e-4", mode, limit.dt == 0 ? ": it is unstable for every dt > 0" : "");
-  BEAM_PETSC(PetscPrintf(system.comm(), "%s", line));
+  BEAM_PETSC(PetscFPrintf(system.comm(), PETSC_STDERR, "%s", line)); // (warnings go to stderr, as every other)
 }
 
 } // namespace beam

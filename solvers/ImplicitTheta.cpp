@@ -100,7 +100,10 @@ PetscErrorCode convergenceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscRea
   const bool trusted_step = newton_step && it > 0 && linear > 0 && (linear != KSP_CONVERGED_ITS || direct);
   const PetscReal step_tolerance = stol > 0 ? stol : 1e-8; // -snes_stol, for Newton with a line search only
   if (fnorm <= rtol * stop.reference) *reason = SNES_CONVERGED_FNORM_RELATIVE;
-  else if (fnorm <= ImplicitTheta::kFloorFactor * stop.floor) *reason = SNES_CONVERGED_FNORM_ABS;
+  // The floor test judges an iterate Newton has tried to improve: at iteration 0 it took the first guess
+  // for a solution whenever R(0) lay below the floor (k = 1e15: a disk hung in mid-air, dt m g under the
+  // springs' round-off, exit 0), where one Newton step moves it (a rigid fall: the springs keep their length).
+  else if (it > 0 && fnorm <= ImplicitTheta::kFloorFactor * stop.floor) *reason = SNES_CONVERGED_FNORM_ABS;
   // Another method whose residual stays bitwise the same for 3 iterations does not move: the step fails
   // at once and is retried (qn with Jacobian scaling stayed 1.4 times above the target, bitwise, for 500
   // iterations). (Not its step's norm: ngmres reports 0 for it.)

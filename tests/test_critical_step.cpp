@@ -95,17 +95,17 @@ TEST(CriticalStep, WarningAboveTheLimitOnly) {
 
   BEAM_PETSC(PetscLogDefaultBegin());
   const int applies_before = eventCount("STApply");
-  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
   warnIfUnstable(c.system, c.beam.frozenDofs(), "semi_implicit", 1.01 * limit);
-  std::fflush(stdout);
+  std::fflush(stderr);
   const int applies = eventCount("STApply") - applies_before;
-  const std::string above = ::testing::internal::GetCapturedStdout();
-  ::testing::internal::CaptureStdout();
+  const std::string above = ::testing::internal::GetCapturedStderr();
+  ::testing::internal::CaptureStderr();
   warnIfUnstable(c.system, c.beam.frozenDofs(), "semi_implicit", 0.99 * limit);
   warnIfUnstable(c.system, c.beam.frozenDofs(), "midpoint", 100 * limit);
-  std::fflush(stdout);
-  const std::string below = ::testing::internal::GetCapturedStdout();
-  if (rank == 0) { // PetscPrintf writes on rank 0 only
+  std::fflush(stderr);
+  const std::string below = ::testing::internal::GetCapturedStderr();
+  if (rank == 0) { // PetscFPrintf on the communicator writes on rank 0 only (to stderr)
     EXPECT_EQ(above.rfind("warning: dt = ", 0), 0u) << above;
     EXPECT_NE(above.find("of semi_implicit (omega_max = "), std::string::npos) << above;
   } else {
@@ -114,20 +114,20 @@ TEST(CriticalStep, WarningAboveTheLimitOnly) {
   EXPECT_EQ(below, "");
   // Up to 1e4 DOFs the check's omega_max is the converged one: 1e-4 above the limit warns (a 1e-3
   // residual left omega_max 1.3e-3 low here, and this dt unwarned).
-  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
   warnIfUnstable(c.system, c.beam.frozenDofs(), "semi_implicit", (1 + 1e-4) * limit);
-  std::fflush(stdout);
-  const std::string just_above = ::testing::internal::GetCapturedStdout();
+  std::fflush(stderr);
+  const std::string just_above = ::testing::internal::GetCapturedStderr();
   if (rank == 0) {
     EXPECT_EQ(just_above.rfind("warning: dt = ", 0), 0u) << "no warning at 1e-4 above the limit";
     EXPECT_NE(just_above.find(" exceeds the critical step "), std::string::npos) << just_above;
   }
   // Up to 1e4 DOFs omega_max is converged: no margin below the limit (the large systems' "within 5e-4
   // of" warning would fire here at 1e-4 below it).
-  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
   warnIfUnstable(c.system, c.beam.frozenDofs(), "semi_implicit", (1 - 1e-4) * limit);
-  std::fflush(stdout);
-  EXPECT_EQ(::testing::internal::GetCapturedStdout(), "");
+  std::fflush(stderr);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
   PetscInt n;
   BEAM_PETSC(MatGetSize(c.system.stiffness, &n, nullptr));
   EXPECT_LT(applies, n - PetscInt(c.beam.frozenDofs().size()));
@@ -310,23 +310,23 @@ TEST(CriticalStep, WarningWithRayleighDamping) {
   EXPECT_GT(limit, 0.044);
   int rank = 0;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
   warnIfUnstable(c.system, c.beam.frozenDofs(), "semi_implicit", (1 + 1e-4) * limit);
-  std::fflush(stdout);
-  const std::string above = ::testing::internal::GetCapturedStdout();
-  ::testing::internal::CaptureStdout();
+  std::fflush(stderr);
+  const std::string above = ::testing::internal::GetCapturedStderr();
+  ::testing::internal::CaptureStderr();
   warnIfUnstable(c.system, c.beam.frozenDofs(), "semi_implicit", (1 - 1e-4) * limit);
-  std::fflush(stdout);
-  EXPECT_EQ(::testing::internal::GetCapturedStdout(), "");
+  std::fflush(stderr);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
   if (rank == 0) {
     EXPECT_EQ(above.rfind("warning: dt = ", 0), 0u) << above;
     EXPECT_NE(above.find("with the Rayleigh damping, the limit of the mode at omega = "), std::string::npos) << above;
   }
   // Steps six digits print alike are printed in full (dt = 0.0445079 "exceeded" 0.0445079).
-  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
   warnIfUnstable(c.system, c.beam.frozenDofs(), "semi_implicit", (1 + 1e-9) * limit);
-  std::fflush(stdout);
-  const std::string close = ::testing::internal::GetCapturedStdout();
+  std::fflush(stderr);
+  const std::string close = ::testing::internal::GetCapturedStderr();
   if (rank == 0) { // (the check's own omega_max, to a 1e-6 residual, moves its limit in the 9th digit)
     char dt_text[40] = "", limit_text[40] = "";
     ASSERT_EQ(std::sscanf(close.c_str(), "warning: dt = %39s exceeds the critical step %39s ", dt_text, limit_text), 2) << close;
