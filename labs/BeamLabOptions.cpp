@@ -26,8 +26,11 @@ void readMeshOptions(MPI_Comm comm, BeamSpec &b) {
   readOptions(comm, "Beam mesh", "", [&](OptionReader &r) {
     b.mx = int(r.integer("-mx", "Elements along the beam", b.mx, 1));
     b.my = int(r.integer("-my", "Elements across the beam", b.my, 1));
-    b.hx = r.real("-hx", "Element width", b.hx, Bounds::above(0));
-    b.hy = r.real("-hy", "Element height", b.hy, Bounds::above(0));
+    // The element matrices form 1/h^2 and h^2 terms on the way (-hx 1e-154 -hy 1e-154 was refused for an
+    // infinite stiffness diagonal, though a square element's stiffness does not depend on its size).
+    const Bounds size = Bounds::between(1e-150, 1e150, "a real in [1e-150, 1e150] (the element matrices form 1/h^2 and h^2)");
+    b.hx = r.real("-hx", "Element width", b.hx, size);
+    b.hy = r.real("-hy", "Element height", b.hy, size);
     // The Q4 stiffness matrix's condition number grows as the aspect ratio squared: at 1e8 its Cholesky
     // factorization failed ("not positive definite", CHOLMOD's own warning line before ours, exit 3).
     if (r.error().empty() && std::max(b.hx / b.hy, b.hy / b.hx) > kMaxAspectRatio)

@@ -177,6 +177,31 @@ void prepareOutputDirectory(const std::string &dir) {
       if ((isRunLogName(name) || written.count(name) || vtk_or_chart) && entry.is_directory(ec))
         throw inputError("output directory '" + dir + "' holds a directory '" + entry.path().filename().string() +
                          "' where the labs write a file of that name; accepted: a directory without it");
+      // The run's own input under a name the run writes or removes there: the particles read from
+      // 'io/energy.csv' were replaced by the energy log, the springs in 'io/trajectory.csv' removed as an
+      // earlier run's (exit 0). (Not a network or system a lab exported there, read back: only an export
+      // writes those names, and it writes the network it read.)
+      static const std::set<std::string> exported = {"particles.csv", "springs.csv", "M.mtx", "K.mtx", "F.mtx", "fixed.txt"};
+      const bool own = isRunLogName(name) || (written.count(name) && !exported.count(name)) || vtk_or_chart || name == ".lock";
+      // A dangling link where the run writes a file (a log is written through it) whose directory is
+      // missing: the run stopped at its first write, exit 3 (-output_dir od with od/energy.csv -> /missing/e).
+      std::error_code link_ec;
+      if (own && entry.is_symlink(ec) && !std::filesystem::exists(entry.path(), link_ec)) {
+        std::filesystem::path target = std::filesystem::read_symlink(entry.path(), ec);
+        if (target.is_relative()) target = entry.path().parent_path() / target;
+        std::string why; // (a loop of links: "Too many levels of symbolic links")
+        if (link_ec && link_ec != std::errc::no_such_file_or_directory) why = link_ec.message();
+        else if (!std::filesystem::is_directory(target.parent_path(), ec)) why = "no directory '" + target.parent_path().string() + "'";
+        if (!why.empty())
+          throw inputError("output directory '" + dir + "' holds '" + entry.path().filename().string() + "', a symbolic link to '" +
+                           target.string() + "', which cannot be made (" + why +
+                           "); accepted: a link to a file in an existing directory, or no link");
+      }
+      if (own)
+        if (const std::string option = inputFileOption(entry.path().string()); !option.empty())
+          throw inputError("output directory '" + dir + "' holds the run's input '" + entry.path().filename().string() + "' (" +
+                           option + ") under a name the run writes or removes there; accepted: an input outside the output "
+                           "directory, or under another name");
     }
   });
   agreeOn(PETSC_COMM_WORLD, [&] {

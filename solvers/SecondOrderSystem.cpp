@@ -1,5 +1,11 @@
 #include "solvers/SecondOrderSystem.hpp"
 
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "common/Error.hpp"
+
 namespace beam {
 
 void SecondOrderSystem::netForce(double t, Vec x, Vec y, double c, Vec r, Vec work, double s) const {
@@ -30,6 +36,15 @@ PMat SecondOrderSystem::combination(double a, double b, double c) const {
     if (a != 1) BEAM_PETSC(MatScale(A, a));
     if (b != 0 && damped()) BEAM_PETSC(MatAXPY(A, b, damping, DIFFERENT_NONZERO_PATTERN));
     if (c != 0) BEAM_PETSC(MatAXPY(A, c, stiffness, DIFFERENT_NONZERO_PATTERN));
+  }
+  // Coefficients from an enormous -dt (c = dt^2/4 = 2.5e307 at dt = 1e154) overflow the matrix: the
+  // schemes that keep energy for every dt "diverged" at step 1 (exit 3). Said as the input it is.
+  PetscReal norm = 0;
+  BEAM_PETSC(MatNorm(A, NORM_INFINITY, &norm));
+  if (!std::isfinite(norm)) {
+    char line[256];
+    std::snprintf(line, sizeof line, "the step matrix a M + b C + c S overflows (a = %g, b = %g, c = %g, from -dt)", a, b, c);
+    throw inputError(std::string(line) + "; accepted: a -dt for which it is finite");
   }
   if (a > 0 && b >= 0 && c >= 0) BEAM_PETSC(MatSetOption(A, MAT_SPD, PETSC_TRUE));
   return A;

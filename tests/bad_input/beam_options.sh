@@ -267,3 +267,14 @@ cd rc_dir
 rm .petscrc && mkdir petscrc # a directory PETSc passes over
 expect 0 "" "$labs/midpoint" -T 0.02 -quiet -output_dir rc_dir_passed
 cd ..
+# A -dt whose step matrix overflows (c = dt^2/4 = 2.5e307 at dt = 1e154): midpoint, which keeps energy at
+# every dt, "diverged" at step 1 (exit 3) until 2026-12-01; refused before anything is written.
+expect 2 "the step matrix a M + b C + c S overflows (a = 1, b = 0, c = 2.5e+307, from -dt); accepted: a -dt for which it is finite" \
+  "$labs/midpoint" -dt 1e154 -T 1e154 -output_dir dt_overflow
+[ ! -e dt_overflow ] || fail "midpoint: the refused -dt left its output directory"
+expect 2 "the step matrix a M + b C + c S overflows" "$labs/discrete_system" -scheme newmark -dt 1e160 -T 3e160 -output_dir $out
+expect 0 "" "$labs/midpoint" -dt 1e153 -T 1e153 -quiet -output_dir dt_large # (the largest that fits: conserved)
+# Element sizes whose 1/h^2 terms overflow: refused by their range (the reason given was "the stiffness
+# matrix's largest diagonal entry on the free DOFs is inf"); at the range's end the modes scale as 1/h.
+expect 2 "-hx: 1e-154 is out of range; accepted: a real in [1e-150, 1e150]" "$labs/modes" -hx 1e-154 -hy 1e-154 -output_dir $out
+expect 0 "" "$labs/modes" -hx 1e-150 -hy 1e-150 -output_dir hx_small

@@ -41,6 +41,16 @@ mkdir -p lk_link lk_fifo lk_probe && ln -sfn "$PWD/lk_victim" lk_link/.lock && r
 expect 2 "output directory 'lk_link': its lock file 'lk_link/.lock' cannot be opened: not a regular file" "$labs/midpoint" -T 0.02 -output_dir lk_link
 [ ! -e lk_victim ] || fail "midpoint: a link in the place of the lock file made its target"
 expect 2 "its lock file 'lk_fifo/.lock' cannot be opened: not a regular file" "$labs/midpoint" -T 0.02 -output_dir lk_fifo
+# A dangling link in the place of a log the run writes through it, whose directory is missing, or a loop of
+# links: the run stopped at its first write (exit 3, after its set-up) until 2026-12-01; refused before it.
+mkdir -p dl_dir dl_loop && ln -sfn /nonexistent_dir/e dl_dir/energy.csv && ln -sfn loop dl_loop/loop && ln -sfn loop dl_loop/energy.csv
+expect 2 "output directory 'dl_dir' holds 'energy.csv', a symbolic link to '/nonexistent_dir/e', which cannot be made (no directory '/nonexistent_dir')" \
+  "$labs/midpoint" -T 0.02 -output_dir dl_dir
+expect 2 "holds 'energy.csv', a symbolic link to 'dl_loop/loop', which cannot be made (Too many levels of symbolic links)" \
+  "$labs/discrete_system" -T 0.02 -output_dir dl_loop
+ln -sfn dl_target dl_dir/energy.csv # (a dangling link whose file can be made is written through, as before)
+expect 0 "" "$labs/midpoint" -T 0.02 -quiet -output_dir dl_dir
+[ -s dl_dir/dl_target ] || fail "midpoint: the log was not written through the link"
 probe=$(printf '%-64s' .write_test_0_ | tr ' ' x)
 echo precious > "lk_probe/$probe"
 expect 0 "" "$labs/midpoint" -T 0.02 -quiet -output_dir lk_probe

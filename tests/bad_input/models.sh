@@ -38,6 +38,19 @@ expect 0 "" "$ms" -particles particles_drop.csv -springs springs_drop.csv -plane
 # -plane repeated adds planes, as one list does (the database kept only the last: the plane x = 1 below
 # was dropped, exit 0). The free particle, 1 inside it, gets k_c * 1 * dt / m = 10 in one step.
 printf 'x,y,z,mass,fixed\n0,0,0.5,1,0\n5,0,5,1,1\n' > particles_inside.csv
+# The run's inputs under names the run writes or removes in its output directory: the particles in
+# 'io/energy.csv' were replaced by the energy log and the springs in 'io/trajectory.csv' removed as an earlier
+# run's (exit 0); refused before anything is written, the inputs kept.
+mkdir -p ms_io && cp particles.csv ms_io/energy.csv && cp springs.csv ms_io/trajectory.csv
+expect 2 "output directory 'ms_io' holds the run's input 'trajectory.csv' (-springs) under a name the run writes or removes there" \
+  "$ms" -particles ms_io/energy.csv -springs ms_io/trajectory.csv -T 0.01 -output_dir ms_io
+cmp -s particles.csv ms_io/energy.csv && cmp -s springs.csv ms_io/trajectory.csv || fail "mass_spring: an input in the output directory was changed"
+mkdir -p ms_io2 && cp particles.csv ms_io2/mass_spring_000000.vtp
+expect 2 "holds the run's input 'mass_spring_000000.vtp' (-particles)" "$ms" -particles ms_io2/mass_spring_000000.vtp -springs springs.csv \
+  -T 0.01 -output_dir ms_io2
+mkdir -p st_io && cp particles.csv st_io/critical_steps.csv
+expect 2 "holds the run's input 'critical_steps.csv' (-particles)" "$labs/mass_spring_stability" -particles st_io/critical_steps.csv \
+  -springs springs.csv -output_dir st_io
 # Every -plane counts wherever it is given: an options file (nested or not), PETSC_OPTIONS (a second line
 # of an options file replaced the first until 2026-12-01, the plane x = 1 dropped, exit 0).
 printf -- '-plane 1,0,0,1,0,0\n-plane 0,0,0,0,0,1\n' > planes.opts
@@ -400,8 +413,10 @@ expect 2 "-gravity: 2 values; accepted: three reals" "$labs/mass_spring" -gravit
 expect 2 "-point_load: '1,2,3' has 3 numbers" "$labs/semi_implicit" -point_load 1,2,3 -point_load 20,0,0,-0.1 -output_dir $out
 expect 2 "-load_harmonic: '1' has 1 numbers" "$labs/semi_implicit" -load_harmonic 1 -load_harmonic 1,2 -output_dir $out
 # The charts: one that cannot be written is a failed run in one line (a traceback and "is matplotlib
-# installed?", exit 0, until 2026-11-27); a csv.py in the working directory is not imported by them.
-mkdir -p chart_link && ln -sf /nonexistent_dir_for_tests/x.png chart_link/contact_study.png
+# installed?", exit 0, until 2026-11-27); a csv.py in the working directory is not imported by them. (The
+# link's target is in /proc, where no file can be made: a link into a missing directory is refused before
+# the run since 2026-12-01.)
+mkdir -p chart_link && ln -sf /proc/nonexistent_for_tests.png chart_link/contact_study.png
 expect 3 "the chart (plot_contact_study.py) failed: cannot write" "$csl" -shapes particle -zetas 0.1 -output_dir chart_link
 mkdir -p cwd_py && echo 'raise RuntimeError("imported")' > cwd_py/csv.py
 (cd cwd_py && "$csl" -shapes particle -zetas 0.1 -output_dir charts > /dev/null 2>&1) && [ -s cwd_py/charts/contact_study.png ] &&
@@ -502,7 +517,7 @@ rc=$?
 # ... but a chart that cannot be written still fails, in one line, whatever stdout is (a full disk's
 # error was taken for a lost stdout, exit 0, and with stdout closed a traceback came, for a few hours).
 for out_to in /dev/full closed; do
-  mkdir -p "chart_fail_${out_to##*/}" && ln -sf /nonexistent_dir_for_tests/x.png "chart_fail_${out_to##*/}/constraint_drift.png"
+  mkdir -p "chart_fail_${out_to##*/}" && ln -sf /proc/nonexistent_for_tests.png "chart_fail_${out_to##*/}/constraint_drift.png"
   if [ "$out_to" = closed ]; then
     expect 3 "the chart (plot_constraint_drift.py) failed: cannot write" sh -c 'exec "$0" -T 0.1 -output_dir chart_fail_closed >&-' "$labs/constraint_drift"
   else
