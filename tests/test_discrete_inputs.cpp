@@ -227,7 +227,7 @@ TEST(DiscreteModel, SingularStiffnessAndTwoLoadsAreSaid) {
 }
 
 TEST(LoadInTime, CurveInterpolatesAndHoldsTheEnds) {
-  const std::string path = writeFile("curve.csv", "t,g\n# ramp then hold\n0,0\n1, 2\n3,2\n\n4,-1\n");
+  const std::string path = writeFile("curve.csv", " T , G \n# ramp then hold\n0,0\n1, 2\n3,2\n\n4,-1\n");
   const LoadCurve g = LoadCurve::read(path);
   EXPECT_DOUBLE_EQ(g(-1), 0);
   EXPECT_DOUBLE_EQ(g(0.25), 0.5);
@@ -253,6 +253,9 @@ TEST(LoadInTime, BadCurvesNameTheLine) {
       {"c_empty", "t,g\n", 1, "no t,g rows"},
       {"c_trailing", "0,0\n1,\n", 2, "is not two numbers"},
       {"c_hex", "0,0\n1,0x1p-1\n", 2, "is not two numbers"}, // strtod read 0.5 (exit 0)
+      // A header is t,g: "g,t" was taken as a header and read as t,g, the columns swapped (exit 0).
+      {"c_swapped", "g,t\n0,0\n1,2\n", 1, "header 'g,t'; accepted: the header t,g"},
+      {"c_named", "time,load\n0,0\n1,2\n", 1, "header 'time,load'; accepted: the header t,g"},
   };
   for (const Bad &b : table) {
     const std::string path = writeFile(b.name, b.text);
