@@ -87,7 +87,16 @@ void readEnvironment(MPI_Comm comm, Network &net) {
     net.contact.no_pull = r.flag("-contact_no_pull", "Clamp the contact force at zero (no pull when leaving)",
                                  net.contact.no_pull);
   });
-  net.validate();
+  try {
+    net.validate();
+  } catch (const Error &e) {
+    // A built-in model's springs come from its options: name them (-beam_E 1e308 was refused as "spring
+    // 0 (0, 1): stiffness ... out of range" without a word of -beam_E).
+    if (net.source == "files") throw;
+    std::string given;
+    for (const auto &[name, value] : net.parameters) given += " -" + name + " " + value;
+    throw Error(e.exitCode(), "-model " + net.source + " as its options make it (" + given.substr(given.empty() ? 0 : 1) + "): " + e.what());
+  }
 }
 
 } // namespace

@@ -16,6 +16,7 @@
 // Writes <output_dir>/contact_study.csv (shape,zeta,damping,e_theory,e_measured,relative_difference,status)
 // and contact_study.png; a failed run's row is empty and marked failed, and the lab then ends with exit 3.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -125,13 +126,20 @@ int main(int argc, char **argv) {
         });
         if (r.given("-zetas")) zetas = z;
         for (double &zeta : zetas) zeta += 0.0; // -0 is 0 (the table printed -0)
-        shapes = r.names("-shapes", "Dropped bodies: particle, disk", "particle,disk", [](const std::vector<std::string> &s) {
+        // Names in any case, as the schemes' (-shapes Particle was refused).
+        auto lower = [](std::vector<std::string> s) {
+          for (auto &w : s)
+            for (char &c : w) c = char(std::tolower((unsigned char)c));
+          return s;
+        };
+        shapes = lower(r.names("-shapes", "Dropped bodies: particle, disk", "particle,disk", [&](const std::vector<std::string> &given) {
+          const std::vector<std::string> s = lower(given);
           for (const auto &shape : s)
             if (shape != "particle" && shape != "disk") return "-shapes: " + shape + " is unknown; accepted: particle, disk";
           if (const std::string *twice = beam::firstRepeated(s))
             return "-shapes: " + *twice + " is listed twice; accepted: each body once";
           return std::string();
-        });
+        }));
         if (g == 0 && r.given("-drop_height")) // read and ignored until 2026-11-27
           r.fail("-drop_height: given with -gravity_z 0, where the body starts at the plane with speed 1; accepted: one of them");
         disk_stiffness = r.real("-disk_stiffness", "Stiffness of the disk's springs", disk_stiffness,

@@ -43,9 +43,12 @@ std::string csvLogCovers(const std::string &path, const std::string &header, lon
   const auto fields = std::count(header.begin(), header.end(), ',');
   const std::string edited = " before step " + std::to_string(step) + " of the checkpoint (truncated or edited)";
   long long current = 0, rows = 0; // rows must go 0 (rows_per_step times), 1, 2, ..., step
-  while (std::getline(in, line) && !in.eof()) { // a last line counts only if it ended with a newline
+  for (long long number = 2; std::getline(in, line) && !in.eof(); ++number) { // a last line counts only if it ended with a newline
     const long long row = std::atoll(line.c_str());
     if (row > step) break; // rows after the checkpoint are written again
+    // (A blank line reads as step 0: after the checkpoint's rows it was said to come before them.)
+    if (line.empty()) return "line " + std::to_string(number) + " is blank; the log up to step " + std::to_string(step) +
+                             " of the checkpoint was edited";
     if (std::count(line.begin(), line.end(), ',') != fields) return "a row has other columns than its header" + edited;
     if (const std::string bad = notFiniteField(line); !bad.empty()) return bad + edited;
     // The step as the logs write it ("18.0" or "18x" passed as step 18).

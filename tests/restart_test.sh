@@ -246,6 +246,9 @@ cp energy.orig full/energy.csv
 sed -i '1s/kinetic/kinetik/' full/energy.csv
 refused "energy.csv with other columns" "columns differ" "$m" "${args[@]}" -restart full
 cp energy.orig full/energy.csv
+printf '\n' >> full/energy.csv # (a blank line after the checkpoint's rows was said to come before step N)
+refused "energy.csv with a blank line" "is blank; the log up to step" "$m" "${args[@]}" -restart full
+cp energy.orig full/energy.csv
 # The series: a listed snapshot removed (the continued .pvd listed a missing file, exit 0); the .pvd
 # removed with its snapshots there (a new series of the new snapshots only, exit 0); a .pvd of garbage
 # (VTK's own error line came before the lab's).

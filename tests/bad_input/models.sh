@@ -407,6 +407,12 @@ expect 2 "-zetas: 2 is out of range" "$csl" -zetas 2 -zetas 0.1 -output_dir $out
 expect 2 "-mass: '0x10' is not a finite real number" "$csl" -mass 0x10 -output_dir $out # hexadecimal: 16 until 2026-11-27
 expect 2 "-zetas: '0x0.8p0' is not a finite real number" "$csl" -zetas 0x0.8p0 -output_dir $out
 expect 2 "-shapes: cube is unknown" "$csl" -shapes cube -shapes particle -output_dir $out
+# Names in any case, as the schemes' (-shapes Particle was refused); a repeat is one whatever its case.
+expect 0 "" "$csl" -shapes Particle -zetas 0 -output_dir cs_case
+expect 2 "-shapes: particle is listed twice" "$csl" -shapes particle,PARTICLE -output_dir $out
+# A built-in model's refused spring names the options that made it (-beam_E was not named).
+expect 2 "-model beam_lattice as its options make it (-beam_mx 20 -beam_my 5 -beam_hx 1 -beam_hy 1 -beam_E 1e+308" \
+  "$ms" -model beam_lattice -beam_E 1e308 -output_dir $out
 expect 2 "-schemes: unknown scheme 'nope'" "$labs/energy_drift" -schemes nope -schemes verlet -output_dir $out
 expect 2 "-stiffness_factors: -1 is out of range" "$labs/mass_spring_stability" -stiffness_factors -1 -stiffness_factors 1 -output_dir $out
 expect 2 "-gravity: 2 values; accepted: three reals" "$labs/mass_spring" -gravity 0,1 -gravity 0,0,-1 -output_dir $out
