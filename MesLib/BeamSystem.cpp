@@ -131,6 +131,18 @@ void checkMemory(MPI_Comm comm, const BeamSpec &spec, const RunNeeds &needs, con
   agreeOnFailure(comm, error, kExitBadInput);
 }
 
+namespace {
+// C = alpha M + beta S with entries beyond a double (-rayleigh_beta 1e306): the time labs "diverged" at
+// step 1 (exit 3), after their first output; only the stability lab refused it.
+void refuseOverflowingDamping(const SecondOrderSystem &system, double alpha, double beta) {
+  if (std::isfinite(matrixMagnitude(system.damping))) return;
+  std::ostringstream why;
+  why << "-rayleigh_alpha, -rayleigh_beta: the damping matrix alpha M + beta S (alpha = " << alpha << ", beta = " << beta
+      << ") overflows a double; accepted: -rayleigh_alpha and -rayleigh_beta whose damping matrix is finite";
+  throw inputError(why.str());
+}
+} // namespace
+
 void addRayleighDamping(SecondOrderSystem &system, const Beam &beam, double alpha, double beta) {
   if (alpha == 0 && beta == 0) return;
   system.rayleigh = RayleighDamping{alpha, beta};
@@ -143,6 +155,7 @@ void addRayleighDamping(SecondOrderSystem &system, const Beam &beam, double alph
     const std::vector<PetscInt> frozen = beam.ownedFrozenDofs();
     BEAM_PETSC(MatZeroRowsColumns(system.damping, PetscInt(frozen.size()), frozen.data(), 0.0, nullptr, nullptr));
     BEAM_PETSC(MatSetOption(system.damping, MAT_SYMMETRIC, PETSC_TRUE));
+    refuseOverflowingDamping(system, alpha, beta);
     return;
   }
   // Matrix-free: C = alpha M + beta S as a composite of the two shells. Its frozen rows hold
@@ -155,6 +168,7 @@ void addRayleighDamping(SecondOrderSystem &system, const Beam &beam, double alph
   system.combine = [inner = system.combine, alpha, beta](double a, double b, double c) {
     return inner(a + b * alpha, 0.0, c + b * beta);
   };
+  refuseOverflowingDamping(system, alpha, beta);
 }
 
 

@@ -2,6 +2,7 @@
 
 #include "common/Agree.hpp"
 #include "common/Hash.hpp"
+#include "common/InputFile.hpp"
 #include "common/LargeVector.hpp"
 #include "common/Options.hpp"
 #include "common/OutputFile.hpp"
@@ -153,8 +154,9 @@ namespace {
 // tokenizer reads them. YAML files (-options_file_yaml, or a .yaml/.yml/.json name) are PETSc's to read.
 // The words of a line as PETSc's tokenizer reads them: blanks separate, a quoted value ("a b") is one
 // word, '#' starts a comment. With `unquote`, the quotes are taken off.
-std::vector<std::string> optionWords(std::string line, bool unquote) {
-  const size_t comment = line.find('#');
+std::vector<std::string> optionWords(std::string line, bool unquote, bool comments = true) {
+  // (PETSC_OPTIONS has no comments: PETSc read '-output_dir a#b' whole there, and this check did not.)
+  const size_t comment = comments ? line.find('#') : std::string::npos;
   if (comment != std::string::npos) line.erase(comment);
   std::vector<std::string> tokens;
   for (size_t i = 0; i < line.size();) {
@@ -219,6 +221,10 @@ std::vector<std::pair<std::string, std::uint64_t>> g_options_files_read;
 // read around this one (a cycle is refused).
 std::string optionsFileProblem(const std::string &option, const std::string &path, std::vector<std::string> &chain) {
   struct stat st {};
+  // PETSc expands ${NAME} in the path (PetscStrreplace) and would read another file than the one
+  // checked here (a '-T abc' there ran, exit 0).
+  if (path.find("${") != std::string::npos)
+    return option + ": '" + path + "' holds ${...}, which PETSc replaces; accepted: a path without ${";
   if (stat(path.c_str(), &st) != 0) return option + ": cannot open '" + path + "'; accepted: a readable options file";
   if (!S_ISREG(st.st_mode) || access(path.c_str(), R_OK) != 0)
     return option + ": '" + path + "' is not a readable regular file; accepted: a readable options file";
@@ -266,6 +272,7 @@ void appendOptionWords(const std::vector<std::string> &tokens, std::vector<std::
 
 void appendOptionsFileWords(const std::string &path, std::vector<std::string> &words, int depth) {
   if (depth > 16) return; // (refused by the vetting before)
+  noteInputFile("-options_file", path); // (an output may not replace it: of1/energy.csv was, exit 0)
   // PETSc sets a file's aliases as it reads it, and inserts its options once it has read it all.
   std::vector<std::vector<std::string>> lines;
   std::ifstream in(path);
@@ -307,7 +314,7 @@ void buildGivenWords(int argc, char **argv, bool skip_rc) {
         appendOptionsFileWords(rc, g_given_words, 1);
     }
   }
-  if (const char *env = std::getenv("PETSC_OPTIONS")) appendOptionWords(optionWords(env, true), g_given_words, 0);
+  if (const char *env = std::getenv("PETSC_OPTIONS")) appendOptionWords(optionWords(env, true, false), g_given_words, 0);
   appendOptionWords(std::vector<std::string>(argv + 1, argv + argc), g_given_words, 0);
   g_given_words_built = true;
 }
@@ -531,7 +538,7 @@ std::string environmentOptionsProblem(bool skip_rc) {
     return "PETSC_OPTIONS_YAML is set; accepted: plain options in PETSC_OPTIONS or an options file";
   if (const char *env = std::getenv("PETSC_OPTIONS")) {
     std::vector<std::string> words{"lab"};
-    for (const auto &w : optionWords(env, true)) words.push_back(w);
+    for (const auto &w : optionWords(env, true, false)) words.push_back(w);
     std::vector<char *> args;
     for (auto &w : words) args.push_back(w.data());
     const std::string problem = commandLineProblem(int(args.size()), args.data());

@@ -187,8 +187,13 @@ void prepareOutputDirectory(const std::string &dir) {
       // missing: the run stopped at its first write, exit 3 (-output_dir od with od/energy.csv -> /missing/e).
       std::error_code link_ec;
       if (own && entry.is_symlink(ec) && !std::filesystem::exists(entry.path(), link_ec)) {
-        std::filesystem::path target = std::filesystem::read_symlink(entry.path(), ec);
-        if (target.is_relative()) target = entry.path().parent_path() / target;
+        // The last link of a chain names the file the write makes (l -> l2 -> /missing/x passed as l2's
+        // directory, and the run stopped at its first write).
+        std::filesystem::path target = entry.path();
+        for (int hops = 0; hops < 40 && std::filesystem::is_symlink(target, ec); ++hops) {
+          const std::filesystem::path next = std::filesystem::read_symlink(target, ec);
+          target = next.is_relative() ? target.parent_path() / next : next;
+        }
         std::string why; // (a loop of links: "Too many levels of symbolic links")
         if (link_ec && link_ec != std::errc::no_such_file_or_directory) why = link_ec.message();
         else if (!std::filesystem::is_directory(target.parent_path(), ec)) why = "no directory '" + target.parent_path().string() + "'";
@@ -223,6 +228,14 @@ void prepareOptionDirectory(const std::string &option, const std::string &dir) {
     prepareOutputDirectory(dir);
   } catch (const Error &e) {
     throw Error(e.exitCode(), option + ": " + e.what());
+  }
+  // An export writes these names there: not over the run's own input (-export_system ex with
+  // -thickness_file ex/K.mtx and -load_curve ex/fixed.txt replaced both, exit 0).
+  for (const char *name : {"particles.csv", "springs.csv", "M.mtx", "K.mtx", "F.mtx", "fixed.txt"}) {
+    const std::string path = dir + "/" + name;
+    if (const std::string input = inputFileOption(path); !input.empty())
+      throw inputError(option + ": '" + path + "' is the run's input (" + input +
+                       "; the export would replace it); accepted: another directory");
   }
 }
 

@@ -97,17 +97,21 @@ PetscErrorCode convergenceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscRea
   PetscBool line_search_newton = PETSC_FALSE;
   PetscCall(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(snes), SNESNEWTONLS, &line_search_newton));
   const bool newton_step = line_search_newton && !stop.npc;
-  const bool trusted_step = newton_step && it > 0 && linear > 0 && (linear != KSP_CONVERGED_ITS || direct);
+  const bool stuck = it > 0 && stop.unchanged > 0 && fnorm == stop.reference; // (see the floor test)
+  const bool trusted_step = newton_step && it > 0 && !stuck && linear > 0 && (linear != KSP_CONVERGED_ITS || direct);
   const PetscReal step_tolerance = stol > 0 ? stol : 1e-8; // -snes_stol, for Newton with a line search only
   if (fnorm <= rtol * stop.reference) *reason = SNES_CONVERGED_FNORM_RELATIVE;
-  // The floor test judges an iterate Newton has tried to improve: at iteration 0 it took the first guess
-  // for a solution whenever R(0) lay below the floor (k = 1e15: a disk hung in mid-air, dt m g under the
-  // springs' round-off, exit 0), where one Newton step moves it (a rigid fall: the springs keep their length).
-  else if (it > 0 && fnorm <= ImplicitTheta::kFloorFactor * stop.floor) *reason = SNES_CONVERGED_FNORM_ABS;
-  // Another method whose residual stays bitwise the same for 3 iterations does not move: the step fails
-  // at once and is retried (qn with Jacobian scaling stayed 1.4 times above the target, bitwise, for 500
-  // iterations). (Not its step's norm: ngmres reports 0 for it.)
-  else if (!newton_step && stop.unchanged >= 3) *reason = SNES_DIVERGED_LOCAL_MIN;
+  // The floor and step tests judge an iterate Newton has moved: at iteration 0 the floor test took the
+  // first guess for a solution whenever R(0) lay below the floor (k = 1e15: a disk hung in mid-air, dt m g
+  // under the springs' round-off, exit 0), where one Newton step moves it (a rigid fall: the springs keep
+  // their length); and where the masses lie below the round-off of dt^2 K in Newton's matrix (k = 1e50,
+  // 1e300) the steps moved nothing, the residual stayed R(0) bitwise, and the floor or step test accepted
+  // the disk hanging again.
+  else if (it > 0 && !stuck && fnorm <= ImplicitTheta::kFloorFactor * stop.floor) *reason = SNES_CONVERGED_FNORM_ABS;
+  // A method whose residual stays bitwise the same for 3 iterations does not move: the step fails at
+  // once and is retried (qn with Jacobian scaling stayed 1.4 times above the target, bitwise, for 500
+  // iterations; Newton on the k = 1e50 disk). (Not its step's norm: ngmres reports 0 for it.)
+  else if (stop.unchanged >= 3) *reason = SNES_DIVERGED_LOCAL_MIN;
   else if (trusted_step && lambda > 0 && snorm <= step_tolerance * lambda * xnorm) *reason = SNES_CONVERGED_SNORM_RELATIVE;
   else if (trusted_step && snorm <= 1e-12 * xnorm) *reason = SNES_CONVERGED_SNORM_RELATIVE;
   else if (trusted_step && stop.stalled >= 3 && fnorm <= 1e4 * rtol * stop.reference) *reason = SNES_CONVERGED_SNORM_RELATIVE;
@@ -737,6 +741,38 @@ PetscErrorCode ImplicitTheta::jacobianCallback(SNES, Vec dv, Mat J, Mat P, void 
   return 0;
 }
 
+// Where a mass lies below the round-off of theta^2 dt^2 K in Newton's matrix (M_ii < 4 eps J_ii), the
+// matrix has lost it: a free body's rigid motion, which only the masses fix, is then round-off, and
+// Newton "converged" on noise (k = 1e30 at dt = 0.01: a disk hung in mid-air, exit 0). Checked at the
+// first step, on the Jacobian at x_n: the run fails there (exit 3) with the ratio and the hint.
+void ImplicitTheta::refuseLostInertia(double t) {
+  inertia_checked_ = true;
+  if (!std::isfinite(stop_.reference)) return; // (forces that overflow: the solve says so)
+  jacobian(zero_, J_);
+  PVec diagonal = duplicate(dv_), mass = duplicate(dv_), ones = duplicate(dv_);
+  BEAM_PETSC(MatGetDiagonal(J_, diagonal));
+  BEAM_PETSC(VecSet(ones, 1.0));
+  model_->massMult(xt_, ones, mass); // (row sums: the diagonal of a lumped mass, a bound of a consistent one)
+  const PetscScalar *d = nullptr, *m = nullptr;
+  PetscInt n = 0;
+  BEAM_PETSC(VecGetLocalSize(diagonal, &n));
+  BEAM_PETSC(VecGetArrayRead(diagonal, &d));
+  BEAM_PETSC(VecGetArrayRead(mass, &m));
+  double worst = 0;
+  for (PetscInt i = 0; i < n; ++i)
+    if (m[i] > 0 && std::isfinite(d[i])) worst = std::max(worst, d[i] / m[i]);
+  BEAM_PETSC(VecRestoreArrayRead(diagonal, &d));
+  BEAM_PETSC(VecRestoreArrayRead(mass, &m));
+  MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_DOUBLE, MPI_MAX, model_->comm());
+  if (worst * 4 * PETSC_MACHINE_EPSILON > 1) {
+    std::ostringstream why;
+    why << name_ << ": in the step from t = " << t << " Newton's matrix M + theta^2 dt^2 K has lost the masses (a diagonal entry "
+        << worst << " times its mass, beyond 1 / (4 eps) = " << 1 / (4 * PETSC_MACHINE_EPSILON)
+        << "): the motion the masses alone fix is round-off; try a smaller -dt (the ratio goes as dt^2) or softer springs";
+    throw runError(why.str());
+  }
+}
+
 // |R| at the last iterate of a failed solve, computed: SNES's norm is |dv - NPC(dv)| under a left NPC,
 // and an NPC that failed before Newton's first test left the step before's there.
 double ImplicitTheta::lastResidualNorm() {
@@ -770,6 +806,7 @@ void ImplicitTheta::step(double t, Vec x, Vec v) {
     stop_.watch_signals = stop_on_signal_ && stopHandlersActive();
     stop_.interrupted_by = 0;
     if (prime_ && !primed_) primePreconditioner(x, v);
+    if (!inertia_checked_) refuseLostInertia(t);
     // The step's first guess: the fallback starts from it, and a step given up on a signal puts it back
     // (the history a checkpoint of the last accepted step records).
     if (!guess_) guess_ = duplicate(dv_);

@@ -154,6 +154,8 @@ private:
   std::vector<double> energy_parts_;
   double linear_rtol_ = 0; // the KSP's relative tolerance as set up (defaults and options)
   bool fallback_allowed_ = false;
+  bool inertia_checked_ = false; // refuseLostInertia, at the first step (of this run or its restart)
+  void refuseLostInertia(double t);
   double fallback_flops_ = -1; // choleskyFlops(J_) once needed; HUGE_VAL above kFallbackUnknowns
   PKSP fallback_ksp_;          // preonly + MUMPS LU, made at the first fallback
   PVec guess_;                 // the step's first Newton guess: the fallback's, and dv_ again after a step given up on a signal

@@ -71,4 +71,8 @@ struct SecondOrderSystem {
   LinearSolver shiftedSolver(Mat A, const std::string &prefix, LinearSolverKind kind) const;
 };
 
+// The size of a matrix's entries: its infinity norm, or for a matrix-free one |A p| for a fixed probe p
+// (a non-finite value tells an overflow).
+double matrixMagnitude(Mat A);
+
 } // namespace beam

@@ -278,3 +278,16 @@ expect 0 "" "$labs/midpoint" -dt 1e153 -T 1e153 -quiet -output_dir dt_large # (t
 # matrix's largest diagonal entry on the free DOFs is inf"); at the range's end the modes scale as 1/h.
 expect 2 "-hx: 1e-154 is out of range; accepted: a real in [1e-150, 1e150]" "$labs/modes" -hx 1e-154 -hy 1e-154 -output_dir $out
 expect 0 "" "$labs/modes" -hx 1e-150 -hy 1e-150 -output_dir hx_small
+# The matrix-free path at such a -dt ran on with a beam that did not move (exit 0): its step matrix is
+# probed by a product. An overflowing Rayleigh damping matrix "diverged" at step 1 after the first output.
+expect 2 "the step matrix a M + b C + c S overflows" "$labs/midpoint" -mx 4 -my 2 -operator matfree -dt 1e154 -T 1e154 -output_dir $out
+for op in assembled matfree; do
+  expect 2 "-rayleigh_alpha, -rayleigh_beta: the damping matrix alpha M + beta S (alpha = 0, beta = 1e+306) overflows a double" \
+    "$labs/midpoint" -mx 4 -my 2 -operator $op -T 0.05 -rayleigh_beta 1e306 -output_dir ray_overflow
+  [ ! -e ray_overflow ] || fail "midpoint -operator $op: the refused damping left its output directory"
+done
+# -export_system into the directory of the run's own inputs replaced them (exit 0).
+mkdir -p ex_in && printf '1\n1\n1\n1\n1\n1\n1\n1\n' > ex_in/K.mtx && printf 't,g\n0,1\n1,2\n' > ex_in/fixed.txt
+expect 2 "-export_system: 'ex_in/K.mtx' is the run's input (-thickness_file; the export would replace it)" "$labs/midpoint" -mx 4 -my 2 \
+  -T 0.05 -output_dir $out -export_system ex_in -thickness_file ex_in/K.mtx -load_curve ex_in/fixed.txt
+[ "$(head -1 ex_in/fixed.txt)" = "t,g" ] || fail "midpoint: -export_system replaced the load curve"

@@ -31,8 +31,8 @@ expect 2 "output directory 'exp_file/run' cannot be created" "$labs/semi_implici
 expect 2 "output directory 'mk_new1/../exp_file/x' cannot be created" "$labs/midpoint" -T 0.02 -output_dir mk_new1/../exp_file/x
 [ ! -e mk_new1 ] || fail "midpoint: a failed creation left the parent it made (mk_new1)"
 mkdir -p mk_other/sub mk_pre && ln -sfn mk_other/sub mk_link
-expect 2 "overflows a double" "$labs/stability" -rayleigh_beta 5e306 -measure_steps 0 -output_dir mk_link/../mk_new2
-expect 2 "overflows a double" "$labs/stability" -rayleigh_beta 5e306 -measure_steps 0 -output_dir mk_pre
+expect 2 "overflows a double" "$labs/stability" -rho 1e-300 -rayleigh_beta 1e160 -measure_steps 0 -output_dir mk_link/../mk_new2
+expect 2 "overflows a double" "$labs/stability" -rho 1e-300 -rayleigh_beta 1e160 -measure_steps 0 -output_dir mk_pre
 { [ ! -e mk_other/mk_new2 ] && [ -z "$(ls -A mk_pre)" ]; } || fail "stability: a refusal left what it made: $(ls -A mk_other mk_pre | tr '\n' ' ')"
 # The lock file is never opened through a link (a dangling one made its target) nor waited on as a FIFO
 # (the run hung); a user's file named like the write probe is left alone (it was deleted, a link there
@@ -48,6 +48,16 @@ expect 2 "output directory 'dl_dir' holds 'energy.csv', a symbolic link to '/non
   "$labs/midpoint" -T 0.02 -output_dir dl_dir
 expect 2 "holds 'energy.csv', a symbolic link to 'dl_loop/loop', which cannot be made (Too many levels of symbolic links)" \
   "$labs/discrete_system" -T 0.02 -output_dir dl_loop
+mkdir -p dl_chain && ln -sfn l2 dl_chain/energy.csv && ln -sfn /nonexistent_dir/x dl_chain/l2 # (the chain's last link counts)
+expect 2 "holds 'energy.csv', a symbolic link to '/nonexistent_dir/x', which cannot be made" "$labs/midpoint" -T 0.02 -output_dir dl_chain
+# An options file in the output directory under a name the run writes was replaced by the energy log.
+mkdir -p of_in && printf -- '-T 0.02\n-quiet\n' > of_in/energy.csv
+expect 2 "output directory 'of_in' holds the run's input 'energy.csv' (-options_file)" "$labs/midpoint" -options_file of_in/energy.csv -output_dir of_in
+# PETSc expands ${NAME} in an options file's path (another file than the one checked was read), and
+# PETSC_OPTIONS has no '#' comments (its '-options_left #1' passed the check, then PETSc's traceback).
+mkdir -p 'of_${NOPE}' && printf -- '-T 0.02\n' > 'of_${NOPE}/o.txt'
+expect 2 "holds \${...}, which PETSc replaces; accepted: a path without \${" "$labs/midpoint" -options_file 'of_${NOPE}/o.txt' -output_dir $out
+PETSC_OPTIONS='-options_left #1' expect 2 "PETSC_OPTIONS: -options_left: '#1' is not a truth value" "$labs/midpoint" -T 0.02 -output_dir $out
 ln -sfn dl_target dl_dir/energy.csv # (a dangling link whose file can be made is written through, as before)
 expect 0 "" "$labs/midpoint" -T 0.02 -quiet -output_dir dl_dir
 [ -s dl_dir/dl_target ] || fail "midpoint: the log was not written through the link"
@@ -60,7 +70,7 @@ expect 0 "" "$labs/midpoint" -T 0.02 -quiet -output_dir lk_probe
 deep_cwd=$PWD/deep_cwd$(printf '/%0200d' $(seq 1 17))
 mkdir -p "$deep_cwd"
 deep_out=$(printf 'D%.0s' $(seq 1 200))/$(printf 'E%.0s' $(seq 1 200))
-expect 2 "overflows a double" sh -c 'cd "$1" && exec "$2" -rayleigh_beta 5e306 -measure_steps 0 -output_dir "$3"' sh "$deep_cwd" \
+expect 2 "overflows a double" sh -c 'cd "$1" && exec "$2" -rho 1e-300 -rayleigh_beta 1e160 -measure_steps 0 -output_dir "$3"' sh "$deep_cwd" \
   "$labs/stability" "$deep_out"
 [ -z "$(ls -A "$deep_cwd")" ] || fail "stability: a refusal in a deep working directory left what it made"
 rm -rf deep_cwd

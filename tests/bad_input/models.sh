@@ -162,6 +162,14 @@ for scheme in implicit_euler implicit_midpoint; do
     fail "mass_spring $scheme, k = 1e15: the disk did not fall freely: $(tr '\n' ' ' < stiff_final.csv)"
 done
 expect 0 "" "$labs/contact_study" -shapes disk -zetas 0 -disk_stiffness 1e15 -output_dir cs_stiff_disk
+# Stiffer, the masses lie below the round-off of dt^2 K in Newton's matrix: the disk hung in mid-air again
+# (k = 1e30: Newton "converged" on noise; 1e50, 1e300: its steps moved nothing and the floor or step test
+# took R(0) for a solution), exit 0, and contact_study read "no rebound". The run fails at its first step.
+for k in 1e30 1e300; do
+  expect 3 "Newton's matrix M + theta^2 dt^2 K has lost the masses" "$ms" -model disk -disk_rings 1 -disk_segments 6 \
+    -stiffness $k -scheme implicit_euler -T 0.03 -dt 0.01 -quiet -output_dir ms_lost
+done
+expect 3 "has lost the masses" "$labs/contact_study" -shapes disk -zetas 0 -disk_stiffness 1e30 -steps_per_contact 20 -output_dir cs_lost
 grep -q '^disk,0,0,1,1.0' cs_stiff_disk/contact_study.csv || fail "contact_study, k = 1e15: the disk did not rebound: $(cat cs_stiff_disk/contact_study.csv)"
 [ -f ms_newton/energy.csv ] && [ -f ms_newton/mass_spring.pvd ] || fail "a failed Newton solve lost the files written so far"
 # A diverged run writes no final state: an earlier run's -save_final file stayed, read as this run's
