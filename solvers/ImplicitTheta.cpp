@@ -805,8 +805,9 @@ void ImplicitTheta::step(double t, Vec x, Vec v) {
     stop_.comm = model_->comm();
     stop_.watch_signals = stop_on_signal_ && stopHandlersActive();
     stop_.interrupted_by = 0;
-    if (prime_ && !primed_) primePreconditioner(x, v);
+    // (The check before the preconditioner's first set-up, which leaves its own Jacobian in J_.)
     if (!inertia_checked_) refuseLostInertia(t);
+    if (prime_ && !primed_) primePreconditioner(x, v);
     // The step's first guess: the fallback starts from it, and a step given up on a signal puts it back
     // (the history a checkpoint of the last accepted step records).
     if (!guess_) guess_ = duplicate(dv_);
