@@ -259,6 +259,13 @@ std::string optionsFileProblem(const std::string &option, const std::string &pat
   return "";
 }
 
+// The options files PETSc reads at its start unless -skip_petscrc, in its order.
+std::vector<std::string> petscrcFiles() {
+  std::vector<std::string> files = {".petscrc", "petscrc"};
+  if (const char *home = std::getenv("HOME")) files.insert(files.begin(), std::string(home) + "/.petscrc");
+  return files;
+}
+
 // Every option word PETSc reads as it starts, in its order (PetscOptionsInsert): ~/.petscrc, ./.petscrc
 // and ./petscrc unless -skip_petscrc, then PETSC_OPTIONS, then the command line, each -options_file's
 // lines where it stands (nested ones too). Built once all of it is vetted; givenValues reads it, so an
@@ -306,9 +313,7 @@ void buildGivenWords(int argc, char **argv, bool skip_rc) {
   g_given_words.clear();
   g_aliases.clear();
   if (!skip_rc) {
-    std::vector<std::string> rc_files = {".petscrc", "petscrc"};
-    if (const char *home = std::getenv("HOME")) rc_files.insert(rc_files.begin(), std::string(home) + "/.petscrc");
-    for (const auto &rc : rc_files) {
+    for (const auto &rc : petscrcFiles()) { // (those vetted: regular and readable are read)
       struct stat st {};
       if (stat(rc.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(rc.c_str(), R_OK) == 0)
         appendOptionsFileWords(rc, g_given_words, 1);
@@ -544,9 +549,7 @@ std::string environmentOptionsProblem(bool skip_rc) {
     const std::string problem = commandLineProblem(int(args.size()), args.data());
     if (!problem.empty()) return "PETSC_OPTIONS: " + problem;
   }
-  std::vector<std::string> rc_files = {".petscrc", "petscrc"};
-  if (const char *home = std::getenv("HOME")) rc_files.insert(rc_files.begin(), std::string(home) + "/.petscrc");
-  for (const auto &rc : rc_files) {
+  for (const auto &rc : petscrcFiles()) {
     struct stat st {};
     if (skip_rc) break;
     // PETSc reads them only if they are there to read (a directory ./petscrc is passed over); a FIFO

@@ -16,7 +16,6 @@
 // Writes <output_dir>/contact_study.csv (shape,zeta,damping,e_theory,e_measured,relative_difference,status)
 // and contact_study.png; a failed run's row is empty and marked failed, and the lab then ends with exit 3.
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -128,8 +127,7 @@ int main(int argc, char **argv) {
         for (double &zeta : zetas) zeta += 0.0; // -0 is 0 (the table printed -0)
         // Names in any case, as the schemes' (-shapes Particle was refused).
         auto lower = [](std::vector<std::string> s) {
-          for (auto &w : s)
-            for (char &c : w) c = char(std::tolower((unsigned char)c));
+          for (auto &w : s) w = beam::lowerCase(w);
           return s;
         };
         shapes = lower(r.names("-shapes", "Dropped bodies: particle, disk", "particle,disk", [&](const std::vector<std::string> &given) {

@@ -81,6 +81,12 @@ bool isRunLogName(const std::string &name) {
   return name == "energy.csv" || name == "trajectory.csv" || name == "checkpoint.bin";
 }
 
+// What the exports write in their directory (-write_network, -export_system).
+const std::set<std::string> &exportedNames() {
+  static const std::set<std::string> names = {"particles.csv", "springs.csv", "M.mtx", "K.mtx", "F.mtx", "fixed.txt"};
+  return names;
+}
+
 // A name as long as the longest the run writes ("mass_spring_1000000000_1023.pvtu.tmp" has 37
 // characters), so a path that leaves no room for it is refused before the run.
 std::string probeName(int rank) {
@@ -165,8 +171,7 @@ void prepareOutputDirectory(const std::string &dir) {
     // is written in place, by design: writeFileAtomically.)
     static const std::set<std::string> written = {
         "energy_drift.csv", "spectral_radius.csv", "modes.csv", "contact_study.csv", "critical_steps.csv",
-        "stiffness_sweep.csv", "summary.csv", "constraint_drift.csv", "constraint_drift_summary.csv", "particles.csv",
-        "springs.csv", "M.mtx", "K.mtx", "F.mtx", "fixed.txt"};
+        "stiffness_sweep.csv", "summary.csv", "constraint_drift.csv", "constraint_drift_summary.csv"};
     std::error_code ec;
     for (const auto &entry : std::filesystem::directory_iterator(dir, ec)) {
       std::string name = entry.path().filename().string();
@@ -174,15 +179,14 @@ void prepareOutputDirectory(const std::string &dir) {
       const std::string ext = std::filesystem::path(name).extension().string();
       // Snapshots and charts by extension (paper_central_difference draws one chart per case).
       const bool vtk_or_chart = ext == ".pvd" || ext == ".vtu" || ext == ".vtp" || ext == ".pvtu" || ext == ".pvtp" || ext == ".png";
-      if ((isRunLogName(name) || written.count(name) || vtk_or_chart) && entry.is_directory(ec))
+      if ((isRunLogName(name) || written.count(name) || exportedNames().count(name) || vtk_or_chart) && entry.is_directory(ec))
         throw inputError("output directory '" + dir + "' holds a directory '" + entry.path().filename().string() +
                          "' where the labs write a file of that name; accepted: a directory without it");
       // The run's own input under a name the run writes or removes there: the particles read from
       // 'io/energy.csv' were replaced by the energy log, the springs in 'io/trajectory.csv' removed as an
       // earlier run's (exit 0). (Not a network or system a lab exported there, read back: only an export
-      // writes those names, and it writes the network it read.)
-      static const std::set<std::string> exported = {"particles.csv", "springs.csv", "M.mtx", "K.mtx", "F.mtx", "fixed.txt"};
-      const bool own = isRunLogName(name) || (written.count(name) && !exported.count(name)) || vtk_or_chart || name == ".lock";
+      // writes those names, and it refuses to write over an input itself: prepareOptionDirectory.)
+      const bool own = isRunLogName(name) || written.count(name) || vtk_or_chart || name == ".lock";
       // A dangling link where the run writes a file (a log is written through it) whose directory is
       // missing: the run stopped at its first write, exit 3 (-output_dir od with od/energy.csv -> /missing/e).
       std::error_code link_ec;
@@ -231,7 +235,7 @@ void prepareOptionDirectory(const std::string &option, const std::string &dir) {
   }
   // An export writes these names there: not over the run's own input (-export_system ex with
   // -thickness_file ex/K.mtx and -load_curve ex/fixed.txt replaced both, exit 0).
-  for (const char *name : {"particles.csv", "springs.csv", "M.mtx", "K.mtx", "F.mtx", "fixed.txt"}) {
+  for (const auto &name : exportedNames()) {
     const std::string path = dir + "/" + name;
     if (const std::string input = inputFileOption(path); !input.empty())
       throw inputError(option + ": '" + path + "' is the run's input (" + input +

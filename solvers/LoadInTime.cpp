@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -70,12 +69,7 @@ LoadCurve LoadCurve::read(const std::string &path) {
     if (fields.size() == 2 && first && !parseNumber(fields[0], tv) && !parseNumber(fields[1], gv)) { // a header
       // The columns are read as t, g: a header naming them otherwise ("g,t") was read in that order all
       // the same, the load and the time swapped without a word.
-      auto lower = [](std::string w) {
-        w = trim(w);
-        for (char &c : w) c = char(std::tolower((unsigned char)c));
-        return w;
-      };
-      if (lower(fields[0]) != "t" || lower(fields[1]) != "g")
+      if (lowerCase(trim(fields[0])) != "t" || lowerCase(trim(fields[1])) != "g")
         throw inputError(where + "header '" + s + "'; accepted: the header t,g (the columns are read in that order) or none");
       continue;
     }
