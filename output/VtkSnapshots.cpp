@@ -3,6 +3,7 @@
 #include "common/Agree.hpp"
 #include "common/Exact.hpp"
 #include "common/Options.hpp" // isIndexText
+#include "output/CsvLog.hpp"  // regularFileProblem
 
 #include <vtkCallbackCommand.h>
 #include <vtkCellArray.h>
@@ -487,9 +488,8 @@ std::vector<std::pair<double, std::string>> VtkSnapshots::readPvd(PetscInt step)
     last_time = time;
     if (parsed.step > step) break;
     // A snapshot removed since: the continued series would list a file that is not there (exit 0).
-    struct stat file_st {};
-    if (stat((dir_ + "/" + f).c_str(), &file_st) != 0 || !S_ISREG(file_st.st_mode))
-      throw inputError(bad + "it lists '" + f + "', which is missing; accepted: the output directory as the "
+    if (const std::string why = regularFileProblem(dir_ + "/" + f); !why.empty())
+      throw inputError(bad + "it lists '" + f + "', but " + why + "; accepted: the output directory as the "
                        "interrupted run left it");
     // A parallel snapshot is an index of pieces: one removed, or the index cut short, was continued and
     // listed (exit 0), a snapshot ParaView cannot open.
@@ -506,10 +506,9 @@ std::vector<std::pair<double, std::string>> VtkSnapshots::readPvd(PetscInt step)
         const char *source = std::string(piece->GetName()) == "Piece" ? piece->GetAttribute("Source") : nullptr;
         if (!source) continue;
         ++pieces;
-        struct stat piece_st {};
-        if (stat((dir_ + "/" + source).c_str(), &piece_st) != 0 || !S_ISREG(piece_st.st_mode))
-          throw inputError(bad + "its snapshot '" + f + "' lists the piece '" + source + "', which is missing; accepted: "
-                           "the output directory as the interrupted run left it");
+        if (const std::string why = regularFileProblem(dir_ + "/" + source); !why.empty())
+          throw inputError(bad + "its snapshot '" + f + "' lists the piece '" + source + "', but " + why +
+                           "; accepted: the output directory as the interrupted run left it");
       }
       if (pieces == 0)
         throw inputError(bad + "its snapshot '" + f + "' is not a parallel VTK file with pieces (cut short or edited); "

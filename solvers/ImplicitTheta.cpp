@@ -785,6 +785,27 @@ double ImplicitTheta::lastResidualNorm() {
   }
 }
 
+// PETSc's absolute test (-<prefix>snes_atol) is the one rule that takes no scale from the step: one above
+// the step's residuals accepts Newton's starting guess, the step before's dv, as the solution
+// (-ms_snes_atol 1e10: every step "converged" without an iteration, exit 0). Legitimate where R(0) is
+// tiny; said once per program (on stderr) when it accepted a state that neither the relative nor the
+// round-off test would.
+void ImplicitTheta::warnLooseAbsoluteTolerance(SNESConvergedReason reason, double t) const {
+  static bool warned = false;
+  if (warned || reason != SNES_CONVERGED_FNORM_ABS) return;
+  PetscReal atol = 0, rtol = 0;
+  BEAM_PETSC(SNESGetTolerances(snes_, &atol, &rtol, nullptr, nullptr, nullptr));
+  const double norm = stop_.norm;
+  if (!(norm > rtol * stop_.reference && norm > kFloorFactor * stop_.floor)) return;
+  warned = true;
+  std::ostringstream line;
+  line << "warning: " << name_ << ": -" << newton_prefix_ << "snes_atol " << atol << " accepted the step from t = " << t
+       << " at residual " << norm << " after " << iterations_ << " Newton iterations, where -" << newton_prefix_ << "snes_rtol "
+       << rtol << " asks for " << rtol * stop_.reference << ": steps are solved only to that absolute tolerance; lower -"
+       << newton_prefix_ << "snes_atol to solve them (told once)\n";
+  BEAM_PETSC(PetscFPrintf(model_->comm(), PETSC_STDERR, "%s", line.str().c_str()));
+}
+
 void ImplicitTheta::step(double t, Vec x, Vec v) {
   t_ = t;
   xn_ = x;
@@ -902,6 +923,7 @@ void ImplicitTheta::step(double t, Vec x, Vec v) {
       else why << "); " << newton_hint_ << other_solver << watch;
       throw runError(why.str());
     }
+    warnLooseAbsoluteTolerance(reason, t);
   }
   BEAM_PETSC(VecAXPY(x, dt_, v));             // x_{n+1} = x_n + dt (v_n + theta dv) ...
   BEAM_PETSC(VecAXPY(x, dt_ * theta_, dv_));

@@ -123,6 +123,7 @@ private:
   bool fallbackAffordable();     // collective
   SNESConvergedReason directFallback(); // the step by exact Newton (solveWithRetry with the LU)
   double lastResidualNorm();            // |R| at a failed solve's last iterate
+  void warnLooseAbsoluteTolerance(SNESConvergedReason reason, double t) const; // -snes_atol above the step's residuals
   SNESConvergedReason solveOnce();      // adds to iterations_ and linear_iterations_
   SNESConvergedReason solveWithRetry();
   static PetscErrorCode residualCallback(SNES, Vec dv, Vec R, void *self);

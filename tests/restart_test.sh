@@ -253,7 +253,13 @@ cp energy.orig full/energy.csv
 # removed with its snapshots there (a new series of the new snapshots only, exit 0); a .pvd of garbage
 # (VTK's own error line came before the lab's).
 mv full/beam_000020.vtu vtu.orig
-refused "restart with a listed snapshot removed" "lists 'beam_000020.vtu', which is missing" "$m" "${args[@]}" -restart full
+refused "restart with a listed snapshot removed" "lists 'beam_000020.vtu', but it is missing" "$m" "${args[@]}" -restart full
+# ... a FIFO or a directory in its place is named as such (a FIFO was "missing" until 2026-12-01).
+mkfifo full/beam_000020.vtu
+refused "restart with a FIFO in a listed snapshot's place" "lists 'beam_000020.vtu', but it is not a regular file" "$m" "${args[@]}" -restart full
+rm full/beam_000020.vtu && mkdir full/beam_000020.vtu
+refused "restart with a directory in a listed snapshot's place" "holds a directory 'beam_000020.vtu' where the labs write a file" "$m" "${args[@]}" -restart full
+rmdir full/beam_000020.vtu
 mv vtu.orig full/beam_000020.vtu
 mv full/beam.pvd pvd.orig
 refused "restart with the .pvd removed, its snapshots there" "it is missing while its snapshots" "$m" "${args[@]}" -restart full
@@ -443,7 +449,7 @@ mpiexec --quiet -n 2 "$ms" -T 0.05 -quiet -output_dir ms_piece > /dev/null
 cp -r ms_piece ms_cut
 rm ms_piece/mass_spring_000050_1.vtp
 mpiexec --quiet -n 2 "$ms" -T 0.1 -quiet -restart ms_piece > /dev/null 2> piece_err.txt
-check "restart with a snapshot piece missing refused" '[ $? != 0 ] && grep -q "lists the piece .mass_spring_000050_1.vtp., which is missing" piece_err.txt'
+check "restart with a snapshot piece missing refused" '[ $? != 0 ] && grep -q "lists the piece .mass_spring_000050_1.vtp., but it is missing" piece_err.txt'
 truncate -s 50 ms_cut/mass_spring_000050.pvtp
 mpiexec --quiet -n 2 "$ms" -T 0.1 -quiet -restart ms_cut > /dev/null 2> piece_err.txt
 check "restart with a parallel snapshot cut short refused" '[ $? != 0 ] && grep -q "is not a parallel VTK file with pieces" piece_err.txt'

@@ -11,6 +11,12 @@ expect 2 "-omega_min_st_pc_eisenstat_omega 1.5: accepted: 1" "$labs/stability" -
   -omega_min_st_pc_eisenstat_omega 1.5 -output_dir $out
 expect 2 "-shifted_ksp_atol inf: not a finite number; accepted: a finite number" "$m" -linear_solver cg -shifted_ksp_atol inf -output_dir $out
 expect 2 "-ms_snes_atol 1e400: not a finite number; accepted: a finite number" "${chain[@]}" -ms_snes_atol 1e400
+# An absolute tolerance above the steps' residuals accepted every step's starting guess, unsolved (exit 0
+# without a word until 2026-12-01): said once on stderr; not said where the relative test decides.
+expect 0 "warning: implicit_euler: -ms_snes_atol 1e+10 accepted the step from t = 0 at residual" "${chain[@]}" -ms_snes_atol 1e10
+[ "$(grep -c 'snes_atol' err.txt)" = 1 ] || fail "-ms_snes_atol 1e10: the warning not given exactly once: $(head -c 300 err.txt)"
+expect 0 "" "${chain[@]}" -ms_snes_atol 1e-30
+grep -q 'warning' err.txt && fail "-ms_snes_atol 1e-30: warned: $(head -c 300 err.txt)"
 expect 2 "-ms_snes_type ksponly: not a method that solves the step by itself; accepted: newtonls" "${chain[@]}" -ms_snes_type ksponly
 expect 2 "options of the 'shifted_' solver: KSP cg does not support norm type NATURAL with preconditioner side RIGHT" \
   "$m" -linear_solver cg -shifted_ksp_pc_side right -output_dir $out
