@@ -1,4 +1,5 @@
 #include "MesLib/Beam.hpp"
+#include "common/Warnings.hpp"
 
 #include "common/LargeVector.hpp"
 
@@ -213,8 +214,8 @@ void Beam::warnFrozenLoads() const {
     for (int d = 0; d < 2; ++d) {
       const double v = d == 0 ? p.fx : p.fy;
       if (v != 0 && std::binary_search(frozen_.begin(), frozen_.end(), mesh_.P(p.x, p.y, d)))
-        BEAM_PETSC(PetscFPrintf(comm_, PETSC_STDERR, "warning: %s at node (%d,%d) pushes a frozen DOF (%s); the support takes it\n",
-                                what, p.x, p.y, d == 0 ? "ux" : "uy"));
+        warningLine(comm_, std::string("warning: ") + what + " at node (" + std::to_string(p.x) + "," + std::to_string(p.y) +
+                               ") pushes a frozen DOF (" + (d == 0 ? "ux" : "uy") + "); the support takes it");
     }
 }
 

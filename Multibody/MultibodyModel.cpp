@@ -1,4 +1,5 @@
 #include "Multibody/MultibodyModel.hpp"
+#include "common/Warnings.hpp"
 
 #include <Eigen/LU>
 #include <Eigen/QR>
@@ -250,9 +251,8 @@ Eigen::VectorXd MultibodyModel::coordinateScaling(const Vector &mass_diagonal) c
 // `rank` rows of G in `order` (a rank-revealing QR's column order of G^T). Warns once per model.
 std::vector<int> MultibodyModel::independentRows(int nq, int nc, int rank, const Eigen::VectorXi &order) const {
   if (rank < nc && rank_ == 0 && firstRedundancyWarning(d_.source))
-    std::fprintf(stderr, "warning: %s: redundant constraints (%d of %d constraint rows independent): "
-                 "the dependent rows dropped, accelerations unaffected\n",
-                 d_.source.c_str(), rank, nc);
+    warningLine("warning: " + d_.source + ": redundant constraints (" + std::to_string(rank) + " of " + std::to_string(nc) +
+                " constraint rows independent): the dependent rows dropped, accelerations unaffected");
   std::vector<int> keep(nq + rank);
   std::iota(keep.begin(), keep.begin() + nq, 0);
   for (int k = 0; k < rank; ++k) keep[nq + k] = nq + order(k);

@@ -1,4 +1,5 @@
 #include "common/Petsc.hpp"
+#include "common/Warnings.hpp"
 
 #include "common/Agree.hpp"
 #include "common/Hash.hpp"
@@ -1019,6 +1020,7 @@ int runMain(const PetscSession &session, const char *program, const std::functio
   installFarewellHandlers(program, session.rank(), session.size());
   int code = kExitOk;
   std::string message;
+  holdWarnings(); // until the run starts (RunStart), or its end: a refused run prints its error line alone
   try {
     // The first collective of every rank: a command line refused on some ranks only ends all of them here.
     agreeOn(PETSC_COMM_WORLD, [&] {
@@ -1036,6 +1038,8 @@ int runMain(const PetscSession &session, const char *program, const std::functio
     code = kExitRunFailed;
     message = e.what();
   }
+  if (code == kExitBadInput) dropWarnings();
+  releaseWarnings(); // (a failed run's before its error line)
   if (!message.empty()) {
     code = reportFailure(session, program, code, message);
     if (code == kExitBadInput) return code;

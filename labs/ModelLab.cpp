@@ -1,5 +1,6 @@
 #include "labs/ModelLab.hpp"
 #include "common/StopSignal.hpp"
+#include "common/Warnings.hpp"
 
 #include <sys/stat.h>
 
@@ -33,6 +34,7 @@ LabOutput labOutput(const OutputOptions &options, std::string snapshot_name, std
 // When the run starts (the first observe, or resume): after every refusal of a restart (the checkpoint's
 // identity, the logs, the series), which the time loop makes before either.
 void RunStart::start() {
+  releaseWarnings(); // (held while the lab set up: common/Warnings.hpp)
   if (!line.empty()) BEAM_PETSC(PetscPrintf(comm, "%s\n", line.c_str()));
   line.clear();
   if (action) std::exchange(action, nullptr)();

@@ -16,6 +16,7 @@
 #include <memory>
 
 #include "common/Exact.hpp"
+#include "common/Warnings.hpp"
 #include "common/Options.hpp"
 #include "common/StopSignal.hpp"
 #include "labs/ModelLab.hpp"
@@ -96,6 +97,7 @@ int main(int argc, char **argv) {
     // after four variants had run and printed their rows.
     beam::prepareOutputDirectory(o.output.dir); // its tables and chart (checked and locked), then each variant's
     for (const auto &v : variants) beam::prepareOutputDirectory(o.output.dir + "/" + v.name);
+    beam::releaseWarnings(); // the sweep starts (common/Warnings.hpp)
     // An earlier sweep's energy.csv in the variants' directories goes first (the variants write nothing
     // else): a rerun stopped by a signal after three variants left the other two's of the earlier run
     // beside the new ones (another dt).

@@ -20,6 +20,7 @@
 #include <cstdio>
 
 #include "MassSpring/BuiltinModels.hpp"
+#include "common/Warnings.hpp"
 #include "MassSpring/MassSpringModel.hpp"
 #include "common/Exact.hpp"
 #include "common/Options.hpp"
@@ -217,6 +218,7 @@ int main(int argc, char **argv) {
     if (beam::finishOptions(PETSC_COMM_WORLD, prepare)) return 0;
     prepare();
     beam::prepareOutputDirectory(out.dir);
+    beam::releaseWarnings(); // the sweep starts (common/Warnings.hpp)
 
     // The zeta column as wide as its longest exact value (0.123456789 broke the alignment).
     int zw = 8;

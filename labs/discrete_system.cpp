@@ -15,6 +15,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/Warnings.hpp"
 #include "labs/BeamLab.hpp"
 #include "labs/DiscreteLabOptions.hpp"
 #include "common/Exact.hpp"
@@ -126,11 +127,13 @@ int main(int argc, char **argv) {
     // round-off): the inertia is lost, and a scheme that keeps energy exactly (Newmark's average
     // acceleration, M = 1e-30 I, dt = 0.01) "lost" all of it, exit 0. Said, not refused: it is the lab's
     // point to show what the schemes do.
-    if (omega_max * options.run.dt > 1e7)
-      BEAM_PETSC(PetscFPrintf(PETSC_COMM_WORLD, stderr,
-                              "warning: omega_max dt = %.3g: M is below the round-off of dt^2 K in the schemes' step matrices "
-                              "(omega_max dt > 1e7), so the motion and the energy figures show round-off, not the schemes\n",
-                              omega_max * options.run.dt));
+    if (omega_max * options.run.dt > 1e7) {
+      char line[256];
+      std::snprintf(line, sizeof line, "warning: omega_max dt = %.3g: M is below the round-off of dt^2 K in the schemes' step "
+                    "matrices (omega_max dt > 1e7), so the motion and the energy figures show round-off, not the schemes",
+                    omega_max * options.run.dt);
+      beam::warningLine(PETSC_COMM_WORLD, line);
+    }
     beam::PVec q = beam::toPetscVector(system, model.q0), v = beam::toPetscVector(system, model.v0);
     beam::prepareRunOutput(PETSC_COMM_WORLD, options.output_dir, "", options.save_final, loop.restarts(),
                            [&] { loop.prepareStart(q, v); });

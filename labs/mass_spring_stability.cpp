@@ -31,6 +31,7 @@
 #include <cstdio>
 
 #include "MassSpring/MassSpringModel.hpp"
+#include "common/Warnings.hpp"
 #include "common/Exact.hpp"
 #include "common/Options.hpp"
 #include "common/Slepc.hpp"
@@ -338,6 +339,7 @@ int main(int argc, char **argv) {
     highest.solve();
     const double omega_max = highest.omegas().front();
     beam::prepareOutputDirectory(s.dir);
+    beam::releaseWarnings(); // the sweep starts (common/Warnings.hpp)
     beam::removeEarlierResults(s.dir, {"critical_steps.csv", "stiffness_sweep.csv", "mass_spring_stability.png"});
 
     BEAM_PETSC(PetscPrintf(PETSC_COMM_WORLD,

@@ -10,6 +10,7 @@
 // (from above: the bilinear quad is too stiff in bending); for a stocky beam like the default
 // (L/H = 4) shear deformation and rotary inertia, absent from Euler-Bernoulli, put it below 1.
 #include "common/Slepc.hpp"
+#include "common/Warnings.hpp"
 #include "labs/BeamLab.hpp"
 #include "labs/ModalLab.hpp"
 #include "common/Options.hpp"
@@ -28,6 +29,7 @@ int main(int argc, char **argv) {
     beam::ModalSolver solver(problem, {beam::SpectrumEnd::Smallest, modes.modes, 1e-10, 0, "modes_", "-modes"});
     if (beam::finishOptions(PETSC_COMM_WORLD)) return 0; // -help: the eigensolver has listed its options
     beam::prepareOutputDirectory(options.output_dir);
+    beam::releaseWarnings(); // the solve starts (common/Warnings.hpp)
     solver.solve();
     // An earlier run's series (50 modes of another beam beside a new run's 3, exit 0) goes before this
     // run's is written; only that (a time lab's checkpoint in the same directory stays), and only once the

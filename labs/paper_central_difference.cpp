@@ -30,6 +30,7 @@
 #include <sstream>
 
 #include "labs/BeamLab.hpp"
+#include "common/Warnings.hpp"
 #include "DiscreteSystem/DiscreteSystem.hpp"
 #include "common/Options.hpp"
 #include "solvers/RunOptions.hpp"
@@ -127,6 +128,7 @@ int main(int argc, char **argv) {
     for (const Case &c : cases)
       for (double h : c.steps)
         for (const char *scheme_name : {"central_difference", "rk4"}) beam::prepareOutputDirectory(runDir(c, h, scheme_name));
+    beam::releaseWarnings(); // the runs start (common/Warnings.hpp)
     // stable_in_theory: rho(A) <= 1 (central differences) or h within the RK4 limit; overflowed: the run
     // stopped at a non-finite state (a column `diverged` until 2026-11-27, 0 beside |q| = 1e93: the runs
     // are let grow to show how fast, and none overflows in its T).

@@ -18,6 +18,7 @@
 #include <optional>
 
 #include "common/Exact.hpp"
+#include "common/Warnings.hpp"
 #include "common/Options.hpp"
 #include "common/Slepc.hpp"
 #include "labs/BeamLab.hpp"
@@ -118,6 +119,7 @@ int main(int argc, char **argv) {
     const beam::SpectralRadiusTable table =
         beam::spectralRadiusTable(beam::schemeNames(), stability.omega_range, stability.omega_points, stability.xi);
     beam::prepareOutputDirectory(analysed->output_dir);
+    beam::releaseWarnings(); // the analysis starts (common/Warnings.hpp)
 
     highest.solve();
     lowest.solve();

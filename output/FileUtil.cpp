@@ -1,4 +1,5 @@
 #include "output/FileUtil.hpp"
+#include "common/Warnings.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -63,8 +64,8 @@ void lockDirectory(const std::string &dir) {
     // A file system without locks (Lustre mounted without flock, NFS without lockd) is no reason to
     // refuse the run: said once, the run goes on unguarded.
     if (err == ENOSYS || err == ENOLCK || err == EOPNOTSUPP || err == EINVAL) {
-      std::fprintf(stderr, "warning: output directory '%s' cannot be locked (%s): a second run writing into it at "
-                           "the same time would not be refused\n", dir.c_str(), std::strerror(err));
+      warningLine("warning: output directory '" + dir + "' cannot be locked (" + std::strerror(err) +
+                  "): a second run writing into it at the same time would not be refused");
       lockedDirectories().insert(key);
       return;
     }

@@ -1,4 +1,5 @@
 #include "solvers/CriticalStep.hpp"
+#include "common/Warnings.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -240,10 +241,10 @@ void warnIfUnstable(const SecondOrderSystem &system, const std::vector<PetscInt>
     std::snprintf(dt_text, sizeof dt_text, "%.17g", dt);
     std::snprintf(limit_text, sizeof limit_text, "%.17g", limit.dt);
   }
-  std::snprintf(line, sizeof line, "warning: dt = %s %s the critical step %s of %s (omega_max = %g%s%s)%s\n", dt_text,
+  std::snprintf(line, sizeof line, "warning: dt = %s %s the critical step %s of %s (omega_max = %g%s%s)%s", dt_text,
                 dt > limit.dt ? "exceeds" : "is within 5e-4 of", limit_text, scheme.c_str(), omega_max,
                 small ? "" : ", to 5e-4", mode, limit.dt == 0 ? ": it is unstable for every dt > 0" : "");
-  BEAM_PETSC(PetscFPrintf(system.comm(), PETSC_STDERR, "%s", line)); // (warnings go to stderr, as every other)
+  warningLine(system.comm(), line);
 }
 
 } // namespace beam

@@ -1,4 +1,5 @@
 #include "solvers/ImplicitTheta.hpp"
+#include "common/Warnings.hpp"
 #include "solvers/FactorCost.hpp"
 
 #include <petscdmshell.h>
@@ -802,8 +803,8 @@ void ImplicitTheta::warnLooseAbsoluteTolerance(SNESConvergedReason reason, doubl
   line << "warning: " << name_ << ": -" << newton_prefix_ << "snes_atol " << atol << " accepted the step from t = " << t
        << " at residual " << norm << " after " << iterations_ << " Newton iterations, where -" << newton_prefix_ << "snes_rtol "
        << rtol << " asks for " << rtol * stop_.reference << ": steps are solved only to that absolute tolerance; lower -"
-       << newton_prefix_ << "snes_atol to solve them (told once)\n";
-  BEAM_PETSC(PetscFPrintf(model_->comm(), PETSC_STDERR, "%s", line.str().c_str()));
+       << newton_prefix_ << "snes_atol to solve them (told once)";
+  warningLine(model_->comm(), line.str());
 }
 
 void ImplicitTheta::step(double t, Vec x, Vec v) {
