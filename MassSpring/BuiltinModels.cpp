@@ -137,9 +137,15 @@ Network beamLattice(const Params &p) {
 }
 
 // Refuses, before anything is allocated, a network whose size overflows PETSc's indices (3 unknowns per
-// particle) or whose particles and springs alone exceed the memory available: -disk_rings 2000000
-// -disk_segments 2148 wrapped the 32-bit particle count and crashed (SIGSEGV), other sizes ended in
-// "vector::_M_default_append" or "out of memory" without naming an option.
+// particle) or that cannot fit in the memory available: -disk_rings 2000000 -disk_segments 2148 wrapped
+// the 32-bit particle count and crashed (SIGSEGV), other sizes ended in "vector::_M_default_append" or
+// "out of memory" without naming an option. The bound is what the cheapest run takes, an explicit
+// scheme's (peak resident memory less the program's 50 MB, 2026-12-01: the chain of 4e6 particles 502
+// bytes per particle and spring, the 600 x 600 cloth 386 MB; so about 390 per particle and 115 per
+// spring); the implicit schemes take 4 to 10 times more. Until 2026-12-01 it was the particles' and
+// springs' structures alone, 4 times too low: -chain_n 100000000 was accepted and took the machine's
+// 23 GB before it was killed.
+constexpr double kBytesPerParticle = 390, kBytesPerSpring = 115;
 void checkSize(const std::string &model, const Params &p) {
   double particles = 0, springs = 0;
   std::string options;
@@ -164,10 +170,11 @@ void checkSize(const std::string &model, const Params &p) {
   if (particles > max_particles)
     throw inputError(options + ": " + exactDecimal(particles) + " particles; accepted: at most " + exactDecimal(std::floor(max_particles)) +
                      " (3 unknowns per particle in PETSc's " + std::to_string(8 * sizeof(PetscInt)) + "-bit indices)");
-  const double bytes = particles * sizeof(Particle) + springs * sizeof(Spring), available = double(memAvailableBytes());
+  const double bytes = particles * kBytesPerParticle + springs * kBytesPerSpring, available = double(memAvailableBytes());
   if (available > 0 && bytes > available)
     throw inputError(options + ": " + exactDecimal(particles) + " particles and about " + exactDecimal(springs) + " springs need " +
-                     exactDecimal(std::ceil(bytes / (1u << 30))) + " GiB for their data alone; accepted: a network that fits in the " +
+                     exactDecimal(std::ceil(bytes / (1u << 30))) + " GiB or more (an explicit scheme's run; an implicit one "
+                     "several times that); accepted: a network that fits in the " +
                      exactDecimal(std::floor(available / (1u << 30))) + " GiB of memory available");
 }
 

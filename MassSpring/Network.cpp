@@ -63,6 +63,18 @@ void Network::validate() {
                        "px,py,pz,nx,ny,nz with a non-zero normal");
     pl.normal = (1.0 / largest) * pl.normal;
     pl.normal = (1.0 / std::sqrt(dot(pl.normal, pl.normal))) * pl.normal;
+    // The same plane twice counts its contact twice (a repeated -plane doubled k_c, exit 0, until
+    // 2026-12-01), as -track, -zetas and -schemes refuse their repeats. Same to round-off: the unit
+    // normals within 1e-12, the offsets within 1e-12 of the points' size.
+    for (size_t j = 0; j < k; ++j) {
+      const Plane &other = planes[j];
+      const Vec3 dn = pl.normal - other.normal;
+      const double offset = std::abs(dot(pl.normal, pl.point - other.point));
+      const double size = 1 + std::sqrt(dot(pl.point, pl.point)) + std::sqrt(dot(other.point, other.point));
+      if (std::sqrt(dot(dn, dn)) <= 1e-12 && offset <= 1e-12 * size)
+        throw inputError("-plane " + std::to_string(k) + " is -plane " + std::to_string(j) +
+                         " again (its contact would count twice); accepted: distinct planes");
+    }
   }
   if (!(std::isfinite(contact.stiffness) && contact.stiffness >= 0))
     throw inputError("-contact_stiffness: " + std::to_string(contact.stiffness) + " is out of range; accepted: a real >= 0");

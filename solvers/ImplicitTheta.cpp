@@ -3,6 +3,7 @@
 #include "solvers/FactorCost.hpp"
 
 #include <petscdmshell.h>
+#include <strings.h>
 
 #include <algorithm>
 #include <cmath>
@@ -69,8 +70,19 @@ PetscErrorCode convergenceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscRea
   stop.last = fnorm;
   stop.last_it = it;
   SNESLineSearch linesearch;
+  PetscReal max_step = 0;
   PetscCall(SNESGetLineSearch(snes, &linesearch));
   PetscCall(SNESLineSearchGetLambda(linesearch, &lambda));
+  PetscCall(SNESLineSearchGetTolerances(linesearch, nullptr, &max_step, nullptr, nullptr, nullptr, nullptr));
+  // A direction the line search shortened to -<prefix>snes_linesearch_maxstep (bt, l2, basic and the
+  // energy search all do, before lambda): the update is lambda maxstep, however far the Newton step
+  // went, so the step tests would take any capped step for convergence (maxstep 1e-12: every step
+  // "converged" after one iteration at its starting residual, the chain's velocities 2.9 off, exit 0).
+  const bool capped = it > 0 && max_step > 0 && snorm >= (1 - 1e-8) * lambda * max_step;
+  if (capped) {
+    ++stop.capped;
+    stop.max_step = max_step;
+  }
   // The step and stall tests say the iterate is solved only if the step came from a linear solve that
   // met its tolerance or was exact (slow progress is then round-off, not the solver's): a Krylov solve stopped by its iteration count as "converged"
   // (-..._ksp_converged_maxits) or a single preconditioner application (-..._ksp_type preonly
@@ -99,7 +111,7 @@ PetscErrorCode convergenceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscRea
   PetscCall(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(snes), SNESNEWTONLS, &line_search_newton));
   const bool newton_step = line_search_newton && !stop.npc;
   const bool stuck = it > 0 && stop.unchanged > 0 && fnorm == stop.reference; // (see the floor test)
-  const bool trusted_step = newton_step && it > 0 && !stuck && linear > 0 && (linear != KSP_CONVERGED_ITS || direct);
+  const bool trusted_step = newton_step && it > 0 && !stuck && !capped && linear > 0 && (linear != KSP_CONVERGED_ITS || direct);
   const PetscReal step_tolerance = stol > 0 ? stol : 1e-8; // -snes_stol, for Newton with a line search only
   if (fnorm <= rtol * stop.reference) *reason = SNES_CONVERGED_FNORM_RELATIVE;
   // The floor and step tests judge an iterate Newton has moved: at iteration 0 the floor test took the
@@ -347,6 +359,15 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
     BEAM_PETSC(SNESGetType(npc, &npc_type));
     std::vector<std::string> preconditioning = solving;
     preconditioning.insert(preconditioning.end(), {SNESKSPONLY, SNESMS});
+    // -snes_type aspin is newtonls with a left nasm preconditioner PETSc makes itself: named as given (the
+    // line named -ms_npc_snes_type nasm, an option the user never gave, until 2026-12-01).
+    char given_type[64] = "";
+    PetscBool type_given = PETSC_FALSE;
+    BEAM_PETSC(PetscOptionsGetString(nullptr, newton_prefix_.c_str(), "-snes_type", given_type, sizeof given_type, &type_given));
+    if (type_given && strcasecmp(given_type, SNESASPIN) == 0)
+      throw inputError("-" + newton_prefix_ + "snes_type " + given_type + ": Newton with PETSc's additive Schwarz (nasm) nonlinear "
+                       "preconditioner, which needs subdomain problems the step does not give; accepted: newtonls, newtontr, qn, "
+                       "ngmres, anderson, ncg, nrichardson");
     if (std::find(preconditioning.begin(), preconditioning.end(), std::string(npc_type ? npc_type : "")) == preconditioning.end())
       throw inputError("-" + newton_prefix_ + "npc_snes_type " + (npc_type ? npc_type : "") +
                        ": needs more than the step's residual and Jacobian; accepted: newtonls, newtontr, qn, ngmres, anderson, ncg, "
@@ -397,10 +418,29 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   if (shell && !energy_search_)
     throw inputError("-" + newton_prefix_ + "snes_linesearch_type shell: the line search on the step's energy needs a model "
                      "without dashpots or contact damping; accepted here: bt, basic, l2, cp, nleqerr");
+  // PETSc reads every line search option whatever the type, so none is left unread: the order is bt's
+  // cubic or quadratic fit, which the energy search does not make (-ms_snes_linesearch_order 2 ran bit
+  // for bit as without it, exit 0, until 2026-12-01).
+  PetscBool order_given = PETSC_FALSE;
+  BEAM_PETSC(PetscOptionsHasName(nullptr, newton_prefix_.c_str(), "-snes_linesearch_order", &order_given));
+  if (shell && order_given)
+    throw inputError("-" + newton_prefix_ + "snes_linesearch_order: the order of PETSc's bt search, not read by the line search "
+                     "on the step's energy this network uses; accepted: with -" + newton_prefix_ + "snes_linesearch_type bt");
   // No linear solve below the residual's round-off floor (linearToleranceCallback), unless
   // Eisenstat-Walker (-..._snes_ksp_ew) chooses the tolerances.
   PetscBool ew = PETSC_FALSE;
   BEAM_PETSC(SNESKSPGetUseEW(snes_, &ew));
+  // ... which an exact solve does not have (-ms_snes_ksp_ew on the direct path ran bit for bit as
+  // without it, exit 0, until 2026-12-01).
+  KSPType ksp_type = nullptr;
+  PCType pc_type = nullptr;
+  BEAM_PETSC(KSPGetType(ksp, &ksp_type));
+  BEAM_PETSC(PCGetType(pc, &pc_type));
+  if (ew && ksp_type && std::string(ksp_type) == KSPPREONLY && pc_type && LinearSolver::solvesByItself(pc_type))
+    throw inputError("-" + newton_prefix_ + "snes_ksp_ew: sets the linear solves' tolerances, and the solver as set up (-" +
+                     newton_prefix_ + "ksp_type preonly, -" + newton_prefix_ + "pc_type " + pc_type +
+                     ") solves exactly; accepted: with a Krylov solver (-" + newton_prefix_ + "ksp_type gmres -" + newton_prefix_ +
+                     "pc_type gamg, the large networks' default)");
   BEAM_PETSC(KSPGetTolerances(ksp, &linear_rtol_, nullptr, nullptr, nullptr));
   if (!ew) BEAM_PETSC(SNESSetUpdate(snes_, linearToleranceCallback));
   BEAM_PETSC(SNESSetApplicationContext(snes_, this));
@@ -827,6 +867,7 @@ void ImplicitTheta::step(double t, Vec x, Vec v) {
     stop_.comm = model_->comm();
     stop_.watch_signals = stop_on_signal_ && stopHandlersActive();
     stop_.interrupted_by = 0;
+    stop_.capped = 0;
     // (The check before the preconditioner's first set-up, which leaves its own Jacobian in J_.)
     if (!inertia_checked_) refuseLostInertia(t);
     if (prime_ && !primed_) primePreconditioner(x, v);
@@ -920,8 +961,14 @@ void ImplicitTheta::step(double t, Vec x, Vec v) {
                                  ? ", or -" + newton_prefix_ + "pc_type lu (an LU at every step, without the fallback's cap of " +
                                        std::to_string(kFallbackIterations) + " iterations)"
                                  : "";
-      if (newton_hint_.empty()) why << "); try a smaller -dt" << other_solver << lu << watch << model_->implicitStepHint();
-      else why << "); " << newton_hint_ << other_solver << watch;
+      std::ostringstream capped; // (the options' cap only: PETSc's 1e8 cuts only steps that are going astray)
+      PetscBool max_step_given = PETSC_FALSE;
+      BEAM_PETSC(PetscOptionsHasName(nullptr, newton_prefix_.c_str(), "-snes_linesearch_maxstep", &max_step_given));
+      if (stop_.capped > 0 && max_step_given)
+        capped << ", or a larger -" << newton_prefix_ << "snes_linesearch_maxstep (" << stop_.capped
+               << " Newton steps were cut to " << stop_.max_step << ")";
+      if (newton_hint_.empty()) why << "); try a smaller -dt" << other_solver << capped.str() << lu << watch << model_->implicitStepHint();
+      else why << "); " << newton_hint_ << other_solver << capped.str() << watch;
       throw runError(why.str());
     }
     warnLooseAbsoluteTolerance(reason, t);

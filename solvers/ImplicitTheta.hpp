@@ -98,6 +98,10 @@ public:
     bool npc = false, npc_left = false;
     std::function<double(Vec)> residual_norm;
     double norm = 0;
+    // Steps the line search cut to -<prefix>snes_linesearch_maxstep in the step being solved: no Newton
+    // step scaled by lambda, so no step test (convergenceTest); their length for the failure's hint.
+    int capped = 0;
+    double max_step = 0;
     // A signal asks the run to stop: with stop handlers open, each Newton iteration asks every rank
     // (one reduction) and the solve ends (as diverged) with the signal here, so a step that takes
     // minutes (a folding cloth) does not hold the stop until it ends.

@@ -115,7 +115,10 @@ Identity TimeLoop::identity() const {
     const std::string p = part;
     return name.rfind("-" + p, 0) == 0 || name.find("_" + p) != std::string::npos;
   };
-  for (const auto &[name, value] : databaseOptions()) {
+  for (const auto &[given_name, value] : databaseOptions()) {
+    // PETSc reads names in any case (-MS_SNES_RTOL 0.9 is -ms_snes_rtol 0.9, and a restart with it went on,
+    // exit 0, until 2026-12-01): the identity holds them in one.
+    const std::string name = lowerCase(given_name);
     const bool solver = has(name, "ksp_") || has(name, "pc_") || has(name, "snes_") || has(name, "eps_") ||
                         has(name, "st_") || has(name, "mat_mumps_") || has(name, "mat_cholmod_");
     const bool shows = name.find("monitor") != std::string::npos || name.find("view") != std::string::npos ||

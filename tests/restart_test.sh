@@ -297,8 +297,15 @@ msargs=(-model chain -chain_n 6 -scheme implicit_euler -dt 0.002 -quiet -track 2
 "$ms" "${msargs[@]}" -T 0.2 -output_dir mspart > /dev/null
 "$ms" "${msargs[@]}" -T 0.4 -restart mspart -save_final mspart.csv > /dev/null
 check "mass_spring restart identical" 'cmp -s msfull/energy.csv mspart/energy.csv && cmp -s msfull/trajectory.csv mspart/trajectory.csv && cmp -s msfull.csv mspart.csv && cmp -s msfull/mass_spring.pvd mspart/mass_spring.pvd'
-"$ms" "${msargs[@]}" -T 0.4 -restart mspart -contact_stiffness 5 > /dev/null 2> err.txt
-check "mass_spring restart with another contact stiffness refused" '[ $? = 2 ] && grep -q "contact" err.txt'
+"$ms" "${msargs[@]}" -T 0.4 -restart mspart -gravity 0,0,-9 > /dev/null 2> err.txt
+check "mass_spring restart with another gravity refused" '[ $? = 2 ] && grep -q "gravity was 0,0,-9.81, now 0,0,-9" err.txt'
+# A solver option in upper case is the same option (PETSc ignores the case): the identity missed
+# -MS_SNES_RTOL 0.9 and the restart went on with it (exit 0), and refused -ms_snes_rtol after -MS_SNES_RTOL.
+"$ms" "${msargs[@]}" -T 0.4 -restart mspart -MS_SNES_RTOL 0.9 > /dev/null 2> err.txt
+check "mass_spring restart with an upper-case solver option refused" '[ $? = 2 ] && grep -q "solver_options was none, now -ms_snes_rtol 0.9" err.txt'
+"$ms" "${msargs[@]}" -T 0.2 -output_dir mscase -MS_SNES_RTOL 0.5 > /dev/null
+"$ms" "${msargs[@]}" -T 0.4 -restart mscase -ms_snes_rtol 0.5 > /dev/null 2> err.txt
+check "mass_spring restart with the same solver option in another case" '[ $? = 0 ]'
 # Another -track list of the same length switched the file's particles at the restart, exit 0.
 "$ms" "${msargs[@]/2,5/3,4}" -T 0.4 -restart mspart > /dev/null 2> err.txt
 check "mass_spring restart with another -track list refused" '[ $? = 2 ] && grep -q "it tracks particles 2,5, the run -track 3,4" err.txt'

@@ -18,6 +18,9 @@ expect 0 "warning: implicit_euler: -ms_snes_atol 1e+10 accepted the step from t 
 expect 0 "" "${chain[@]}" -ms_snes_atol 1e-30
 grep -q 'warning' err.txt && fail "-ms_snes_atol 1e-30: warned: $(head -c 300 err.txt)"
 expect 2 "-ms_snes_type ksponly: not a method that solves the step by itself; accepted: newtonls" "${chain[@]}" -ms_snes_type ksponly
+# aspin is newtonls with a nasm preconditioner PETSc makes: named as given (-ms_npc_snes_type nasm, an
+# option not given, until 2026-12-01).
+expect 2 "-ms_snes_type aspin: Newton with PETSc's additive Schwarz (nasm) nonlinear preconditioner" "${chain[@]}" -ms_snes_type aspin
 expect 2 "options of the 'shifted_' solver: KSP cg does not support norm type NATURAL with preconditioner side RIGHT" \
   "$m" -linear_solver cg -shifted_ksp_pc_side right -output_dir $out
 expect 2 "-ms_ksp_gcr_restart 0: accepted: an integer from 1 to 1000" "${chain[@]}" -ms_ksp_type gcr -ms_ksp_gcr_restart 0
@@ -375,6 +378,14 @@ expect 2 "-ms_snes_ksp_ew_rtolmax 5: accepted: 0 <= rtolmax < 1" "${ms1[@]}" -ms
 expect 2 "$differ" "${one[@]}" "${ms1[@]}" : -n 1 "${ms1[@]}" -ms_snes_rtol 2
 expect 2 "-ms_snes_linesearch_damping 0: accepted: damping > 0" "${ms1[@]}" -ms_snes_linesearch_damping 0
 expect 2 "-ms_snes_linesearch_order 7: accepted: 1, 2 or 3" "${ms1[@]}" -ms_snes_linesearch_order 7
+# Options PETSc reads whatever the solver, that did nothing here (bit for bit the same run, exit 0, until
+# 2026-12-01): Eisenstat-Walker on the direct path, bt's order under the energy line search.
+expect 2 "-ms_snes_ksp_ew: sets the linear solves' tolerances, and the solver as set up (-ms_ksp_type preonly, -ms_pc_type lu) solves exactly" \
+  "${ms1[@]}" -ms_snes_ksp_ew
+expect 0 "" "${ms1[@]}" -ms_snes_ksp_ew -ms_ksp_type gmres -ms_pc_type gamg
+expect 2 "-ms_snes_linesearch_order: the order of PETSc's bt search, not read by the line search on the step's energy" \
+  "${ms1[@]}" -ms_snes_linesearch_order 2
+expect 0 "" "${ms1[@]}" -ms_snes_linesearch_order 2 -ms_snes_linesearch_type bt
 # Methods without bt's order (newtontr has no line search) run: they were refused with "order 0"; so does
 # a matrix-free operator preconditioned by the assembled Jacobian (it got the assembly: exit 3).
 for type in newtontr ngmres; do expect 0 "" "${ms1[@]}" -ms_snes_type $type; done
@@ -444,6 +455,14 @@ same_final npc_ref.csv npc_qn.csv 1e-8 "a left qn NPC with the unpreconditioned 
 expect 0 "" "${chain[@]}" -scheme implicit_euler -dt 0.01 -T 0.01 -output_dir npc_ref1 -save_final npc_ref1.csv
 expect 0 "" "${chain[@]}" -scheme implicit_euler -dt 0.01 -T 0.01 -output_dir npc_ksp -save_final npc_ksp.csv -ms_npc_snes_type ksponly
 same_final npc_ref1.csv npc_ksp.csv 5e-11 "a right ksponly NPC"
+# A direction the line search cut to -ms_snes_linesearch_maxstep is no Newton step: the step test took
+# every capped step for convergence (1e-12: each step "converged" at its starting residual after one
+# iteration, the chain 2.9 off in velocity, exit 0, until 2026-12-01). Now the default's retry (the l2
+# search) solves it, and with bt chosen the run fails, naming the cap.
+expect 0 "" "${chain[@]}" -scheme implicit_euler -dt 0.01 -T 0.1 -output_dir cap -save_final cap.csv -ms_snes_linesearch_maxstep 1e-12
+same_final npc_ref.csv cap.csv 1e-8 "Newton under -ms_snes_linesearch_maxstep 1e-12"
+expect 3 "(DIVERGED_MAX_IT after 1000 iterations, residual 0.00310219); try a smaller -dt, or a larger -ms_snes_linesearch_maxstep (1000 Newton steps were cut to 1e-12)" \
+  "${chain[@]}" -ms_snes_linesearch_type bt -ms_snes_linesearch_maxstep 1e-12
 # A nonlinear preconditioner that fails by PETSc's own rule is named, and the residual is the step's
 # (it read 0, or the step before's, until 2026-12-01).
 expect 3 "(DIVERGED_INNER after 0 iterations, residual 0.0310219; the nonlinear preconditioner -ms_npc_snes_type newtonls ended DIVERGED_LINE_SEARCH after" \
