@@ -162,12 +162,12 @@ Eigen::VectorXd continuedSteps(const std::string &scheme, double omega_h, double
   return run.state();
 }
 
-double spectralRadius(const Eigen::MatrixXd &A_in) {
-  if (!A_in.allFinite()) return std::numeric_limits<double>::quiet_NaN();
-  // A zero column j (a history entry the step does not read, e.g. an iterative solve's initial guess) or
-  // a zero row j gives det(A - lambda I) = -lambda det(A without row and column j): eigenvalue 0, the rest
-  // are the reduced matrix's. Removed first, so the common schemes reach the closed 2x2 form (exact near
-  // rho = 1, where the general eigensolver's error at a double root is ~sqrt(eps)).
+// A zero column j (a history entry the step does not read, e.g. an iterative solve's initial guess) or
+// a zero row j gives det(A - lambda I) = -lambda det(A without row and column j): eigenvalue 0, the rest
+// are the reduced matrix's. Removed first, so the common schemes reach the closed 2x2 form (exact near
+// rho = 1, where the general eigensolver's error at a double root is ~sqrt(eps)). The state's (x, y)
+// stay first.
+Eigen::MatrixXd withoutUnreadEntries(const Eigen::MatrixXd &A_in) {
   Eigen::MatrixXd A = A_in;
   for (Eigen::Index j = 0; j < A.rows();) {
     if (A.rows() > 1 && (A.col(j).isZero(0) || A.row(j).isZero(0))) {
@@ -184,6 +184,33 @@ double spectralRadius(const Eigen::MatrixXd &A_in) {
       ++j;
     }
   }
+  return A;
+}
+
+Eigen::MatrixXd withoutCarriedResidual(const Eigen::MatrixXd &A_in, double omega_h, double xi) {
+  if (!A_in.allFinite()) return A_in;
+  const Eigen::MatrixXd A = withoutUnreadEntries(A_in);
+  if (A.rows() < 3) return A; // (x or y unread: no such residual)
+  for (Eigen::Index k = 2; k < A.rows(); ++k) {
+    Eigen::VectorXd l = Eigen::VectorXd::Zero(A.rows());
+    l(0) = omega_h * omega_h;
+    l(1) = 2 * xi * omega_h;
+    l(k) = 1;
+    // l^T A = l^T to round-off (the products' size: |l| |A|).
+    if ((A.transpose() * l - l).norm() > 1e-12 * (1 + l.norm() * A.norm())) continue;
+    // An orthonormal basis of l's complement (Householder: Q's first column is along l), where A acts
+    // as Q2^T A Q2 exactly, the subspace being invariant.
+    const Eigen::HouseholderQR<Eigen::MatrixXd> qr(l);
+    const Eigen::MatrixXd Q = qr.householderQ();
+    const Eigen::MatrixXd Q2 = Q.rightCols(A.rows() - 1);
+    return Q2.transpose() * A * Q2;
+  }
+  return A;
+}
+
+double spectralRadius(const Eigen::MatrixXd &A_in) {
+  if (!A_in.allFinite()) return std::numeric_limits<double>::quiet_NaN();
+  const Eigen::MatrixXd A = withoutUnreadEntries(A_in);
   if (A.rows() == 1) return std::abs(A(0, 0));
   if (A.rows() == 2) return spectralRadius2(A(0, 0), A(0, 1), A(1, 0), A(1, 1));
   const Eigen::EigenSolver<Eigen::MatrixXd> eig(A, false);

@@ -158,3 +158,22 @@ TEST(Amplification, SpectralRadiusRemovesUnreadEntries) {
   J << -1 + t, 0, t, 5, 0, 2, -t, 0, -1 - t;
   EXPECT_NEAR(spectralRadius(J), 1.0, 1e-15);
 }
+
+// MAMC is Newmark (1/4, 1/2) in incremental form (reference 000): its recurrence on (x, y, a) also
+// carries the out-of-balance r = a + 2 xi W y + W^2 x unchanged (r_{n+1} = r_n: an eigenvalue exactly 1
+// at every W), which runs, starting in balance, never excite. The chart's radius leaves it out: MAMC's
+// then equals Newmark's to round-off (entries of size W^2: the bound 1e-13 (1 + W^2)); the full matrix
+// keeps the 1 (the deflation is not vacuous). Until 2026-12-01 MAMC read 1 at every W with damping.
+TEST(Amplification, MamcLeavesOutItsCarriedResidual) {
+  for (double xi : {0.0, 0.1, 0.5})
+    for (double w : {0.5, 1.0, 3.0, 30.0}) {
+      EXPECT_NEAR(spectralRadius("mamc", w, xi), spectralRadius("newmark", w, xi), 1e-13 * (1 + w * w)) << "xi " << xi << " W " << w;
+      if (xi > 0) {
+        EXPECT_NEAR(spectralRadius(amplificationMatrix("mamc", w, xi)), 1.0, 1e-12 * (1 + w * w)) << "xi " << xi << " W " << w;
+        EXPECT_LT(spectralRadius("mamc", w, xi), 0.999) << "xi " << xi << " W " << w;
+      }
+    }
+  // A scheme whose acceleration is not carried that way keeps its matrix (generalized-alpha's 3x3).
+  const Eigen::MatrixXd A = amplificationMatrix("generalized_alpha", 4.0, 0.1);
+  EXPECT_EQ(withoutCarriedResidual(A, 4.0, 0.1).rows(), A.rows());
+}
