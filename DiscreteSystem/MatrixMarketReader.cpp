@@ -141,7 +141,7 @@ std::string coordinateEntry(const MatrixMarketFile &f, const std::vector<std::st
                             int lineno, std::map<std::pair<long, long>, int> &seen, MatrixMarketFile::Entry &e) {
   long i = 0, j = 0;
   if (w.size() != 3 || !parseLong(w[0], i) || !parseLong(w[1], j))
-    throw inputError(f.at(lineno) + "expected 'row col value', got '" + line + "'");
+    throw inputError(f.at(lineno) + "expected 'row col value', got '" + line + "'; accepted: two 1-based integer indices and a real");
   if (i < 1 || i > f.rows || j < 1 || j > f.cols)
     throw inputError(f.at(lineno) + "index (" + w[0] + "," + w[1] + ") out of range for a " + std::to_string(f.rows) +
                      " x " + std::to_string(f.cols) + " matrix; accepted: rows 1.." + std::to_string(f.rows) +
@@ -152,7 +152,7 @@ std::string coordinateEntry(const MatrixMarketFile &f, const std::vector<std::st
   const auto [it, fresh] = seen.emplace(std::make_pair(i, j), lineno);
   if (!fresh)
     throw inputError(f.at(lineno) + "duplicate entry (" + w[0] + "," + w[1] + "), first given on line " +
-                     std::to_string(it->second));
+                     std::to_string(it->second) + "; accepted: each entry once (Matrix Market does not sum repeats here)");
   e.row = i - 1;
   e.col = j - 1;
   return w[2];

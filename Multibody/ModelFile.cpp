@@ -16,6 +16,7 @@
 
 #include "Multibody/Description.hpp"
 #include "common/Error.hpp"
+#include "common/Exact.hpp"
 #include "common/InputFile.hpp"
 #include "common/Options.hpp"
 
@@ -161,7 +162,7 @@ Body body(const json &value, const Where &where) {
     where.fail("the name has a comma, a quote or a control character; accepted: a name without them");
   if (!value.contains("mass")) where.fail("missing \"mass\"");
   b.mass = number(value["mass"], where, "mass");
-  if (!(b.mass > 0)) where.fail("mass must be > 0");
+  if (!(b.mass > 0)) where.fail("mass " + exactDecimal(b.mass) + " is out of range; accepted: a real > 0");
   if (!value.contains("inertia")) where.fail("missing \"inertia\"");
   b.inertia = inertia(value["inertia"], where);
   b.position = vec3(value, "position", where, Vec3::Zero(), true);
@@ -208,13 +209,16 @@ Vec3 unitAxis(const json &object, const Where &where) {
 Joint joint(const json &value, const Where &where, const BodyIndex &bodies) {
   checkKeys(value, where, {"type", "body1", "body2", "point", "axis", "point1", "point2"});
   Joint j;
-  const std::string type = value.contains("type") && value["type"].is_string() ? value["type"].get<std::string>() : "";
+  const char *types = "spherical, revolute, prismatic, fixed, distance";
+  if (!value.contains("type")) where.fail(std::string("no \"type\"; accepted: \"type\": one of ") + types);
+  if (!value["type"].is_string()) where.fail(std::string("\"type\" is not a string; accepted: one of ") + types);
+  const std::string type = value["type"].get<std::string>();
   if (type == "spherical") j.type = Joint::Type::Spherical;
   else if (type == "revolute") j.type = Joint::Type::Revolute;
   else if (type == "prismatic") j.type = Joint::Type::Prismatic;
   else if (type == "fixed") j.type = Joint::Type::Fixed;
   else if (type == "distance") j.type = Joint::Type::Distance;
-  else where.fail("type \"" + type + "\" unknown (accepted: spherical, revolute, prismatic, fixed, distance)");
+  else where.fail("type \"" + type + "\" unknown; accepted: " + types);
   j.body1 = bodyIndex(value, "body1", where, bodies);
   j.body2 = bodyIndex(value, "body2", where, bodies);
   if (j.body1 == j.body2) where.fail("body1 and body2 must differ");
