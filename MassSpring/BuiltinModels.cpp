@@ -146,6 +146,15 @@ Network beamLattice(const Params &p) {
 // springs' structures alone, 4 times too low: -chain_n 100000000 was accepted and took the machine's
 // 23 GB before it was killed.
 constexpr double kBytesPerParticle = 390, kBytesPerSpring = 115;
+// A Newton run's (implicit schemes: the Jacobian, its factorization or multigrid hierarchy, SNES's
+// vectors), measured the same way: the chain of 2e6 particles 2080 bytes per particle and spring (LU),
+// the 500 x 500 cloth 3720 per particle with its 6 springs (GAMG), the 300-ring disk 3680 with its 4;
+// below all three, 1500 per particle and 100 per spring.
+constexpr double kNewtonBytesPerParticle = 1500, kNewtonBytesPerSpring = 100;
+
+std::string gibText(double bytes, bool up) {
+  return exactDecimal(up ? std::ceil(bytes / (1u << 30)) : std::floor(bytes / (1u << 30))) + " GiB";
+}
 void checkSize(const std::string &model, const Params &p) {
   double particles = 0, springs = 0;
   std::string options;
@@ -173,10 +182,23 @@ void checkSize(const std::string &model, const Params &p) {
   const double bytes = particles * kBytesPerParticle + springs * kBytesPerSpring, available = double(memAvailableBytes());
   if (available > 0 && bytes > available)
     throw inputError(options + ": " + exactDecimal(particles) + " particles and about " + exactDecimal(springs) + " springs need " +
-                     exactDecimal(std::ceil(bytes / (1u << 30))) + " GiB or more (an explicit scheme's run; an implicit one "
-                     "several times that); accepted: a network that fits in the " +
-                     exactDecimal(std::floor(available / (1u << 30))) + " GiB of memory available");
+                     gibText(bytes, true) + " or more (an explicit scheme's run; an implicit one several times that); accepted: "
+                     "a network that fits in the " + gibText(available, false) + " of memory available");
 }
+
+} // namespace
+
+void checkNewtonFits(const Network &net, const std::string &scheme, const std::string &option) {
+  const double particles = double(net.particles.size()), springs = double(net.springs.size());
+  const double bytes = particles * kNewtonBytesPerParticle + springs * kNewtonBytesPerSpring, available = double(memAvailableBytes());
+  if (available > 0 && bytes > available)
+    throw inputError(option + " " + scheme + ": Newton's solves on " + exactDecimal(particles) + " particles and " + exactDecimal(springs) +
+                     " springs need " + gibText(bytes, true) + " or more; accepted: an explicit scheme (about " +
+                     gibText(particles * kBytesPerParticle + springs * kBytesPerSpring, true) +
+                     "), or a network whose Newton run fits in the " + gibText(available, false) + " of memory available");
+}
+
+namespace {
 
 const std::map<std::string, std::vector<BuiltinParameter>> &table() {
   static const std::map<std::string, std::vector<BuiltinParameter>> t = {

@@ -41,4 +41,9 @@ std::vector<BuiltinParameter> builtinParameters(const std::string &model);
 // validated: options may still change gravity and planes).
 Network builtinNetwork(const std::string &model, const std::vector<BuiltinParameter> &parameters);
 
+// Refuses (input error) a Newton run of `scheme` (an implicit scheme) on `net` whose Jacobian and solver,
+// by the footprints measured on the built-in networks, cannot fit in the memory available; the lab calls
+// it once the scheme is known (builtinNetwork checks the cheapest, explicit run's).
+void checkNewtonFits(const Network &net, const std::string &scheme, const std::string &option = "-scheme");
+
 } // namespace beam

@@ -59,22 +59,36 @@ Network readSource(MPI_Comm comm, const std::string &default_model) {
   return builtinNetwork(model, parameters);
 }
 
-// A plane with most free particles behind it at the start: its normal most likely points the wrong way
-// (the disk under -plane 0,0,0,0,0,-1 started with 3.4e5 J of contact energy and "oscillated", exit 0).
-// Said, not refused: a body may be meant to start pressed in. (A body at rest on a plane has a few
-// particles behind it, never most.)
+// A plane with most free particles deep behind it at the start: its normal most likely points the wrong
+// way (the disk under -plane 0,0,0,0,0,-1 started with 3.4e5 J of contact energy and "oscillated", exit
+// 0). Said, not refused: a body may be meant to start pressed in. "Deep": beyond 1e-3 of the network's
+// extent and 10 times the largest resting penetration m |g| / k_c, so a body at rest on the plane (a flat
+// cloth at its equilibrium penetration has every particle behind it) is not taken for one.
 void warnPlanesFacingAway(MPI_Comm comm, const Network &net) {
+  Vec3 low = net.particles.front().x, high = low;
+  double heaviest = 0;
+  for (const Particle &p : net.particles) {
+    for (int d = 0; d < 3; ++d) {
+      low[d] = std::min(low[d], p.x[d]);
+      high[d] = std::max(high[d], p.x[d]);
+    }
+    if (!p.fixed) heaviest = std::max(heaviest, p.mass);
+  }
+  const Vec3 size = high - low;
+  const double extent = std::max({size[0], size[1], size[2]}), g = std::sqrt(dot(net.gravity, net.gravity));
+  const double resting = net.contact.stiffness > 0 ? heaviest * g / net.contact.stiffness : 0;
+  const double deep = std::max(1e-3 * extent, 10 * resting);
   for (size_t k = 0; k < net.planes.size(); ++k) {
     const Plane &pl = net.planes[k];
     size_t free = 0, behind = 0;
     for (const Particle &p : net.particles) {
       if (p.fixed) continue;
       ++free;
-      if (dot(pl.normal, p.x - pl.point) < 0) ++behind;
+      if (dot(pl.normal, p.x - pl.point) < -deep) ++behind;
     }
     if (2 * behind > free)
       warningLine(comm, "warning: -plane " + std::to_string(k) + ": " + std::to_string(behind) + " of the " + std::to_string(free) +
-                            " free particles start behind it (its unit normal " + gText(pl.normal[0]) + "," + gText(pl.normal[1]) +
+                            " free particles start deep behind it (its unit normal " + gText(pl.normal[0]) + "," + gText(pl.normal[1]) +
                             "," + gText(pl.normal[2]) + " points away from them), so contact pushes them out from the first step");
   }
 }
@@ -152,6 +166,7 @@ MassSpringLabOptions readMassSpringLabOptions(MPI_Comm comm) {
   agreeOn(comm, [&] {
     o.network = readNetworkOptions(comm, "disk");
     o.scheme = readModelRunOptions(comm, o.run, o.output, o.scheme, false, schemesServing(false, true)); // Newton solves with -ms_*
+    if (makeScheme(o.scheme)->footprint().solvers > 0) checkNewtonFits(o.network, o.scheme);
     readOptions(comm, "Trajectories", "", [&](OptionReader &r) {
       // Indices written as integers, as every integer option (1e0 and 1.0 passed here; '' tracked nothing);
       // like every list, each occurrence on the command line is checked (only the last one is used).

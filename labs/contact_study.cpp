@@ -145,7 +145,10 @@ int main(int argc, char **argv) {
                                 beam::Bounds::above(0));
         depth = r.real("-contact_damping_depth", "Depth over which the contact damping grows (0: the report's law)",
                        depth, beam::Bounds::atLeast(0));
-        // Read and ignored without the disk until 2026-12-01 (the same table, exit 0).
+        // Read and ignored without the disk, or without a damping to ramp, until 2026-12-01 (the same table, exit 0).
+        if (r.given("-contact_damping_depth") && std::all_of(zetas.begin(), zetas.end(), [](double z) { return z == 0; }))
+          r.fail("-contact_damping_depth: ramps the contact damping in, and every -zetas is 0; accepted: "
+                 "-contact_damping_depth with a damping ratio > 0 in -zetas");
         if (r.given("-disk_stiffness") && std::find(shapes.begin(), shapes.end(), "disk") == shapes.end())
           r.fail("-disk_stiffness: the disk's springs, and -shapes has no disk; accepted: -disk_stiffness with -shapes disk "
                  "(or the default particle,disk)");

@@ -30,6 +30,7 @@
 #include <limits>
 #include <cstdio>
 
+#include "MassSpring/BuiltinModels.hpp"
 #include "MassSpring/MassSpringModel.hpp"
 #include "common/Warnings.hpp"
 #include "common/Exact.hpp"
@@ -73,6 +74,8 @@ Settings readSettings(MPI_Comm comm) {
   beam::agreeOn(comm, [&] {
     s.network = beam::readNetworkOptions(comm, "disk");
     s.schemes = beam::readSchemeListOption(comm, beam::generalSchemeNames());
+    for (const auto &name : s.schemes)
+      if (beam::makeScheme(name)->footprint().solvers > 0) beam::checkNewtonFits(s.network, name, "-schemes");
     beam::readRunOptions(comm, s.sweep_run);
     beam::readOutputOptions(comm, out, {nullptr, 0, false});
     beam::readOptions(comm, "Stability measurement", "", [&](beam::OptionReader &r) {

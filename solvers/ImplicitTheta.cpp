@@ -74,11 +74,14 @@ PetscErrorCode convergenceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscRea
   PetscCall(SNESGetLineSearch(snes, &linesearch));
   PetscCall(SNESLineSearchGetLambda(linesearch, &lambda));
   PetscCall(SNESLineSearchGetTolerances(linesearch, nullptr, &max_step, nullptr, nullptr, nullptr, nullptr));
-  // A direction the line search shortened to -<prefix>snes_linesearch_maxstep (bt, l2, basic and the
-  // energy search all do, before lambda): the update is lambda maxstep, however far the Newton step
-  // went, so the step tests would take any capped step for convergence (maxstep 1e-12: every step
-  // "converged" after one iteration at its starting residual, the chain's velocities 2.9 off, exit 0).
-  const bool capped = it > 0 && max_step > 0 && snorm >= (1 - 1e-8) * lambda * max_step;
+  // A direction the line search shortened to -<prefix>snes_linesearch_maxstep (bt and the energy search
+  // do, before lambda): the update is lambda maxstep, however far the Newton step went, so the step
+  // tests would take any capped step for convergence (maxstep 1e-12: every step "converged" after one
+  // iteration at its starting residual, the chain's velocities 2.9 off, exit 0). PETSc's l2 bounds lambda
+  // instead and leaves the direction whole: snorm / lambda is then the Newton step's length.
+  PetscBool l2 = PETSC_FALSE;
+  PetscCall(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(linesearch), SNESLINESEARCHL2, &l2));
+  const bool capped = it > 0 && !l2 && max_step > 0 && snorm >= (1 - 1e-8) * lambda * max_step;
   if (capped) {
     ++stop.capped;
     stop.max_step = max_step;
@@ -419,13 +422,22 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
     throw inputError("-" + newton_prefix_ + "snes_linesearch_type shell: the line search on the step's energy needs a model "
                      "without dashpots or contact damping; accepted here: bt, basic, l2, cp, nleqerr");
   // PETSc reads every line search option whatever the type, so none is left unread: the order is bt's
-  // cubic or quadratic fit, which the energy search does not make (-ms_snes_linesearch_order 2 ran bit
-  // for bit as without it, exit 0, until 2026-12-01).
-  PetscBool order_given = PETSC_FALSE;
+  // cubic or quadratic fit, which the energy search (and l2, basic, cp) does not make
+  // (-ms_snes_linesearch_order 2 ran bit for bit as without it, exit 0, until 2026-12-01).
+  PetscBool order_given = PETSC_FALSE, bt_search = PETSC_FALSE;
   BEAM_PETSC(PetscOptionsHasName(nullptr, newton_prefix_.c_str(), "-snes_linesearch_order", &order_given));
-  if (shell && order_given)
-    throw inputError("-" + newton_prefix_ + "snes_linesearch_order: the order of PETSc's bt search, not read by the line search "
-                     "on the step's energy this network uses; accepted: with -" + newton_prefix_ + "snes_linesearch_type bt");
+  BEAM_PETSC(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(line_search), SNESLINESEARCHBT, &bt_search));
+  if (order_given && !bt_search) {
+    const char *type = nullptr;
+    BEAM_PETSC(PetscObjectGetType(reinterpret_cast<PetscObject>(line_search), &type));
+    SNESType method = nullptr;
+    BEAM_PETSC(SNESGetType(snes_, &method));
+    throw inputError("-" + newton_prefix_ + "snes_linesearch_order: the order of PETSc's bt search, not read by " +
+                     (shell   ? std::string("the line search on the step's energy this network uses")
+                      : type  ? "the line search '" + std::string(type) + "'"
+                              : "-" + newton_prefix_ + "snes_type " + (method ? method : "?") + ", which has no line search") +
+                     "; accepted: with -" + newton_prefix_ + "snes_linesearch_type bt");
+  }
   // No linear solve below the residual's round-off floor (linearToleranceCallback), unless
   // Eisenstat-Walker (-..._snes_ksp_ew) chooses the tolerances.
   PetscBool ew = PETSC_FALSE;
@@ -836,8 +848,10 @@ void ImplicitTheta::warnLooseAbsoluteTolerance(SNESConvergedReason reason, doubl
   if (warned || reason != SNES_CONVERGED_FNORM_ABS) return;
   PetscReal atol = 0, rtol = 0;
   BEAM_PETSC(SNESGetTolerances(snes_, &atol, &rtol, nullptr, nullptr, nullptr));
-  const double norm = stop_.norm;
-  if (!(norm > rtol * stop_.reference && norm > kFloorFactor * stop_.floor)) return;
+  const double relative = rtol * stop_.reference, floor = kFloorFactor * stop_.floor;
+  if (!(atol > relative && atol > floor)) return; // (then another test gave the reason: the floor's is FNORM_ABS too)
+  const double norm = stop_.residual_norm(dv_); // (SNES's own norm is stale under some line searches: cp)
+  if (!(norm <= atol && norm > relative && norm > floor)) return;
   warned = true;
   std::ostringstream line;
   line << "warning: " << name_ << ": -" << newton_prefix_ << "snes_atol " << atol << " accepted the step from t = " << t

@@ -27,10 +27,20 @@ expect 2 "-plane: 5 values" "$ms" -plane 0,0,0,0,1 -output_dir $out
 expect 2 "-plane 1 is -plane 0 again (its contact would count twice); accepted: distinct planes" "$ms" \
   -plane 0,0,0,0,0,1 -plane 1,1,0,0,0,2 -output_dir $out
 expect 0 "" "$ms" -plane 0,0,0,0,0,1 -plane 0,0,1e-6,0,0,1 -T 0.01 -quiet -output_dir ms_planes2
-expect 0 "warning: -plane 0: 65 of the 65 free particles start behind it (its unit normal 0,0,-1 points away from them)" \
+expect 0 "warning: -plane 0: 65 of the 65 free particles start deep behind it (its unit normal 0,0,-1 points away from them)" \
   "$ms" -plane 0,0,0,0,0,-1 -T 0.01 -quiet -output_dir ms_flipped
 expect 0 "" "$ms" -plane 0,0,0,0,0,1 -T 0.01 -quiet -output_dir ms_upright
 grep -q warning err.txt && fail "a plane below the disk warned: $(head -c 300 err.txt)"
+# ... nor for a flat cloth resting at its equilibrium penetration (every particle 2.45e-6 behind), and
+# planes distinct by 0.001 are distinct wherever their points lie (z = 0.001 through (1e9, 0, 0.001) was
+# refused as z = 0 again).
+expect 0 "" "$ms" -model cloth -plane 0,0,2.4525e-6,0,0,1 -T 0.01 -quiet -output_dir ms_resting
+grep -q warning err.txt && fail "a cloth resting on its plane warned: $(head -c 300 err.txt)"
+expect 0 "" "$ms" -plane 0,0,0,0,0,1 -plane 1e9,0,0.001,0,0,1 -T 0.01 -quiet -output_dir ms_planes_far
+# The absolute tolerance's warning only where it decided: PETSc's default (1e-50) under the cp search,
+# whose norms are stale, warned of "-ms_snes_atol 1e-50".
+expect 0 "" "$ms" -model chain -scheme implicit_euler -dt 0.01 -T 1 -ms_snes_linesearch_type cp -quiet -output_dir ms_cp
+grep -q warning err.txt && fail "cp: a warning: $(head -c 300 err.txt)"
 expect 2 "-gravity: 2 values" "$ms" -gravity 0,1 -output_dir $out
 expect 2 "-contact_stiffness" "$ms" -contact_stiffness -1 -output_dir $out
 expect 2 "-contact_damping_depth: -1 is out of range" "$ms" -contact_damping_depth -1 -output_dir $out
@@ -42,6 +52,8 @@ expect 2 "-contact_stiffness: the network has no plane to touch" "$labs/mass_spr
 expect 2 "-contact_damping_depth: ramps the contact damping in, and -contact_damping is 0" "$ms" -contact_damping_depth 1e-3 -output_dir $out
 expect 0 "" "$ms" -model chain -plane 0,0,-100,0,0,1 -contact_stiffness 5 -T 0.01 -quiet -output_dir ms_far_plane
 expect 2 "-disk_stiffness: the disk's springs, and -shapes has no disk" "$labs/contact_study" -shapes particle -disk_stiffness 5 -output_dir $out
+expect 2 "-contact_damping_depth: ramps the contact damping in, and every -zetas is 0" "$labs/contact_study" -shapes particle \
+  -zetas 0 -contact_damping_depth 0.01 -output_dir $out
 expect 2 "-quiet: given with -write_network" "$ms" -write_network wn_quiet -quiet
 expect 2 "-disk_rings" "$ms" -disk_rings 0 -output_dir $out
 # Contact damping switches on at touchdown: the implicit step across that jump can have no solution, and
@@ -149,6 +161,13 @@ expect 2 "-chain_n: 1000000000 is out of range; accepted: an integer in [1, 1000
 if [ "$(awk '/^MemAvailable:/ { print int($2 / 1048576) }' /proc/meminfo)" -lt 45 ]; then
   expect 2 "-chain_n: 100000001 particles and about 100000001 springs need 48 GiB or more (an explicit scheme's run" \
     "$ms" -model chain -chain_n 100000000 -output_dir $out
+fi
+# ... and a Newton run of 2e7 particles (about 30 GiB) where it cannot fit, by the option that chose it.
+if [ "$(awk '/^MemAvailable:/ { print int($2 / 1048576) }' /proc/meminfo)" -lt 28 ]; then
+  expect 2 "-scheme implicit_euler: Newton's solves on 20000001 particles and 20000000 springs need 30 GiB or more" \
+    "$ms" -model chain -chain_n 20000000 -scheme implicit_euler -output_dir $out
+  expect 2 "-schemes implicit_euler: Newton's solves on 20000001 particles" "$labs/mass_spring_stability" -model chain \
+    -chain_n 20000000 -output_dir $out
 fi
 expect 2 "-track: '100000' is not a particle; accepted: particle indices i,j,... in [0, 64]" "$ms" -track 100000 -output_dir $out
 # Indices written as integers, as every integer option ('1e0' and '1.0' were taken, '' tracked nothing).

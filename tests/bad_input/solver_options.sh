@@ -386,6 +386,9 @@ expect 0 "" "${ms1[@]}" -ms_snes_ksp_ew -ms_ksp_type gmres -ms_pc_type gamg
 expect 2 "-ms_snes_linesearch_order: the order of PETSc's bt search, not read by the line search on the step's energy" \
   "${ms1[@]}" -ms_snes_linesearch_order 2
 expect 0 "" "${ms1[@]}" -ms_snes_linesearch_order 2 -ms_snes_linesearch_type bt
+expect 2 "-ms_snes_linesearch_order: the order of PETSc's bt search, not read by the line search 'l2'" \
+  "${ms1[@]}" -ms_snes_linesearch_order 2 -ms_snes_linesearch_type l2
+expect 2 "not read by -ms_snes_type newtontr, which has no line search" "${ms1[@]}" -ms_snes_linesearch_order 2 -ms_snes_type newtontr
 # Methods without bt's order (newtontr has no line search) run: they were refused with "order 0"; so does
 # a matrix-free operator preconditioned by the assembled Jacobian (it got the assembly: exit 3).
 for type in newtontr ngmres; do expect 0 "" "${ms1[@]}" -ms_snes_type $type; done
