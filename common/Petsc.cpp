@@ -1038,7 +1038,7 @@ int runMain(const PetscSession &session, const char *program, const std::functio
     code = kExitRunFailed;
     message = e.what();
   }
-  if (code == kExitBadInput) dropWarnings();
+  if (code == kExitBadInput || helpRequested()) dropWarnings(); // (-help: no run to warn of)
   releaseWarnings(); // (a failed run's before its error line)
   if (!message.empty()) {
     code = reportFailure(session, program, code, message);
