@@ -152,8 +152,11 @@ constexpr double kBytesPerParticle = 390, kBytesPerSpring = 115;
 // below all three, 1500 per particle and 100 per spring.
 constexpr double kNewtonBytesPerParticle = 1500, kNewtonBytesPerSpring = 100;
 
+// In GiB, or MiB below one (a machine with 1 MB available read "fits in the 0 GiB"), rounded up or down.
 std::string gibText(double bytes, bool up) {
-  return exactDecimal(up ? std::ceil(bytes / (1u << 30)) : std::floor(bytes / (1u << 30))) + " GiB";
+  const bool gib = bytes >= double(1u << 30);
+  const double units = bytes / double(gib ? 1u << 30 : 1u << 20);
+  return exactDecimal(up ? std::ceil(units) : std::floor(units)) + (gib ? " GiB" : " MiB");
 }
 void checkSize(const std::string &model, const Params &p) {
   double particles = 0, springs = 0;

@@ -65,14 +65,17 @@ void Network::validate() {
     pl.normal = (1.0 / std::sqrt(dot(pl.normal, pl.normal))) * pl.normal;
     // The same plane twice counts its contact twice (a repeated -plane doubled k_c, exit 0, until
     // 2026-12-01), as -track, -zetas and -schemes refuse their repeats. Same to round-off: the unit
-    // normals within 1e-12, the offsets within 1e-12 of the planes' distances from the origin (not of the
-    // points': z = 0 and z = 0.001 given through (1e9, 0, 0.001) were one plane).
+    // normals within 1e-12, the offsets n.p within 1e-12 of the larger offset and of 1e-3 times the
+    // points' size (the round-off of n.p; not the points' size itself: z = 0 and z = 0.001 given through
+    // (1e9, 0, 0.001) were one plane), finite (offsets of -1e308 and 1e308 overflowed into "the same").
     for (size_t j = 0; j < k; ++j) {
       const Plane &other = planes[j];
       const Vec3 dn = pl.normal - other.normal;
-      const double offset = std::abs(dot(pl.normal, pl.point - other.point));
-      const double size = 1 + std::abs(dot(pl.normal, pl.point)) + std::abs(dot(other.normal, other.point));
-      if (std::sqrt(dot(dn, dn)) <= 1e-12 && offset <= 1e-12 * size)
+      const double mine = dot(pl.normal, pl.point), theirs = dot(other.normal, other.point);
+      const double offset = std::abs(mine - theirs);
+      const auto largest = [](const Vec3 &p) { return std::max({std::abs(p[0]), std::abs(p[1]), std::abs(p[2])}); };
+      const double size = std::max({std::abs(mine), std::abs(theirs), 1e-3 * std::max(largest(pl.point), largest(other.point))});
+      if (std::sqrt(dot(dn, dn)) <= 1e-12 && std::isfinite(offset) && offset <= 1e-12 * size)
         throw inputError("-plane " + std::to_string(k) + " is -plane " + std::to_string(j) +
                          " again (its contact would count twice); accepted: distinct planes");
     }

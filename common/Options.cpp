@@ -376,6 +376,15 @@ std::map<std::string, std::string> &pendingRefusals() {
   static std::map<std::string, std::string> refusals; // option name -> message
   return refusals;
 }
+// refuseUnusedOption's, inside setUpSolversTogether: refusals and the options a solver there used.
+std::map<std::string, std::string> &unusedRefusals() {
+  static std::map<std::string, std::string> refusals;
+  return refusals;
+}
+std::set<std::string> &usedOptions() {
+  static std::set<std::string> used;
+  return used;
+}
 } // namespace
 
 std::string lowerCase(std::string text) {
@@ -670,11 +679,27 @@ void refuseUnreadSolverOptions(MPI_Comm comm, const std::string &prefix, const s
   });
 }
 
+void refuseUnusedOption(const std::string &name, const std::string &message) {
+  const std::string key = lowerCase(name);
+  if (settingUpTogether() == 0) throw inputError(message);
+  if (!usedOptions().count(key)) unusedRefusals()[key] = message;
+}
+
+void optionUsed(const std::string &name) {
+  const std::string key = lowerCase(name);
+  usedOptions().insert(key);
+  unusedRefusals().erase(key);
+}
+
 void setUpSolversTogether(MPI_Comm comm, const std::function<void()> &set_up) {
   struct Together {
     Together() { ++settingUpTogether(); }
     ~Together() {
-      if (--settingUpTogether() == 0 && std::uncaught_exceptions() > 0) pendingRefusals().clear();
+      if (--settingUpTogether() == 0 && std::uncaught_exceptions() > 0) {
+        pendingRefusals().clear();
+        unusedRefusals().clear();
+        usedOptions().clear();
+      }
     }
   };
   {
@@ -682,8 +707,11 @@ void setUpSolversTogether(MPI_Comm comm, const std::function<void()> &set_up) {
     set_up();
   }
   if (settingUpTogether() > 0) return; // (the outer call judges)
-  const std::map<std::string, std::string> pending = std::move(pendingRefusals());
+  std::map<std::string, std::string> pending = std::move(pendingRefusals());
   pendingRefusals().clear();
+  pending.insert(unusedRefusals().begin(), unusedRefusals().end());
+  unusedRefusals().clear();
+  usedOptions().clear();
   for (const auto &[name, message] : pending) {
     awaitingSetUp().erase(name);
     innerReports().erase(name);

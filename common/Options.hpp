@@ -148,6 +148,12 @@ void refuseUnreadSolverOptions(MPI_Comm comm, const std::string &prefix, const s
 // once after it, as refuseUnreadSolverOptions does: an option or a report is unknown only if none of
 // them reads it (the first set-up's verdict depended on the order of -shapes). Collective.
 void setUpSolversTogether(MPI_Comm comm, const std::function<void()> &set_up);
+// An option PETSc read for this solver (so no unread check sees it) that the solver as set up does not
+// use (bt's order under another line search): refused with `message` (an input error), or, inside
+// setUpSolversTogether, unless another solver set up there uses it and says so (optionUsed). `name`
+// without its dash.
+void refuseUnusedOption(const std::string &name, const std::string &message);
+void optionUsed(const std::string &name);
 
 // Refuses a solver option's value that PETSc takes but that means nothing (an input error, exit 2):
 // "-<prefix><name> <value>: accepted: <accepted>", the value as the user wrote it where `text` is given,

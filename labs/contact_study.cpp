@@ -146,7 +146,7 @@ int main(int argc, char **argv) {
         depth = r.real("-contact_damping_depth", "Depth over which the contact damping grows (0: the report's law)",
                        depth, beam::Bounds::atLeast(0));
         // Read and ignored without the disk, or without a damping to ramp, until 2026-12-01 (the same table, exit 0).
-        if (r.given("-contact_damping_depth") && std::all_of(zetas.begin(), zetas.end(), [](double z) { return z == 0; }))
+        if (depth > 0 && std::all_of(zetas.begin(), zetas.end(), [](double z) { return z == 0; }))
           r.fail("-contact_damping_depth: ramps the contact damping in, and every -zetas is 0; accepted: "
                  "-contact_damping_depth with a damping ratio > 0 in -zetas");
         if (r.given("-disk_stiffness") && std::find(shapes.begin(), shapes.end(), "disk") == shapes.end())
@@ -196,20 +196,24 @@ int main(int argc, char **argv) {
       std::unique_ptr<beam::TimeLoop> loop;
     };
     std::vector<Case> cases;
-    for (const auto &shape : shapes)
-      for (double zeta : zetas) {
-        beam::Network net = droppedBody(shape, m, g > 0 ? h : 1e-3 * v0 / w, v0, disk_stiffness, g > 0);
-        net.gravity = {0, 0, -g};
-        net.planes = {beam::Plane{}};
-        net.contact.stiffness = k;
-        net.contact.damping = 2 * zeta * std::sqrt(k * m);
-        net.contact.damping_depth = depth;
-        net.validate();
-        Case c{shape, zeta, net.contact.damping, std::make_unique<beam::MassSpringModel>(net, PETSC_COMM_WORLD),
-               beam::makeScheme(scheme_name), nullptr};
-        c.loop = std::make_unique<beam::TimeLoop>(*c.scheme, *c.model, run);
-        cases.push_back(std::move(c));
-      }
+    // Set up together: an option one run's Newton does not use may be another's (bt's order: the damped
+    // runs' line search, not the undamped runs' energy search).
+    beam::setUpSolversTogether(PETSC_COMM_WORLD, [&] {
+      for (const auto &shape : shapes)
+        for (double zeta : zetas) {
+          beam::Network net = droppedBody(shape, m, g > 0 ? h : 1e-3 * v0 / w, v0, disk_stiffness, g > 0);
+          net.gravity = {0, 0, -g};
+          net.planes = {beam::Plane{}};
+          net.contact.stiffness = k;
+          net.contact.damping = 2 * zeta * std::sqrt(k * m);
+          net.contact.damping_depth = depth;
+          net.validate();
+          Case c{shape, zeta, net.contact.damping, std::make_unique<beam::MassSpringModel>(net, PETSC_COMM_WORLD),
+                 beam::makeScheme(scheme_name), nullptr};
+          c.loop = std::make_unique<beam::TimeLoop>(*c.scheme, *c.model, run);
+          cases.push_back(std::move(c));
+        }
+    });
     // Each run's initial state checked and Newton's preconditioner set up before the directory: an option
     // refused there leaves none behind (and under -help, before the help ends: the inner solvers' options).
     // Their options are judged together: the particle's GAMG has one level, the disk's two.

@@ -74,8 +74,11 @@ Settings readSettings(MPI_Comm comm) {
   beam::agreeOn(comm, [&] {
     s.network = beam::readNetworkOptions(comm, "disk");
     s.schemes = beam::readSchemeListOption(comm, beam::generalSchemeNames());
+    PetscBool schemes_given = PETSC_FALSE; // (the default list, if not: "-schemes" would name an option not given)
+    BEAM_PETSC(PetscOptionsHasName(nullptr, nullptr, "-schemes", &schemes_given));
     for (const auto &name : s.schemes)
-      if (beam::makeScheme(name)->footprint().solvers > 0) beam::checkNewtonFits(s.network, name, "-schemes");
+      if (beam::makeScheme(name)->footprint().solvers > 0)
+        beam::checkNewtonFits(s.network, name, schemes_given ? "-schemes" : "the default -schemes");
     beam::readRunOptions(comm, s.sweep_run);
     beam::readOutputOptions(comm, out, {nullptr, 0, false});
     beam::readOptions(comm, "Stability measurement", "", [&](beam::OptionReader &r) {

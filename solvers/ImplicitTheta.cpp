@@ -78,10 +78,12 @@ PetscErrorCode convergenceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscRea
   // do, before lambda): the update is lambda maxstep, however far the Newton step went, so the step
   // tests would take any capped step for convergence (maxstep 1e-12: every step "converged" after one
   // iteration at its starting residual, the chain's velocities 2.9 off, exit 0). PETSc's l2 bounds lambda
-  // instead and leaves the direction whole: snorm / lambda is then the Newton step's length.
-  PetscBool l2 = PETSC_FALSE;
-  PetscCall(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(linesearch), SNESLINESEARCHL2, &l2));
-  const bool capped = it > 0 && !l2 && max_step > 0 && snorm >= (1 - 1e-8) * lambda * max_step;
+  // instead and leaves the direction whole (snorm / lambda is then the Newton step's length), and basic,
+  // cp and nleqerr do not read maxstep.
+  PetscBool cutting = PETSC_FALSE;
+  PetscCall(PetscObjectTypeCompareAny(reinterpret_cast<PetscObject>(linesearch), &cutting, SNESLINESEARCHBT,
+                                      SNESLINESEARCHSHELL, ""));
+  const bool capped = it > 0 && cutting && max_step > 0 && snorm >= (1 - 1e-8) * lambda * max_step;
   if (capped) {
     ++stop.capped;
     stop.max_step = max_step;
@@ -427,16 +429,19 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   PetscBool order_given = PETSC_FALSE, bt_search = PETSC_FALSE;
   BEAM_PETSC(PetscOptionsHasName(nullptr, newton_prefix_.c_str(), "-snes_linesearch_order", &order_given));
   BEAM_PETSC(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(line_search), SNESLINESEARCHBT, &bt_search));
+  // (contact_study's trials: the undamped ones' energy search does not use it, the damped ones' bt does.)
+  if (order_given && bt_search) optionUsed(newton_prefix_ + "snes_linesearch_order");
   if (order_given && !bt_search) {
     const char *type = nullptr;
     BEAM_PETSC(PetscObjectGetType(reinterpret_cast<PetscObject>(line_search), &type));
     SNESType method = nullptr;
     BEAM_PETSC(SNESGetType(snes_, &method));
-    throw inputError("-" + newton_prefix_ + "snes_linesearch_order: the order of PETSc's bt search, not read by " +
+    refuseUnusedOption(newton_prefix_ + "snes_linesearch_order", "-" + newton_prefix_ + "snes_linesearch_order: the order of PETSc's bt search, not read by " +
                      (shell   ? std::string("the line search on the step's energy this network uses")
                       : type  ? "the line search '" + std::string(type) + "'"
                               : "-" + newton_prefix_ + "snes_type " + (method ? method : "?") + ", which has no line search") +
-                     "; accepted: with -" + newton_prefix_ + "snes_linesearch_type bt");
+                     "; accepted: with -" + newton_prefix_ + "snes_linesearch_type bt" +
+                     (type || shell ? "" : " and -" + newton_prefix_ + "snes_type newtonls"));
   }
   // No linear solve below the residual's round-off floor (linearToleranceCallback), unless
   // Eisenstat-Walker (-..._snes_ksp_ew) chooses the tolerances.
@@ -448,11 +453,14 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   PCType pc_type = nullptr;
   BEAM_PETSC(KSPGetType(ksp, &ksp_type));
   BEAM_PETSC(PCGetType(pc, &pc_type));
-  if (ew && ksp_type && std::string(ksp_type) == KSPPREONLY && pc_type && LinearSolver::solvesByItself(pc_type))
-    throw inputError("-" + newton_prefix_ + "snes_ksp_ew: sets the linear solves' tolerances, and the solver as set up (-" +
-                     newton_prefix_ + "ksp_type preonly, -" + newton_prefix_ + "pc_type " + pc_type +
-                     ") solves exactly; accepted: with a Krylov solver (-" + newton_prefix_ + "ksp_type gmres -" + newton_prefix_ +
-                     "pc_type gamg, the large networks' default)");
+  const bool preonly = ksp_type && std::string(ksp_type) == KSPPREONLY;
+  if (ew && !preonly) optionUsed(newton_prefix_ + "snes_ksp_ew");
+  if (ew && preonly)
+    refuseUnusedOption(newton_prefix_ + "snes_ksp_ew",
+                       "-" + newton_prefix_ + "snes_ksp_ew: sets the linear solves' tolerances, and the solver as set up (-" +
+                           newton_prefix_ + "ksp_type preonly: one application of -" + newton_prefix_ + "pc_type " +
+                           (pc_type ? pc_type : "?") + ") has none; accepted: with a Krylov solver (-" + newton_prefix_ + "ksp_type gmres -" + newton_prefix_ +
+                           "pc_type gamg, the large networks' default)");
   BEAM_PETSC(KSPGetTolerances(ksp, &linear_rtol_, nullptr, nullptr, nullptr));
   if (!ew) BEAM_PETSC(SNESSetUpdate(snes_, linearToleranceCallback));
   BEAM_PETSC(SNESSetApplicationContext(snes_, this));
@@ -841,17 +849,19 @@ double ImplicitTheta::lastResidualNorm() {
 // PETSc's absolute test (-<prefix>snes_atol) is the one rule that takes no scale from the step: one above
 // the step's residuals accepts Newton's starting guess, the step before's dv, as the solution
 // (-ms_snes_atol 1e10: every step "converged" without an iteration, exit 0). Legitimate where R(0) is
-// tiny; said once per program (on stderr) when it accepted a state that neither the relative nor the
-// round-off test would.
+// tiny; said once per program (on stderr) when it accepted a state 10 times above what the relative and
+// the round-off tests would (a residual a hair above them is no news), and not where the relative test
+// is off (-ms_snes_rtol 0: the absolute one is then the user's only rule).
 void ImplicitTheta::warnLooseAbsoluteTolerance(SNESConvergedReason reason, double t) const {
   static bool warned = false;
   if (warned || reason != SNES_CONVERGED_FNORM_ABS) return;
   PetscReal atol = 0, rtol = 0;
   BEAM_PETSC(SNESGetTolerances(snes_, &atol, &rtol, nullptr, nullptr, nullptr));
   const double relative = rtol * stop_.reference, floor = kFloorFactor * stop_.floor;
-  if (!(atol > relative && atol > floor)) return; // (then another test gave the reason: the floor's is FNORM_ABS too)
+  const double bar = 10 * std::max(relative, floor);
+  if (!(rtol > 0 && atol > bar)) return; // (then another test gave the reason: the floor's is FNORM_ABS too)
   const double norm = stop_.residual_norm(dv_); // (SNES's own norm is stale under some line searches: cp)
-  if (!(norm <= atol && norm > relative && norm > floor)) return;
+  if (!(norm <= atol && norm > bar)) return;
   warned = true;
   std::ostringstream line;
   line << "warning: " << name_ << ": -" << newton_prefix_ << "snes_atol " << atol << " accepted the step from t = " << t

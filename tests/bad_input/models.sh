@@ -37,6 +37,21 @@ grep -q warning err.txt && fail "a plane below the disk warned: $(head -c 300 er
 expect 0 "" "$ms" -model cloth -plane 0,0,2.4525e-6,0,0,1 -T 0.01 -quiet -output_dir ms_resting
 grep -q warning err.txt && fail "a cloth resting on its plane warned: $(head -c 300 err.txt)"
 expect 0 "" "$ms" -plane 0,0,0,0,0,1 -plane 1e9,0,0.001,0,0,1 -T 0.01 -quiet -output_dir ms_planes_far
+# ... nor for a particle a spring holds 4.6 cm into the floor, in equilibrium, nor for a lone particle
+# (no extent to judge by); planes whose offsets overflow are not "the same" (-1e308 and 1e308 were), and
+# tiny distinct offsets are distinct (-1e-150 and -2e-150 were one plane).
+printf 'x,y,z,mass,fixed\n0,0,-1,1,1\n0,0,-0.04634636363636364,1,0\n' > held_p.csv
+printf 'i,j,stiffness,rest_length\n0,1,1000,0.5\n' > held_s.csv
+expect 0 "" "$ms" -particles held_p.csv -springs held_s.csv -plane 0,0,0,0,0,1 -T 0.01 -quiet -output_dir ms_held
+grep -q warning err.txt && fail "a particle held in the floor warned: $(head -c 300 err.txt)"
+printf 'x,y,z,mass,fixed\n0,0,-1e-6,1,0\n' > lone_p.csv
+printf 'i,j,stiffness\n' > lone_s.csv
+expect 0 "" "$ms" -particles lone_p.csv -springs lone_s.csv -plane 0,0,0,0,0,1 -gravity 0,0,0 -T 0.01 -quiet -output_dir ms_lone
+grep -q warning err.txt && fail "a lone particle 1e-6 in the plane warned: $(head -c 300 err.txt)"
+expect 0 "" "$ms" -model chain -plane 0,0,-1e-150,0,0,1,0,0,-2e-150,0,0,1 -T 0.001 -quiet -output_dir ms_tiny_planes
+expect 2 "the initial state's energy is not finite" "$ms" -model chain -plane 1e308,0,0,1,0,0,-1e308,0,0,1,0,0 -output_dir $out
+# The defaults given explicitly are no options that cannot act (a sweep including damping 0 was refused).
+expect 0 "" "$ms" -contact_damping 0 -contact_damping_depth 0 -T 0.01 -quiet -output_dir ms_defaults
 # The absolute tolerance's warning only where it decided: PETSc's default (1e-50) under the cp search,
 # whose norms are stale, warned of "-ms_snes_atol 1e-50".
 expect 0 "" "$ms" -model chain -scheme implicit_euler -dt 0.01 -T 1 -ms_snes_linesearch_type cp -quiet -output_dir ms_cp
@@ -54,6 +69,11 @@ expect 0 "" "$ms" -model chain -plane 0,0,-100,0,0,1 -contact_stiffness 5 -T 0.0
 expect 2 "-disk_stiffness: the disk's springs, and -shapes has no disk" "$labs/contact_study" -shapes particle -disk_stiffness 5 -output_dir $out
 expect 2 "-contact_damping_depth: ramps the contact damping in, and every -zetas is 0" "$labs/contact_study" -shapes particle \
   -zetas 0 -contact_damping_depth 0.01 -output_dir $out
+# An option one run's Newton does not use but another's does is no option that cannot act: bt's order,
+# read by the damped run's search (refused until the runs were set up together).
+expect 0 "" "$labs/contact_study" -shapes particle -zetas 0.3,0 -ms_snes_linesearch_order 2 -output_dir cs_order
+expect 2 "-ms_snes_linesearch_order: the order of PETSc's bt search" "$labs/contact_study" -shapes particle -zetas 0 \
+  -ms_snes_linesearch_order 2 -output_dir $out
 expect 2 "-quiet: given with -write_network" "$ms" -write_network wn_quiet -quiet
 expect 2 "-disk_rings" "$ms" -disk_rings 0 -output_dir $out
 # Contact damping switches on at touchdown: the implicit step across that jump can have no solution, and

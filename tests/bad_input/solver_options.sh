@@ -17,6 +17,13 @@ expect 0 "warning: implicit_euler: -ms_snes_atol 1e+10 accepted the step from t 
 [ "$(grep -c 'snes_atol' err.txt)" = 1 ] || fail "-ms_snes_atol 1e10: the warning not given exactly once: $(head -c 300 err.txt)"
 expect 0 "" "${chain[@]}" -ms_snes_atol 1e-30
 grep -q 'warning' err.txt && fail "-ms_snes_atol 1e-30: warned: $(head -c 300 err.txt)"
+# ... nor with the relative test off (the absolute one is then the rule), nor a hair above the relative
+# target (1e-12 accepted 3.13e-13 against 3.09e-13 and warned).
+for extra in "-ms_snes_rtol 0 -ms_snes_atol 1e-13" "-ms_snes_atol 1e-12"; do
+  # shellcheck disable=SC2086
+  expect 0 "" "${chain[@]}" -T 0.1 $extra
+  grep -q 'warning' err.txt && fail "$extra: warned: $(head -c 300 err.txt)"
+done
 expect 2 "-ms_snes_type ksponly: not a method that solves the step by itself; accepted: newtonls" "${chain[@]}" -ms_snes_type ksponly
 # aspin is newtonls with a nasm preconditioner PETSc makes: named as given (-ms_npc_snes_type nasm, an
 # option not given, until 2026-12-01).
@@ -380,7 +387,7 @@ expect 2 "-ms_snes_linesearch_damping 0: accepted: damping > 0" "${ms1[@]}" -ms_
 expect 2 "-ms_snes_linesearch_order 7: accepted: 1, 2 or 3" "${ms1[@]}" -ms_snes_linesearch_order 7
 # Options PETSc reads whatever the solver, that did nothing here (bit for bit the same run, exit 0, until
 # 2026-12-01): Eisenstat-Walker on the direct path, bt's order under the energy line search.
-expect 2 "-ms_snes_ksp_ew: sets the linear solves' tolerances, and the solver as set up (-ms_ksp_type preonly, -ms_pc_type lu) solves exactly" \
+expect 2 "-ms_snes_ksp_ew: sets the linear solves' tolerances, and the solver as set up (-ms_ksp_type preonly: one application of -ms_pc_type lu) has none" \
   "${ms1[@]}" -ms_snes_ksp_ew
 expect 0 "" "${ms1[@]}" -ms_snes_ksp_ew -ms_ksp_type gmres -ms_pc_type gamg
 expect 2 "-ms_snes_linesearch_order: the order of PETSc's bt search, not read by the line search on the step's energy" \
@@ -466,6 +473,9 @@ expect 0 "" "${chain[@]}" -scheme implicit_euler -dt 0.01 -T 0.1 -output_dir cap
 same_final npc_ref.csv cap.csv 1e-8 "Newton under -ms_snes_linesearch_maxstep 1e-12"
 expect 3 "(DIVERGED_MAX_IT after 1000 iterations, residual 0.00310219); try a smaller -dt, or a larger -ms_snes_linesearch_maxstep (1000 Newton steps were cut to 1e-12)" \
   "${chain[@]}" -ms_snes_linesearch_type bt -ms_snes_linesearch_maxstep 1e-12
+# basic does not read maxstep: its steps are no cut ones (a failure said "2 Newton steps were cut").
+expect 3 "DIVERGED_MAX_IT after 2 iterations" "${chain[@]}" -ms_snes_linesearch_type basic -ms_snes_linesearch_maxstep 1e-12 -ms_snes_max_it 1
+grep -q 'were cut' err.txt && fail "basic with maxstep: steps called cut: $(head -c 300 err.txt)"
 # A nonlinear preconditioner that fails by PETSc's own rule is named, and the residual is the step's
 # (it read 0, or the step before's, until 2026-12-01).
 expect 3 "(DIVERGED_INNER after 0 iterations, residual 0.0310219; the nonlinear preconditioner -ms_npc_snes_type newtonls ended DIVERGED_LINE_SEARCH after" \
