@@ -156,6 +156,7 @@ constexpr double kNewtonBytesPerParticle = 1500, kNewtonBytesPerSpring = 100;
 std::string gibText(double bytes, bool up) {
   const bool gib = bytes >= double(1u << 30);
   const double units = bytes / double(gib ? 1u << 30 : 1u << 20);
+  if (!up && units < 1) return "less than 1 MiB";
   return exactDecimal(up ? std::ceil(units) : std::floor(units)) + (gib ? " GiB" : " MiB");
 }
 void checkSize(const std::string &model, const Params &p) {

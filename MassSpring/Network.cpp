@@ -54,6 +54,14 @@ void Network::validate() {
       throw inputError("load on particle " + str(l.particle) + ": index out of range; accepted: 0.." + str(n - 1));
     if (!finite(l.force)) throw inputError("load on particle " + str(l.particle) + ": not finite");
   }
+  // The network's extent: the length scale two planes' offsets are compared at (below).
+  Vec3 low = particles.front().x, high = low;
+  for (const auto &q : particles)
+    for (int d = 0; d < 3; ++d) {
+      low[d] = std::min(low[d], q.x[d]);
+      high[d] = std::max(high[d], q.x[d]);
+    }
+  const double extent = std::max({high[0] - low[0], high[1] - low[1], high[2] - low[2]});
   for (size_t k = 0; k < planes.size(); ++k) {
     auto &pl = planes[k];
     // Scaled before its norm is taken: a normal (1e200, 0, 0) or (1e-200, 0, 0) is a direction too.
@@ -65,16 +73,18 @@ void Network::validate() {
     pl.normal = (1.0 / std::sqrt(dot(pl.normal, pl.normal))) * pl.normal;
     // The same plane twice counts its contact twice (a repeated -plane doubled k_c, exit 0, until
     // 2026-12-01), as -track, -zetas and -schemes refuse their repeats. Same to round-off: the unit
-    // normals within 1e-12, the offsets n.p within 1e-12 of the larger offset and of 1e-3 times the
-    // points' size (the round-off of n.p; not the points' size itself: z = 0 and z = 0.001 given through
-    // (1e9, 0, 0.001) were one plane), finite (offsets of -1e308 and 1e308 overflowed into "the same").
+    // normals within 1e-12, the offsets n.p within 1e-12 of the network's extent, of the larger offset and
+    // of the terms |n_i p_i| (n.p's round-off; not the points' size: z = 0 and z = 0.001 given through
+    // (1e9, 0, 0.001) were one plane), and finite (offsets of -1e308 and 1e308 overflowed into "the same").
     for (size_t j = 0; j < k; ++j) {
       const Plane &other = planes[j];
       const Vec3 dn = pl.normal - other.normal;
       const double mine = dot(pl.normal, pl.point), theirs = dot(other.normal, other.point);
       const double offset = std::abs(mine - theirs);
-      const auto largest = [](const Vec3 &p) { return std::max({std::abs(p[0]), std::abs(p[1]), std::abs(p[2])}); };
-      const double size = std::max({std::abs(mine), std::abs(theirs), 1e-3 * std::max(largest(pl.point), largest(other.point))});
+      const auto terms = [](const Plane &p) {
+        return std::abs(p.normal[0] * p.point[0]) + std::abs(p.normal[1] * p.point[1]) + std::abs(p.normal[2] * p.point[2]);
+      };
+      const double size = std::max({extent, std::abs(mine), std::abs(theirs), terms(pl), terms(other)});
       if (std::sqrt(dot(dn, dn)) <= 1e-12 && std::isfinite(offset) && offset <= 1e-12 * size)
         throw inputError("-plane " + std::to_string(k) + " is -plane " + std::to_string(j) +
                          " again (its contact would count twice); accepted: distinct planes");

@@ -680,6 +680,7 @@ void refuseUnreadSolverOptions(MPI_Comm comm, const std::string &prefix, const s
 }
 
 void refuseUnusedOption(const std::string &name, const std::string &message) {
+  if (helpRequested()) return; // (-help lists what the set-up read; it calls nothing unknown)
   const std::string key = lowerCase(name);
   if (settingUpTogether() == 0) throw inputError(message);
   if (!usedOptions().count(key)) unusedRefusals()[key] = message;

@@ -62,21 +62,26 @@ Network readSource(MPI_Comm comm, const std::string &default_model) {
 // A plane with most free particles deep behind it at the start: its normal most likely points the wrong
 // way (the disk under -plane 0,0,0,0,0,-1 started with 3.4e5 J of contact energy and "oscillated", exit
 // 0). Said, not refused: a body may be meant to start pressed in. "Deep": beyond a tenth of the network's
-// extent, so a body at rest on the plane (a flat cloth at its equilibrium penetration has every particle
-// behind it) or pressed into it (a particle held 5 cm deep by a spring) is not taken for one; not said
-// of a network without extent (one particle) or without contact stiffness (nothing pushes).
+// extent and 10 times the largest resting penetration m |g| / k_c, so a body at rest on the plane (a flat
+// cloth at its equilibrium penetration has every particle behind it; a disk on a contact of k_c = 1 sinks
+// 0.15 of its 1 m) or pressed into it (a particle held 5 cm deep by a spring) is not taken for one; not
+// said of a network without extent (one particle) or without contact stiffness (nothing pushes).
 void warnPlanesFacingAway(MPI_Comm comm, const Network &net) {
   if (net.contact.stiffness == 0) return;
   Vec3 low = net.particles.front().x, high = low;
-  for (const Particle &p : net.particles)
+  double heaviest = 0;
+  for (const Particle &p : net.particles) {
     for (int d = 0; d < 3; ++d) {
       low[d] = std::min(low[d], p.x[d]);
       high[d] = std::max(high[d], p.x[d]);
     }
+    if (!p.fixed) heaviest = std::max(heaviest, p.mass);
+  }
   const Vec3 size = high - low;
   const double extent = std::max({size[0], size[1], size[2]});
   if (!(extent > 0)) return;
-  const double deep = 0.1 * extent;
+  const double resting = heaviest * std::sqrt(dot(net.gravity, net.gravity)) / net.contact.stiffness;
+  const double deep = std::max(0.1 * extent, 10 * resting);
   for (size_t k = 0; k < net.planes.size(); ++k) {
     const Plane &pl = net.planes[k];
     size_t free = 0, behind = 0;

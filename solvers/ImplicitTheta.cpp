@@ -431,6 +431,19 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   BEAM_PETSC(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(line_search), SNESLINESEARCHBT, &bt_search));
   // (contact_study's trials: the undamped ones' energy search does not use it, the damped ones' bt does.)
   if (order_given && bt_search) optionUsed(newton_prefix_ + "snes_linesearch_order");
+  // So is the maximal step, which basic, cp and nleqerr do not read (bt, l2 and the energy search do).
+  PetscBool max_step_given = PETSC_FALSE, ignores_max_step = PETSC_FALSE;
+  BEAM_PETSC(PetscOptionsHasName(nullptr, newton_prefix_.c_str(), "-snes_linesearch_maxstep", &max_step_given));
+  BEAM_PETSC(PetscObjectTypeCompareAny(reinterpret_cast<PetscObject>(line_search), &ignores_max_step, SNESLINESEARCHBASIC,
+                                       SNESLINESEARCHCP, SNESLINESEARCHNLEQERR, ""));
+  if (max_step_given && !ignores_max_step) optionUsed(newton_prefix_ + "snes_linesearch_maxstep");
+  if (max_step_given && ignores_max_step) {
+    const char *type = nullptr;
+    BEAM_PETSC(PetscObjectGetType(reinterpret_cast<PetscObject>(line_search), &type));
+    refuseUnusedOption(newton_prefix_ + "snes_linesearch_maxstep",
+                       "-" + newton_prefix_ + "snes_linesearch_maxstep: not read by the line search '" + (type ? type : "?") +
+                           "'; accepted: with -" + newton_prefix_ + "snes_linesearch_type bt or l2 (or the default search)");
+  }
   if (order_given && !bt_search) {
     const char *type = nullptr;
     BEAM_PETSC(PetscObjectGetType(reinterpret_cast<PetscObject>(line_search), &type));
@@ -454,8 +467,17 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   BEAM_PETSC(KSPGetType(ksp, &ksp_type));
   BEAM_PETSC(PCGetType(pc, &pc_type));
   const bool preonly = ksp_type && std::string(ksp_type) == KSPPREONLY;
-  if (ew && !preonly) optionUsed(newton_prefix_ + "snes_ksp_ew");
-  if (ew && preonly)
+  // (... nor a method that makes no linear solves: ncg, qn, ngmres, anderson, nrichardson.)
+  SNESType method_type = nullptr;
+  BEAM_PETSC(SNESGetType(snes_, &method_type));
+  const std::string method = method_type ? method_type : "";
+  const bool newton_method = method == SNESNEWTONLS || method == SNESNEWTONTR;
+  if (ew && newton_method && !preonly) optionUsed(newton_prefix_ + "snes_ksp_ew");
+  if (ew && !newton_method)
+    refuseUnusedOption(newton_prefix_ + "snes_ksp_ew", "-" + newton_prefix_ + "snes_ksp_ew: sets Newton's linear solves' tolerances, and -" +
+                                                           newton_prefix_ + "snes_type " + method + " makes none; accepted: with -" +
+                                                           newton_prefix_ + "snes_type newtonls or newtontr and a Krylov solver");
+  else if (ew && preonly)
     refuseUnusedOption(newton_prefix_ + "snes_ksp_ew",
                        "-" + newton_prefix_ + "snes_ksp_ew: sets the linear solves' tolerances, and the solver as set up (-" +
                            newton_prefix_ + "ksp_type preonly: one application of -" + newton_prefix_ + "pc_type " +
@@ -849,16 +871,18 @@ double ImplicitTheta::lastResidualNorm() {
 // PETSc's absolute test (-<prefix>snes_atol) is the one rule that takes no scale from the step: one above
 // the step's residuals accepts Newton's starting guess, the step before's dv, as the solution
 // (-ms_snes_atol 1e10: every step "converged" without an iteration, exit 0). Legitimate where R(0) is
-// tiny; said once per program (on stderr) when it accepted a state 10 times above what the relative and
-// the round-off tests would (a residual a hair above them is no news), and not where the relative test
-// is off (-ms_snes_rtol 0: the absolute one is then the user's only rule).
+// tiny; said once per program (on stderr) when it accepted a state above what the relative and the
+// round-off tests ask, without a Newton iteration or 10 times above them (a residual a hair above after
+// Newton's steps is no news; with -ms_snes_rtol 0.1 a bar of 10 times rtol |R(0)| lay above R(0) itself
+// and every unsolved step went unsaid), and not where the relative test is off (-ms_snes_rtol 0: the
+// absolute one is then the user's only rule).
 void ImplicitTheta::warnLooseAbsoluteTolerance(SNESConvergedReason reason, double t) const {
   static bool warned = false;
   if (warned || reason != SNES_CONVERGED_FNORM_ABS) return;
   PetscReal atol = 0, rtol = 0;
   BEAM_PETSC(SNESGetTolerances(snes_, &atol, &rtol, nullptr, nullptr, nullptr));
-  const double relative = rtol * stop_.reference, floor = kFloorFactor * stop_.floor;
-  const double bar = 10 * std::max(relative, floor);
+  const double other = std::max(rtol * stop_.reference, kFloorFactor * stop_.floor);
+  const double bar = iterations_ == 0 ? other : 10 * other;
   if (!(rtol > 0 && atol > bar)) return; // (then another test gave the reason: the floor's is FNORM_ABS too)
   const double norm = stop_.residual_norm(dv_); // (SNES's own norm is stale under some line searches: cp)
   if (!(norm <= atol && norm > bar)) return;

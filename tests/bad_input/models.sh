@@ -39,7 +39,7 @@ grep -q warning err.txt && fail "a cloth resting on its plane warned: $(head -c 
 expect 0 "" "$ms" -plane 0,0,0,0,0,1 -plane 1e9,0,0.001,0,0,1 -T 0.01 -quiet -output_dir ms_planes_far
 # ... nor for a particle a spring holds 4.6 cm into the floor, in equilibrium, nor for a lone particle
 # (no extent to judge by); planes whose offsets overflow are not "the same" (-1e308 and 1e308 were), and
-# tiny distinct offsets are distinct (-1e-150 and -2e-150 were one plane).
+# offsets are compared at the network's scale: 1e-150 apart on the 1 m chain is the same plane.
 printf 'x,y,z,mass,fixed\n0,0,-1,1,1\n0,0,-0.04634636363636364,1,0\n' > held_p.csv
 printf 'i,j,stiffness,rest_length\n0,1,1000,0.5\n' > held_s.csv
 expect 0 "" "$ms" -particles held_p.csv -springs held_s.csv -plane 0,0,0,0,0,1 -T 0.01 -quiet -output_dir ms_held
@@ -48,7 +48,14 @@ printf 'x,y,z,mass,fixed\n0,0,-1e-6,1,0\n' > lone_p.csv
 printf 'i,j,stiffness\n' > lone_s.csv
 expect 0 "" "$ms" -particles lone_p.csv -springs lone_s.csv -plane 0,0,0,0,0,1 -gravity 0,0,0 -T 0.01 -quiet -output_dir ms_lone
 grep -q warning err.txt && fail "a lone particle 1e-6 in the plane warned: $(head -c 300 err.txt)"
-expect 0 "" "$ms" -model chain -plane 0,0,-1e-150,0,0,1,0,0,-2e-150,0,0,1 -T 0.001 -quiet -output_dir ms_tiny_planes
+expect 2 "-plane 1 is -plane 0 again" "$ms" -model chain -plane 0,0,-1e-150,0,0,1,0,0,-2e-150,0,0,1 -output_dir $out
+# ... but planes 1e-15 apart on a 1 m network are one (the contact doubled), and z = 0.001 through
+# (1e13, 0, 0.001) is no z = 0 (n.p has no round-off from a coordinate the normal does not weigh).
+expect 2 "-plane 1 is -plane 0 again" "$ms" -plane 0,0,0,0,0,1 -plane 0,0,1e-15,0,0,1 -output_dir $out
+expect 0 "" "$ms" -plane 1e13,0,0.001,0,0,1 -plane 0,0,0,0,0,1 -T 0.01 -quiet -output_dir ms_planes_far13
+# A disk resting on a soft contact (k_c = 1: 0.15 m deep) is no flipped plane.
+expect 0 "" "$ms" -disk_height -0.1509 -contact_stiffness 1 -T 0.002 -quiet -output_dir ms_soft
+grep -q warning err.txt && fail "a disk resting on a soft contact warned: $(head -c 300 err.txt)"
 expect 2 "the initial state's energy is not finite" "$ms" -model chain -plane 1e308,0,0,1,0,0,-1e308,0,0,1,0,0 -output_dir $out
 # The defaults given explicitly are no options that cannot act (a sweep including damping 0 was refused).
 expect 0 "" "$ms" -contact_damping 0 -contact_damping_depth 0 -T 0.01 -quiet -output_dir ms_defaults
