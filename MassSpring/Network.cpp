@@ -61,7 +61,10 @@ void Network::validate() {
       low[d] = std::min(low[d], q.x[d]);
       high[d] = std::max(high[d], q.x[d]);
     }
-  const double extent = std::max({high[0] - low[0], high[1] - low[1], high[2] - low[2]});
+  const double spread = std::max({high[0] - low[0], high[1] - low[1], high[2] - low[2]});
+  // (A lone particle has no spread: its distance from the origin stands in, so that two planes 1e-300
+  // apart under it are one.)
+  const double extent = spread > 0 ? spread : std::max({std::abs(low[0]), std::abs(low[1]), std::abs(low[2])});
   for (size_t k = 0; k < planes.size(); ++k) {
     auto &pl = planes[k];
     // Scaled before its norm is taken: a normal (1e200, 0, 0) or (1e-200, 0, 0) is a direction too.

@@ -81,7 +81,9 @@ void warnPlanesFacingAway(MPI_Comm comm, const Network &net) {
   const double extent = std::max({size[0], size[1], size[2]});
   if (!(extent > 0)) return;
   const double resting = heaviest * std::sqrt(dot(net.gravity, net.gravity)) / net.contact.stiffness;
-  const double deep = std::max(0.1 * extent, 10 * resting);
+  // (The resting term at most half the extent: at k_c = 1 it was 1.5 m on the 1 m disk, and a disk wholly
+  // behind a flipped soft plane went unsaid.)
+  const double deep = std::max(0.1 * extent, std::min(10 * resting, 0.5 * extent));
   for (size_t k = 0; k < net.planes.size(); ++k) {
     const Plane &pl = net.planes[k];
     size_t free = 0, behind = 0;

@@ -436,13 +436,21 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   BEAM_PETSC(PetscOptionsHasName(nullptr, newton_prefix_.c_str(), "-snes_linesearch_maxstep", &max_step_given));
   BEAM_PETSC(PetscObjectTypeCompareAny(reinterpret_cast<PetscObject>(line_search), &ignores_max_step, SNESLINESEARCHBASIC,
                                        SNESLINESEARCHCP, SNESLINESEARCHNLEQERR, ""));
-  if (max_step_given && !ignores_max_step) optionUsed(newton_prefix_ + "snes_linesearch_maxstep");
-  if (max_step_given && ignores_max_step) {
+  // (... nor by a method without a line search: newtontr, anderson.)
+  SNESType search_method = nullptr;
+  BEAM_PETSC(SNESGetType(snes_, &search_method));
+  const std::string searcher = search_method ? search_method : "";
+  const bool no_search = searcher == SNESNEWTONTR || searcher == SNESANDERSON;
+  if (max_step_given && !ignores_max_step && !no_search) optionUsed(newton_prefix_ + "snes_linesearch_maxstep");
+  if (max_step_given && (ignores_max_step || no_search)) {
     const char *type = nullptr;
     BEAM_PETSC(PetscObjectGetType(reinterpret_cast<PetscObject>(line_search), &type));
     refuseUnusedOption(newton_prefix_ + "snes_linesearch_maxstep",
-                       "-" + newton_prefix_ + "snes_linesearch_maxstep: not read by the line search '" + (type ? type : "?") +
-                           "'; accepted: with -" + newton_prefix_ + "snes_linesearch_type bt or l2 (or the default search)");
+                       "-" + newton_prefix_ + "snes_linesearch_maxstep: not read by " +
+                           (no_search ? "-" + newton_prefix_ + "snes_type " + searcher + ", which has no line search"
+                                      : "the line search '" + std::string(type ? type : "?") + "'") +
+                           "; accepted: with -" + newton_prefix_ + "snes_type newtonls and -" + newton_prefix_ +
+                           "snes_linesearch_type bt or l2 (or the default search)");
   }
   if (order_given && !bt_search) {
     const char *type = nullptr;
@@ -872,17 +880,17 @@ double ImplicitTheta::lastResidualNorm() {
 // the step's residuals accepts Newton's starting guess, the step before's dv, as the solution
 // (-ms_snes_atol 1e10: every step "converged" without an iteration, exit 0). Legitimate where R(0) is
 // tiny; said once per program (on stderr) when it accepted a state above what the relative and the
-// round-off tests ask, without a Newton iteration or 10 times above them (a residual a hair above after
-// Newton's steps is no news; with -ms_snes_rtol 0.1 a bar of 10 times rtol |R(0)| lay above R(0) itself
-// and every unsolved step went unsaid), and not where the relative test is off (-ms_snes_rtol 0: the
-// absolute one is then the user's only rule).
+// round-off tests ask, without a Newton iteration, or after some 5 times above them, or above half of
+// |R(0)| where that is lower (a residual 1.5 % or 2.1 times above after Newton's steps is no news; a bar
+// of 10 times hid steps accepted at 0.95 |R(0)| under -ms_snes_rtol 0.1), and not where the relative test
+// is off (-ms_snes_rtol 0: the absolute one is then the user's only rule).
 void ImplicitTheta::warnLooseAbsoluteTolerance(SNESConvergedReason reason, double t) const {
   static bool warned = false;
   if (warned || reason != SNES_CONVERGED_FNORM_ABS) return;
   PetscReal atol = 0, rtol = 0;
   BEAM_PETSC(SNESGetTolerances(snes_, &atol, &rtol, nullptr, nullptr, nullptr));
   const double other = std::max(rtol * stop_.reference, kFloorFactor * stop_.floor);
-  const double bar = iterations_ == 0 ? other : 10 * other;
+  const double bar = iterations_ == 0 ? other : std::min(5 * other, std::max(other, 0.5 * stop_.reference));
   if (!(rtol > 0 && atol > bar)) return; // (then another test gave the reason: the floor's is FNORM_ABS too)
   const double norm = stop_.residual_norm(dv_); // (SNES's own norm is stale under some line searches: cp)
   if (!(norm <= atol && norm > bar)) return;

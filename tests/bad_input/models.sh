@@ -56,6 +56,11 @@ expect 0 "" "$ms" -plane 1e13,0,0.001,0,0,1 -plane 0,0,0,0,0,1 -T 0.01 -quiet -o
 # A disk resting on a soft contact (k_c = 1: 0.15 m deep) is no flipped plane.
 expect 0 "" "$ms" -disk_height -0.1509 -contact_stiffness 1 -T 0.002 -quiet -output_dir ms_soft
 grep -q warning err.txt && fail "a disk resting on a soft contact warned: $(head -c 300 err.txt)"
+# ... while the same soft plane flipped, the disk wholly behind it, is said (its resting depth, 1.5 m, hid it).
+expect 0 "warning: -plane 0:" "$ms" -contact_stiffness 1 -plane 0,0,0,0,0,-1 -T 0.002 -quiet -output_dir ms_soft_flipped
+# A lone particle's planes 1e-300 apart are one (its network has no extent to compare them at).
+printf 'x,y,z,mass,fixed\n0,0,0.5,1,0\n' > one_p.csv
+expect 2 "-plane 1 is -plane 0 again" "$ms" -particles one_p.csv -springs lone_s.csv -plane 0,0,0,0,0,1 -plane 0,0,1e-300,0,0,1 -output_dir $out
 expect 2 "the initial state's energy is not finite" "$ms" -model chain -plane 1e308,0,0,1,0,0,-1e308,0,0,1,0,0 -output_dir $out
 # The defaults given explicitly are no options that cannot act (a sweep including damping 0 was refused).
 expect 0 "" "$ms" -contact_damping 0 -contact_damping_depth 0 -T 0.01 -quiet -output_dir ms_defaults

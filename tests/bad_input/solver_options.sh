@@ -486,6 +486,12 @@ expect 0 "" "$labs/contact_study" -help -zetas 0 -ms_snes_linesearch_order 2
 # A loose -ms_snes_rtol hid the warning (a bar of 10 rtol |R(0)| above R(0)): the disk hung in mid-air.
 expect 0 "warning: implicit_euler: -ms_snes_atol 0.01 accepted the step from t = 0" "$labs/mass_spring" -scheme implicit_euler -T 0.01 \
   -ms_snes_rtol 0.1 -ms_snes_atol 0.01 -output_dir ms_loose
+# ... and after a Newton iteration that barely moved it (0.95 |R(0)|, maxstep-cut: unsaid under a bar of 10 times).
+expect 0 "warning: implicit_euler: -ms_snes_atol 0.0043 accepted the step from t = 0 at residual" "$labs/mass_spring" -model chain \
+  -chain_n 5 -scheme implicit_euler -T 0.001 -ms_snes_rtol 0.1 -ms_snes_atol 4.3e-3 -ms_snes_linesearch_maxstep 1e-3 -output_dir ms_loose1
+# maxstep with a method that has no line search (newtontr ran bit for bit as without it).
+expect 2 "-ms_snes_linesearch_maxstep: not read by -ms_snes_type newtontr, which has no line search" "${chain[@]}" \
+  -ms_snes_type newtontr -ms_snes_linesearch_maxstep 1e-12
 # A nonlinear preconditioner that fails by PETSc's own rule is named, and the residual is the step's
 # (it read 0, or the step before's, until 2026-12-01).
 expect 3 "(DIVERGED_INNER after 0 iterations, residual 0.0310219; the nonlinear preconditioner -ms_npc_snes_type newtonls ended DIVERGED_LINE_SEARCH after" \
