@@ -426,6 +426,9 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   // PETSc reads every line search option whatever the type, so none is left unread: the order is bt's
   // cubic or quadratic fit, which the energy search (and l2, basic, cp) does not make
   // (-ms_snes_linesearch_order 2 ran bit for bit as without it, exit 0, until 2026-12-01).
+  SNESType method_type = nullptr;
+  BEAM_PETSC(SNESGetType(snes_, &method_type));
+  const std::string method = method_type ? method_type : "";
   PetscBool order_given = PETSC_FALSE, bt_search = PETSC_FALSE;
   BEAM_PETSC(PetscOptionsHasName(nullptr, newton_prefix_.c_str(), "-snes_linesearch_order", &order_given));
   BEAM_PETSC(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(line_search), SNESLINESEARCHBT, &bt_search));
@@ -437,17 +440,14 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   BEAM_PETSC(PetscObjectTypeCompareAny(reinterpret_cast<PetscObject>(line_search), &ignores_max_step, SNESLINESEARCHBASIC,
                                        SNESLINESEARCHCP, SNESLINESEARCHNLEQERR, ""));
   // (... nor by a method without a line search: newtontr, anderson.)
-  SNESType search_method = nullptr;
-  BEAM_PETSC(SNESGetType(snes_, &search_method));
-  const std::string searcher = search_method ? search_method : "";
-  const bool no_search = searcher == SNESNEWTONTR || searcher == SNESANDERSON;
+  const bool no_search = method == SNESNEWTONTR || method == SNESANDERSON;
   if (max_step_given && !ignores_max_step && !no_search) optionUsed(newton_prefix_ + "snes_linesearch_maxstep");
   if (max_step_given && (ignores_max_step || no_search)) {
     const char *type = nullptr;
     BEAM_PETSC(PetscObjectGetType(reinterpret_cast<PetscObject>(line_search), &type));
     refuseUnusedOption(newton_prefix_ + "snes_linesearch_maxstep",
                        "-" + newton_prefix_ + "snes_linesearch_maxstep: not read by " +
-                           (no_search ? "-" + newton_prefix_ + "snes_type " + searcher + ", which has no line search"
+                           (no_search ? "-" + newton_prefix_ + "snes_type " + method + ", which has no line search"
                                       : "the line search '" + std::string(type ? type : "?") + "'") +
                            "; accepted: with -" + newton_prefix_ + "snes_type newtonls and -" + newton_prefix_ +
                            "snes_linesearch_type bt or l2 (or the default search)");
@@ -455,12 +455,10 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   if (order_given && !bt_search) {
     const char *type = nullptr;
     BEAM_PETSC(PetscObjectGetType(reinterpret_cast<PetscObject>(line_search), &type));
-    SNESType method = nullptr;
-    BEAM_PETSC(SNESGetType(snes_, &method));
     refuseUnusedOption(newton_prefix_ + "snes_linesearch_order", "-" + newton_prefix_ + "snes_linesearch_order: the order of PETSc's bt search, not read by " +
                      (shell   ? std::string("the line search on the step's energy this network uses")
                       : type  ? "the line search '" + std::string(type) + "'"
-                              : "-" + newton_prefix_ + "snes_type " + (method ? method : "?") + ", which has no line search") +
+                              : "-" + newton_prefix_ + "snes_type " + method + ", which has no line search") +
                      "; accepted: with -" + newton_prefix_ + "snes_linesearch_type bt" +
                      (type || shell ? "" : " and -" + newton_prefix_ + "snes_type newtonls"));
   }
@@ -476,9 +474,6 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   BEAM_PETSC(PCGetType(pc, &pc_type));
   const bool preonly = ksp_type && std::string(ksp_type) == KSPPREONLY;
   // (... nor a method that makes no linear solves: ncg, qn, ngmres, anderson, nrichardson.)
-  SNESType method_type = nullptr;
-  BEAM_PETSC(SNESGetType(snes_, &method_type));
-  const std::string method = method_type ? method_type : "";
   const bool newton_method = method == SNESNEWTONLS || method == SNESNEWTONTR;
   if (ew && newton_method && !preonly) optionUsed(newton_prefix_ + "snes_ksp_ew");
   if (ew && !newton_method)
