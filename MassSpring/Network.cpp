@@ -13,6 +13,17 @@ std::string str(PetscInt i) { return std::to_string(static_cast<long long>(i)); 
 
 } // namespace
 
+double spread(const std::vector<Particle> &particles) {
+  if (particles.empty()) return 0;
+  Vec3 low = particles.front().x, high = low;
+  for (const auto &q : particles)
+    for (int d = 0; d < 3; ++d) {
+      low[d] = std::min(low[d], q.x[d]);
+      high[d] = std::max(high[d], q.x[d]);
+    }
+  return std::max({high[0] - low[0], high[1] - low[1], high[2] - low[2]});
+}
+
 void Network::validate() {
   const PetscInt n = PetscInt(particles.size());
   if (n == 0) throw inputError("mass-spring network: no particles; accepted: at least one particle");
@@ -55,16 +66,11 @@ void Network::validate() {
     if (!finite(l.force)) throw inputError("load on particle " + str(l.particle) + ": not finite");
   }
   // The network's extent: the length scale two planes' offsets are compared at (below).
-  Vec3 low = particles.front().x, high = low;
-  for (const auto &q : particles)
-    for (int d = 0; d < 3; ++d) {
-      low[d] = std::min(low[d], q.x[d]);
-      high[d] = std::max(high[d], q.x[d]);
-    }
-  const double spread = std::max({high[0] - low[0], high[1] - low[1], high[2] - low[2]});
   // (A lone particle has no spread: its distance from the origin stands in, so that two planes 1e-300
   // apart under it are one.)
-  const double extent = spread > 0 ? spread : std::max({std::abs(low[0]), std::abs(low[1]), std::abs(low[2])});
+  const Vec3 &first = particles.front().x;
+  const double box = spread(particles);
+  const double extent = box > 0 ? box : std::max({std::abs(first[0]), std::abs(first[1]), std::abs(first[2])});
   for (size_t k = 0; k < planes.size(); ++k) {
     auto &pl = planes[k];
     // Scaled before its norm is taken: a normal (1e200, 0, 0) or (1e-200, 0, 0) is a direction too.

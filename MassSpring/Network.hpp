@@ -69,5 +69,8 @@ inline Vec3 operator-(const Vec3 &a, const Vec3 &b) { return {a[0] - b[0], a[1] 
 inline Vec3 operator+(const Vec3 &a, const Vec3 &b) { return {a[0] + b[0], a[1] + b[1], a[2] + b[2]}; }
 inline Vec3 operator*(double s, const Vec3 &a) { return {s * a[0], s * a[1], s * a[2]}; }
 inline double dot(const Vec3 &a, const Vec3 &b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+// The longest side of the particles' bounding box (0 for one particle); the length scale the planes'
+// checks compare with (Network::validate, the lab's flipped-plane warning).
+double spread(const std::vector<Particle> &particles);
 
 } // namespace beam

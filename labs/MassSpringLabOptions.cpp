@@ -68,17 +68,10 @@ Network readSource(MPI_Comm comm, const std::string &default_model) {
 // said of a network without extent (one particle) or without contact stiffness (nothing pushes).
 void warnPlanesFacingAway(MPI_Comm comm, const Network &net) {
   if (net.contact.stiffness == 0) return;
-  Vec3 low = net.particles.front().x, high = low;
   double heaviest = 0;
-  for (const Particle &p : net.particles) {
-    for (int d = 0; d < 3; ++d) {
-      low[d] = std::min(low[d], p.x[d]);
-      high[d] = std::max(high[d], p.x[d]);
-    }
+  for (const Particle &p : net.particles)
     if (!p.fixed) heaviest = std::max(heaviest, p.mass);
-  }
-  const Vec3 size = high - low;
-  const double extent = std::max({size[0], size[1], size[2]});
+  const double extent = spread(net.particles);
   if (!(extent > 0)) return;
   const double resting = heaviest * std::sqrt(dot(net.gravity, net.gravity)) / net.contact.stiffness;
   // (The resting term at most half the extent: at k_c = 1 it was 1.5 m on the 1 m disk, and a disk wholly
