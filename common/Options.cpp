@@ -228,9 +228,9 @@ std::string OptionReader::text(const char *name, const char *help, const std::st
   return set ? std::string(buf.data()) : value;
 }
 
-std::string OptionReader::path(const char *name, const char *help) {
+std::string OptionReader::path(const char *name, const char *help, const char *accepted) {
   const std::string p = text(name, help, "");
-  if (ok() && p.empty() && given(name)) fail(fullName(prefix_, name) + ": no path given; accepted: a file or directory name");
+  if (ok() && p.empty() && given(name)) fail(fullName(prefix_, name) + ": no path given; accepted: " + accepted);
   return p;
 }
 

@@ -59,8 +59,8 @@ public:
              const char *kind = "value", const std::string &accepted = "");
   // Text (a path, a list); `set` tells whether it was given. Refused when longer than the database keeps.
   std::string text(const char *name, const char *help, const std::string &value, bool *set = nullptr);
-  // A file or directory name, "" when not given; given without a value it is an error.
-  std::string path(const char *name, const char *help);
+  // A file or directory name, "" when not given; given without a value it is an error naming `accepted`.
+  std::string path(const char *name, const char *help, const char *accepted = "a file name");
   // Comma-separated finite reals; an empty field ("1,2,", "1,,2") or an empty value is an error.
   // `check` (optional) says what is wrong with a parsed list ("" when nothing); like the syntax, it is
   // applied to every occurrence given (givenValues) (-zetas 2 -zetas 0.1 ran, exit 0).

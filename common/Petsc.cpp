@@ -10,6 +10,9 @@
 #include "common/StopSignal.hpp"
 #include "common/ViewerOptions.hpp"
 
+#include <petscksp.h>
+#include <petscsnes.h>
+
 #include <strings.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -100,10 +103,34 @@ private:
 namespace {
 Watchdog *g_watchdog = nullptr; // the session's, while it lives
 
+// PETSc's type names are matched exactly and are lower case; its "Unable to find requested KSP type
+// GMRES" named no accepted value (PETSc's enums, -ms_ksp_pc_side LEFT, are read in any case).
+std::string unknownTypeHint(const std::string &message) {
+  static const std::string lead = "Unable to find requested ";
+  const auto at = message.find(lead);
+  const auto type_at = message.find(" type ", at == std::string::npos ? 0 : at);
+  if (at == std::string::npos || type_at == std::string::npos || message.find("accepted:") != std::string::npos) return "";
+  const std::string kind = message.substr(at + lead.size(), type_at - at - lead.size());
+  std::string name = message.substr(type_at + 6);
+  name = name.substr(0, name.find_first_of(" \n"));
+  std::string lower = name;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  const std::vector<std::pair<std::string, PetscFunctionList>> lists = {
+      {"KSP", KSPList}, {"PC", PCList}, {"SNES", SNESList}, {"Line Search", SNESLineSearchList}};
+  bool known_lower = false;
+  for (const auto &[k, list] : lists) {
+    if (k != kind || !list) continue;
+    void (*found)(void) = nullptr;
+    known_lower = PetscFunctionListFind(list, lower.c_str(), &found) == 0 && found;
+  }
+  if (lower != name && known_lower) return "; accepted: PETSc's type names, in lower case ('" + lower + "')";
+  return "; accepted: a " + kind + " type -help lists, by its name in lower case";
+}
+
 // Error handler that records PETSc's message instead of printing a traceback.
 PetscErrorCode captureHandler(MPI_Comm, int, const char *, const char *, PetscErrorCode n, PetscErrorType p,
                               const char *mess, void *) {
-  if (p == PETSC_ERROR_INITIAL && mess && *mess) g_last_message = mess;
+  if (p == PETSC_ERROR_INITIAL && mess && *mess) g_last_message = std::string(mess) + unknownTypeHint(mess);
   else if (p == PETSC_ERROR_INITIAL) {
     const char *text = nullptr;
     PetscErrorMessage(n, &text, nullptr);

@@ -126,7 +126,7 @@ void readOperatorOptions(MPI_Comm comm, BeamLabOptions &o, bool solver) {
 void readExportOption(MPI_Comm comm, BeamLabOptions &o) {
   readOptions(comm, "Export", "", [&](OptionReader &r) {
     o.export_dir =
-        r.path("-export_system", "Directory to write M.mtx, K.mtx, F.mtx and fixed.txt (frozen DOFs applied)");
+        r.path("-export_system", "Directory to write M.mtx, K.mtx, F.mtx and fixed.txt (frozen DOFs applied)", "a directory name");
   });
 }
 

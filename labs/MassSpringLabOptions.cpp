@@ -188,7 +188,7 @@ MassSpringLabOptions readMassSpringLabOptions(MPI_Comm comm) {
         for (const auto &item : r.names("-track", help, "", trackError, indices)) o.track.push_back(PetscInt(std::stoll(item)));
       else r.text("-track", help, "");
       o.write_network = r.path("-write_network",
-                               "Write the network as DIR/particles.csv and DIR/springs.csv (-particles/-springs) and stop");
+                               "Write the network as DIR/particles.csv and DIR/springs.csv (-particles/-springs) and stop", "a directory name");
       // -write_network writes and stops: a run's options with it were read and ignored (-T 5 -track 3
       // -save_final f ran nothing, exit 0), and the environment is not in the files (see the note it prints).
       if (!o.write_network.empty())

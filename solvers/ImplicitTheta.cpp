@@ -338,6 +338,16 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
     throw inputError("-" + newton_prefix_ + "snes_convergence_test: replaces the implicit step's stopping rule (the README's, under "
                      "implicit_euler); accepted: no -" + newton_prefix_ + "snes_convergence_test (-" + newton_prefix_ +
                      "snes_rtol, -" + newton_prefix_ + "snes_atol, -" + newton_prefix_ + "snes_stol tune it)");
+  // -snes_type aspin is newtonls with a left nasm preconditioner PETSc makes itself: named as given (the
+  // line named -ms_npc_snes_type nasm, an option the user never gave, until 2026-12-01), in any case
+  // (PETSc's "Unable to find requested SNES type ASPIN" pointed to 'aspin', refused then).
+  char given_type[64] = "";
+  PetscBool type_given = PETSC_FALSE;
+  BEAM_PETSC(PetscOptionsGetString(nullptr, newton_prefix_.c_str(), "-snes_type", given_type, sizeof given_type, &type_given));
+  if (type_given && strcasecmp(given_type, SNESASPIN) == 0)
+    throw inputError("-" + newton_prefix_ + "snes_type " + given_type + ": Newton with PETSc's additive Schwarz (nasm) nonlinear "
+                     "preconditioner, which needs subdomain problems the step does not give; accepted: newtonls, newtontr, qn, "
+                     "ngmres, anderson, ncg, nrichardson");
   try {
     BEAM_PETSC(SNESSetFromOptions(snes_));
   } catch (const Error &e) { // e.g. -ms_snes_lag_preconditioner 0: PETSc's own check, a bad option
@@ -364,15 +374,6 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
     BEAM_PETSC(SNESGetType(npc, &npc_type));
     std::vector<std::string> preconditioning = solving;
     preconditioning.insert(preconditioning.end(), {SNESKSPONLY, SNESMS});
-    // -snes_type aspin is newtonls with a left nasm preconditioner PETSc makes itself: named as given (the
-    // line named -ms_npc_snes_type nasm, an option the user never gave, until 2026-12-01).
-    char given_type[64] = "";
-    PetscBool type_given = PETSC_FALSE;
-    BEAM_PETSC(PetscOptionsGetString(nullptr, newton_prefix_.c_str(), "-snes_type", given_type, sizeof given_type, &type_given));
-    if (type_given && strcasecmp(given_type, SNESASPIN) == 0)
-      throw inputError("-" + newton_prefix_ + "snes_type " + given_type + ": Newton with PETSc's additive Schwarz (nasm) nonlinear "
-                       "preconditioner, which needs subdomain problems the step does not give; accepted: newtonls, newtontr, qn, "
-                       "ngmres, anderson, ncg, nrichardson");
     if (std::find(preconditioning.begin(), preconditioning.end(), std::string(npc_type ? npc_type : "")) == preconditioning.end())
       throw inputError("-" + newton_prefix_ + "npc_snes_type " + (npc_type ? npc_type : "") +
                        ": needs more than the step's residual and Jacobian; accepted: newtonls, newtontr, qn, ngmres, anderson, ncg, "

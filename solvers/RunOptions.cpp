@@ -109,7 +109,7 @@ void readCheckpointOptions(MPI_Comm comm, RunSettings &run, OutputOptions &outpu
                                      run.checkpoint_every, 0);
     if (!restart) return;
     const std::string dir =
-        r.path("-restart", "Continue the run whose output directory is DIR from its checkpoint (writes into DIR)");
+        r.path("-restart", "Continue the run whose output directory is DIR from its checkpoint (writes into DIR)", "a directory name");
     if (dir.empty()) return;
     namespace fs = std::filesystem;
     std::error_code ec;

@@ -201,10 +201,13 @@ expect 2 "unknown option -bogus" "$d" -bogus -output_dir $out
 expect 2 "-quiet: 'maybe' is not a truth value" "$d" -quiet maybe -output_dir $out
 expect 2 "unknown option -console_every" "$d" -console_every 5 -output_dir $out
 expect 2 "-scheme: unknown scheme ''" "$d" -scheme -output_dir $out
-expect 2 "-M: no path given" "$d" -M -K K.mtx -output_dir $out
-expect 2 "-load_curve: no path given" "$m" -load_curve -output_dir $out
-expect 2 "-restart: no path given" "$m" -restart -output_dir $out
-expect 2 "-export_system: no path given" "$m" -export_system -output_dir $out
+expect 2 "-M: no path given; accepted: a file name" "$d" -M -K K.mtx -output_dir $out
+expect 2 "-load_curve: no path given; accepted: a file name" "$m" -load_curve -output_dir $out
+# Each says what it takes (all said "a file or directory name" until 2026-12-01; a directory is refused
+# as -save_final).
+expect 2 "-restart: no path given; accepted: a directory name" "$m" -restart -output_dir $out
+expect 2 "-export_system: no path given; accepted: a directory name" "$m" -export_system -output_dir $out
+expect 2 "-save_final: no path given; accepted: a file name" "$m" -save_final '' -output_dir $out
 expect 2 "-output_dir: empty" "$d" -output_dir ""
 expect 2 "-system and matrix files" "$d" -system two_dof -M M.mtx -K K.mtx -output_dir $out
 expect 2 "-M and -K: both needed" "$d" -M M.mtx -output_dir $out

@@ -28,6 +28,15 @@ expect 2 "-ms_snes_type ksponly: not a method that solves the step by itself; ac
 # aspin is newtonls with a nasm preconditioner PETSc makes: named as given (-ms_npc_snes_type nasm, an
 # option not given, until 2026-12-01).
 expect 2 "-ms_snes_type aspin: Newton with PETSc's additive Schwarz (nasm) nonlinear preconditioner" "${chain[@]}" -ms_snes_type aspin
+# In any case (ASPIN got PETSc's "Unable to find requested SNES type ASPIN", which now points to
+# the lower-case name: that would be refused here).
+expect 2 "-ms_snes_type ASPIN: Newton with PETSc's additive Schwarz (nasm) nonlinear preconditioner" "${chain[@]}" -ms_snes_type ASPIN
+# PETSc's type names are matched exactly, in lower case; its line named no accepted value until 2026-12-01.
+expect 2 "Unable to find requested KSP type GMRES; accepted: PETSc's type names, in lower case ('gmres')" "${chain[@]}" -ms_ksp_type GMRES
+expect 2 "Unable to find requested Line Search type BT; accepted: PETSc's type names, in lower case ('bt')" "${chain[@]}" -ms_snes_linesearch_type BT
+expect 2 "Unable to find requested KSP type gmress; accepted: a KSP type -help lists, by its name in lower case" "${chain[@]}" -ms_ksp_type gmress
+expect 2 "options of the 'shifted_' solver: Unable to find requested PC type LU; accepted: PETSc's type names, in lower case ('lu')" \
+  "$m" -shifted_pc_type LU -output_dir $out
 expect 2 "options of the 'shifted_' solver: KSP cg does not support norm type NATURAL with preconditioner side RIGHT" \
   "$m" -linear_solver cg -shifted_ksp_pc_side right -output_dir $out
 expect 2 "-ms_ksp_gcr_restart 0: accepted: an integer from 1 to 1000" "${chain[@]}" -ms_ksp_type gcr -ms_ksp_gcr_restart 0
