@@ -33,6 +33,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <optional>
+#include <regex>
 #include <thread>
 #include <vector>
 
@@ -106,13 +107,16 @@ Watchdog *g_watchdog = nullptr; // the session's, while it lives
 // PETSc's type names are matched exactly and are lower case; its "Unable to find requested KSP type
 // GMRES" named no accepted value (PETSc's enums, -ms_ksp_pc_side LEFT, are read in any case).
 std::string unknownTypeHint(const std::string &message) {
-  static const std::string lead = "Unable to find requested ";
-  const auto at = message.find(lead);
-  const auto type_at = message.find(" type ", at == std::string::npos ? 0 : at);
-  if (at == std::string::npos || type_at == std::string::npos || message.find("accepted:") != std::string::npos) return "";
-  const std::string kind = message.substr(at + lead.size(), type_at - at - lead.size());
-  std::string name = message.substr(type_at + 6);
-  name = name.substr(0, name.find_first_of(" \n"));
+  // "Unable to find requested KSP type GMRES" (KSP, PC, SNES, line search) or "Unknown GAMG type AGG given".
+  static const std::regex forms[] = {std::regex("Unable to find requested (.+?) type (\\S+)"),
+                                     std::regex("Unknown (\\S+) type (\\S+) given")};
+  std::smatch m;
+  if (message.find("accepted:") != std::string::npos) return "";
+  bool matched = false;
+  for (const auto &form : forms)
+    if (!matched && std::regex_search(message, m, form)) matched = true;
+  if (!matched) return "";
+  const std::string kind = m[1], name = m[2];
   std::string lower = name;
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
   const std::vector<std::pair<std::string, PetscFunctionList>> lists = {

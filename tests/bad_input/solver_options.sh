@@ -35,6 +35,7 @@ expect 2 "-ms_snes_type ASPIN: Newton with PETSc's additive Schwarz (nasm) nonli
 expect 2 "Unable to find requested KSP type GMRES; accepted: PETSc's type names, in lower case ('gmres')" "${chain[@]}" -ms_ksp_type GMRES
 expect 2 "Unable to find requested Line Search type BT; accepted: PETSc's type names, in lower case ('bt')" "${chain[@]}" -ms_snes_linesearch_type BT
 expect 2 "Unable to find requested KSP type gmress; accepted: a KSP type -help lists, by its name in lower case" "${chain[@]}" -ms_ksp_type gmress
+expect 2 "Unknown GAMG type AGG given; accepted: a GAMG type -help lists, by its name in lower case" "${chain[@]}" -ms_pc_type gamg -ms_pc_gamg_type AGG
 expect 2 "options of the 'shifted_' solver: Unable to find requested PC type LU; accepted: PETSc's type names, in lower case ('lu')" \
   "$m" -shifted_pc_type LU -output_dir $out
 expect 2 "options of the 'shifted_' solver: KSP cg does not support norm type NATURAL with preconditioner side RIGHT" \
