@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include <fstream>
+
 #include <cerrno>
 #include <cstring>
 
@@ -34,7 +36,13 @@ std::string inputFileProblem(const std::string &path, std::uintmax_t max_bytes) 
   if (path.empty()) return "empty file name";
   if (::stat(path.c_str(), &st) != 0) return std::string("cannot open the file: ") + std::strerror(errno);
   if (!S_ISREG(st.st_mode)) return "not a regular file";
-  if (st.st_size == 0) return "empty file";
+  if (st.st_size == 0) {
+    // The kernel's files (/proc, /sys) say 0 bytes and hold text: "empty file" was wrong for them.
+    std::ifstream in(path, std::ios::binary);
+    char byte = 0;
+    if (in && in.get(byte)) return "a file that gives its size as 0 but is not empty (a /proc or /sys file): its size cannot be checked";
+    return "empty file";
+  }
   if (std::uintmax_t(st.st_size) > max_bytes)
     return std::to_string(st.st_size) + " bytes, more than the " + std::to_string(max_bytes) + " its content can take";
   return "";

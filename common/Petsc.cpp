@@ -104,8 +104,9 @@ private:
 namespace {
 Watchdog *g_watchdog = nullptr; // the session's, while it lives
 
-// PETSc's type names are matched exactly and are lower case; its "Unable to find requested KSP type
-// GMRES" named no accepted value (PETSc's enums, -ms_ksp_pc_side LEFT, are read in any case).
+// What PETSc's line accepts, where it names nothing. Its type names are matched exactly and are lower
+// case; its "Unable to find requested KSP type GMRES" named no accepted value (PETSc's enums,
+// -ms_ksp_pc_side LEFT, are read in any case).
 std::string unknownTypeHint(const std::string &message) {
   // "Unable to find requested KSP type GMRES" (KSP, PC, SNES, line search) or "Unknown GAMG type AGG given".
   static const std::regex forms[] = {std::regex("Unable to find requested (.+?) type (\\S+)"),
@@ -115,7 +116,14 @@ std::string unknownTypeHint(const std::string &message) {
   bool matched = false;
   for (const auto &form : forms)
     if (!matched && std::regex_search(message, m, form)) matched = true;
-  if (!matched) return "";
+  if (!matched) {
+    // Preconditioners PETSc makes but cannot fill from options alone.
+    if (message.find("No apply() routine provided to Shell PC") != std::string::npos)
+      return "; accepted: another pc_type (a shell preconditioner is the program's code, and none is given here)";
+    if (message.find("No composite preconditioners supplied") != std::string::npos)
+      return "; accepted: pc_type composite with its preconditioners named by the same prefix's pc_composite_pcs (jacobi,sor)";
+    return "";
+  }
   const std::string kind = m[1], name = m[2];
   std::string lower = name;
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });

@@ -38,20 +38,20 @@ int main(int argc, char **argv) {
     // One scheme at a time: its combination matrices and factor exist only while it runs, so the run's
     // peak memory is the largest scheme's, as the memory check counts it (with all 16 set up together
     // the 1000 x 100 beam took 3.4 GiB on the direct path and 0.95 GiB with -linear_solver cg, 4-5x the
-    // estimate). When options are left unread (solver options, -help), every scheme is first set up
-    // once and released, so that all of them are read (and listed) before the unknown-option check and
-    // before anything runs; each is then set up again for its run.
+    // estimate). Every scheme is first set up once and released, so that all solver options are read
+    // (and listed) before the unknown-option check, and every refusal a set-up makes (a bad solver
+    // option, a -dt whose step matrix overflows: refused after three schemes had run, until 2026-12-01)
+    // comes before anything runs; each is then set up again for its run.
     auto loopFor = [&](const std::string &name, std::unique_ptr<beam::TimeScheme> &scheme) {
       scheme = beam::makeScheme(name);
       beam::RunSettings run = beam::labRunSettings("energy_drift", options);
       run.checkpoint_path = options.output_dir + "/" + name + "/checkpoint.bin";
       return std::make_unique<beam::TimeLoop>(*scheme, *model, run);
     };
-    if (beam::optionsLeftToRead(PETSC_COMM_WORLD))
-      for (const auto &name : options.schemes) {
-        std::unique_ptr<beam::TimeScheme> scheme;
-        loopFor(name, scheme);
-      }
+    for (const auto &name : options.schemes) {
+      std::unique_ptr<beam::TimeScheme> scheme;
+      loopFor(name, scheme);
+    }
     if (beam::finishOptions(PETSC_COMM_WORLD)) return 0; // -help: every solver has listed its options
     // -export_system's directory checked with the others, its files written when the first scheme's run
     // starts, after every refusal (the earlier results' removal can refuse too).

@@ -308,7 +308,8 @@ CheckpointHeader readCheckpointHeader(MPI_Comm comm, const std::string &path) {
   }
   MPI_Bcast(&kind, 1, MPI_INT, 0, comm);
   if (kind == 0)
-    throw inputError("-restart: no checkpoint '" + path + "'; accepted: the output directory of a run (every run writes its checkpoint there)");
+    throw inputError("-restart: no checkpoint '" + path + "'; accepted: the output directory of a run that wrote one (at its end, on "
+                     "SIGINT/SIGTERM or every -checkpoint_every steps: a diverged run has one only from -checkpoint_every)");
   if (kind == 2) throw inputError("-restart: '" + path + "' is not a regular file; accepted: the checkpoint file a run wrote");
   RawHeader r;
   std::string why, sum;

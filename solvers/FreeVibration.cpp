@@ -14,7 +14,7 @@ namespace beam {
 namespace {
 
 // The eigensolver types that find the lab's frequencies with its spectral transformation.
-const std::string kSolvingTypes = "krylovschur, arnoldi, lanczos, subspace, lapack or arpack";
+const std::string kSolvingTypes = "krylovschur, arnoldi, lanczos, subspace, power, lapack or arpack";
 
 // Principal submatrices of SPD matrices are SPD (and so are their positive multiples); telling PETSc
 // lets Cholesky be used on them.
@@ -203,8 +203,12 @@ void refuseRetargeting(EPS eps, EPSWhich which, PetscInt count, const std::strin
 // The eigensolver `prefix` failed (at its set-up or solve): an input error where its options were given.
 Error failure(const std::string &prefix, const std::string &how) {
   LinearSolver::refuseGivenOutOfRange(prefix); // (throws where one option is named so)
-  const std::string what = "eigensolver '" + prefix + "' " + how + "; accepted: its default options, or -" + prefix +
-                           "eps_* and -" + prefix + "st_* options that solve (see -" + prefix + "eps_view)";
+  // PETSc's line may say what it accepts already (an unknown type, common/Petsc.cpp): one accepted part.
+  const std::string what = "eigensolver '" + prefix + "' " + how +
+                           (how.find("; accepted: ") != std::string::npos
+                                ? ""
+                                : "; accepted: its default options, or -" + prefix + "eps_* and -" + prefix +
+                                      "st_* options that solve (see -" + prefix + "eps_view)");
   // Any option under the prefix: -omega_max_ds_method 5 (SLEPc: "the specified method number does not
   // exist") was the run's failure, exit 3, until 2026-11-30.
   return givenOptions(prefix, "") ? inputError(what) : runError(what);

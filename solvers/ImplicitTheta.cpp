@@ -541,7 +541,7 @@ void ImplicitTheta::begin(Vec x, Vec v) {
 Error ImplicitTheta::optionsError(const std::string &what) const {
   LinearSolver::refuseGivenOutOfRange(newton_prefix_); // (throws where one option is named so)
   return inputError("options of Newton's solver (-" + newton_prefix_ + "snes_*, -" + newton_prefix_ + "ksp_*, -" + newton_prefix_ +
-                    "pc_*): " + what);
+                    "pc_*): " + LinearSolver::withAccepted(what, newton_prefix_));
 }
 
 void ImplicitTheta::primePreconditioner(Vec x, Vec v) {

@@ -320,6 +320,20 @@ void LinearSolver::refuseValuesThatCrash(const std::string &prefix) {
   // -ms_pc_type mg -ms_pc_mg_levels 0, -1 or mouse): judged before any SetFromOptions reads it.
   for (const OptionRange &r : parameterRanges())
     if (std::string(r.name) == "pc_mg_levels") checkOptionRangesBelow(prefix, {r}, false);
+  // A shell preconditioner inside another (-ms_mg_levels_pc_type shell, -ms_sub_pc_type shell) has no
+  // code to apply, and PETSc 3.18 crashed tearing the solver down after saying so (SEGV, exit 59). The
+  // solver's own shell is the model's where it sets one (a shell without code fails its first
+  // application, at the set-up: setUp).
+  for (const auto &[option, value] : databaseOptions()) {
+    const std::string name = option.substr(option.rfind('-', 0) == 0 ? 1 : 0);
+    const std::string tail = "pc_type";
+    if (strncasecmp(name.c_str(), prefix.c_str(), prefix.size()) != 0 || name.size() <= prefix.size() + tail.size() ||
+        strcasecmp(name.c_str() + name.size() - tail.size(), tail.c_str()) != 0 || name[name.size() - tail.size() - 1] != '_' ||
+        strcasecmp(value.c_str(), PCSHELL) != 0)
+      continue;
+    throw inputError("-" + name + " " + value + ": a shell preconditioner is the program's code, and none is given inside "
+                     "another; accepted: another -" + name);
+  }
 }
 
 void LinearSolver::checkTolerances(KSP ksp, const std::string &prefix) {
@@ -363,12 +377,36 @@ void LinearSolver::checkSetUp(KSP ksp, const std::string &prefix) {
                             int(levels), solvers ? &*solvers : nullptr);
 }
 
+std::string LinearSolver::withAccepted(const std::string &message, const std::string &prefix) {
+  // PETSc's line where it names nothing accepted (-ms_ksp_type fetidp: "Amat should be of type MATIS").
+  if (message.find("accepted:") != std::string::npos) return message;
+  return message + "; accepted: the solver's defaults, or -" + prefix + "ksp_* and -" + prefix +
+         "pc_* options PETSc can set up on an assembled matrix without a mesh (see -help)";
+}
+
+PetscErrorCode LinearSolver::applyOnce(KSP ksp) {
+  PC pc;
+  Mat A;
+  Vec b = nullptr, x = nullptr;
+  PetscErrorCode error = KSPGetPC(ksp, &pc);
+  if (!error) error = PCGetOperators(pc, &A, nullptr);
+  if (!error) error = MatCreateVecs(A, &x, &b);
+  if (!error) error = VecSet(b, 1.0);
+  if (!error) error = PCApply(pc, b, x);
+  const PetscErrorCode freed_x = x ? VecDestroy(&x) : 0, freed_b = b ? VecDestroy(&b) : 0;
+  return error ? error : freed_x ? freed_x : freed_b;
+}
+
 PetscErrorCode LinearSolver::setUp(KSP ksp) {
   // The inner solvers of block Jacobi, ASM, field split and the multigrid levels are set up (and read
   // their options) on the blocks, which KSPSolve does first: done here, so that the options are judged
   // after it (-ms_sub_mat_mumps_icntl_14 was refused as unread).
   PetscErrorCode error = KSPSetUp(ksp);
   if (!error) error = KSPSetUpOnBlocks(ksp);
+  // One application of the preconditioner, on a vector of ones: what PETSc checks only there fails here,
+  // before the run starts (-ms_pc_type shell, "No apply() routine", or composite without its
+  // preconditioners were refused at the first step, after the output had been written, until 2026-12-01).
+  if (!error) error = applyOnce(ksp);
   // A field split's solvers set their own blocks up at their first solve (-ms_fieldsplit_0_sub_pc_type).
   PC pc;
   PetscBool split = PETSC_FALSE;
@@ -417,8 +455,12 @@ void LinearSolver::checkPreconditionerOptions(KSP ksp, Mat A, const std::string 
   if (kind == PCMG) { // levels without interpolation between them: a crash (SEGV) at the set-up
     PetscInt levels = 1;
     BEAM_PETSC(PCMGGetLevels(pc, &levels));
+    // Named as given: PETSc's exotic is multigrid too (-ms_pc_type exotic was called "-ms_pc_type mg").
+    char given[64] = PCMG;
+    BEAM_PETSC(PetscOptionsGetString(nullptr, prefix.c_str(), "-pc_type", given, sizeof given, nullptr));
+    const std::string name = std::string(given) == PCMG ? std::string(PCMG) : std::string(given) + " (multigrid)";
     if (levels > 1)
-      throw inputError("-" + prefix + "pc_type mg with " + std::to_string(levels) + " levels: needs the interpolation between " +
+      throw inputError("-" + prefix + "pc_type " + name + " with " + std::to_string(levels) + " levels: needs the interpolation between " +
                        "levels, which the labs do not give; accepted: -" + prefix + "pc_type gamg or ml (algebraic multigrid)");
   }
   if (kind == PCREDUNDANT) { // more copies than ranks, or none: a crash at the set-up on 2 ranks (SEGV)
@@ -488,7 +530,7 @@ void LinearSolver::finish(Mat A, const std::string &prefix, const std::vector<st
     BEAM_PETSC(KSPSetFromOptions(ksp_));
   } catch (const Error &e) { // e.g. -mass_ksp_type nonsense
     refuseGivenOutOfRange(prefix);
-    throw inputError("options of the '" + prefix + "' solver: " + e.what());
+    throw inputError("options of the '" + prefix + "' solver: " + withAccepted(e.what(), prefix));
   }
   acceptSolveTimeOptions(prefix, {"ksp"}); // the reports read by KSPSolve; the rest judged after the set-up (checkSetUp)
   checkTolerances(ksp_, prefix);
@@ -518,7 +560,7 @@ void LinearSolver::finish(Mat A, const std::string &prefix, const std::vector<st
   if (set_up && isArgumentError(set_up)) {
     const std::string message = lastPetscMessage(true);
     refuseGivenOutOfRange(prefix);
-    throw inputError("options of the '" + prefix + "' solver: " + message);
+    throw inputError("options of the '" + prefix + "' solver: " + withAccepted(message, prefix));
   }
   BEAM_PETSC(set_up);
   checkSetUp(ksp_, prefix);
@@ -567,7 +609,7 @@ void LinearSolver::solve(Vec b, Vec x, bool require_convergence, Start start) co
   if (solved && isArgumentError(solved)) {
     const std::string message = lastPetscMessage(true);
     refuseGivenOutOfRange(prefix_);
-    throw inputError("options of the '" + prefix_ + "' solver: " + message);
+    throw inputError("options of the '" + prefix_ + "' solver: " + withAccepted(message, prefix_));
   }
   BEAM_PETSC(solved);
   BEAM_PETSC(KSPGetIterationNumber(ksp_, &last_iterations_));

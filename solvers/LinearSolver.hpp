@@ -80,6 +80,10 @@ public:
   // KSPSetUp and the set-up of the inner solvers on the blocks (KSPSetUpOnBlocks), which read their
   // options then: the PETSc error code (an argument error is the options').
   static PetscErrorCode setUp(KSP ksp);
+  // One preconditioner application on a vector of ones (setUp's last part).
+  static PetscErrorCode applyOnce(KSP ksp);
+  // PETSc's message with an accepted part for the solver under `prefix` where it has none.
+  static std::string withAccepted(const std::string &message, const std::string &prefix);
   // True when the options give -<prefix>pc_type a preconditioner that does not solve by itself (not a
   // factorization, nor one of `also_exact`) and no -<prefix>ksp_type: a solver whose default is one
   // preconditioner application (KSPPREONLY) must then iterate, or it would apply it once and call that

@@ -98,6 +98,9 @@ TimeLoop::TimeLoop(TimeScheme &scheme, const Model &model, const RunSettings &se
   s.stop_on_signal = !settings.checkpoint_path.empty();
   scheme_.setup(model, s);
   reference_energy_ = model.referenceEnergy();
+  // Here as well as at the start: a lab that sets its runs up before any starts (energy_drift) refuses
+  // before it writes (-top_load 1e308 was refused once the earlier table had gone, until 2026-12-01).
+  refuseInfiniteScale(model_, reference_energy_);
 }
 
 Identity TimeLoop::identity() const {

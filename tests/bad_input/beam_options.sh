@@ -48,6 +48,17 @@ expect 2 "-save_final: 'never/beam_000010.vtu' is one of the run's own files" "$
 expect 2 "-save_final: 'never/energy.csv.tmp' is one of the run's own files" "$labs/midpoint" -T 0.02 -output_dir $out -save_final $out/energy.csv.tmp
 expect 2 "-save_final: 'never/checkpoint.bin.tmp' is one of the run's own files" "$labs/midpoint" -T 0.02 -output_dir $out -save_final $out/checkpoint.bin.tmp
 expect 2 "-save_final: one file for 2 schemes" "$labs/energy_drift" -schemes midpoint,newmark -save_final sf.mtx -output_dir $out
+# energy_drift sets every scheme up before any runs, with or without solver options: a -dt whose step
+# matrix overflows, a load whose energy does, a solver option refused at the set-up stop it before it
+# prints or removes anything (three schemes had run and the earlier table had gone, until 2026-12-01).
+rm -rf ed_keep && "$labs/energy_drift" -T 0.05 -snapshot_every 0 -quiet -schemes almost_explicit,midpoint -output_dir ed_keep > /dev/null 2>&1 ||
+  fail "energy_drift: the run to keep failed"
+for bad in "-dt 1e300 -T 1e300" "-top_load 1e308" "-point_load 20,0,1e300,1e300" "-shifted_pc_type shell"; do
+  # shellcheck disable=SC2086
+  expect 2 "" "$labs/energy_drift" -T 0.05 -snapshot_every 0 -quiet -schemes almost_explicit,midpoint $bad -output_dir ed_keep
+  [ -s out.txt ] && fail "energy_drift $bad: printed $(head -c 200 out.txt) before its refusal"
+  [ -s ed_keep/energy_drift.csv ] || fail "energy_drift $bad: the earlier table was removed"
+done
 expect 0 "" "$labs/midpoint" -T 0.02 -quiet -output_dir fresh_dir -save_final fresh_dir/final.mtx
 [ -s fresh_dir/final.mtx ] && passed=$((passed + 1)) || fail "-save_final in the output directory the run makes: not written"
 mkdir -p dirs_in_place/midpoint/energy.csv dirs_in_place2/energy_drift.png

@@ -211,6 +211,12 @@ expect 2 "-save_final: no path given; accepted: a file name" "$m" -save_final ''
 expect 2 "-output_dir: empty" "$d" -output_dir ""
 expect 2 "-system and matrix files" "$d" -system two_dof -M M.mtx -K K.mtx -output_dir $out
 expect 2 "-M and -K: both needed" "$d" -M M.mtx -output_dir $out
+# A kernel file gives its size as 0 and holds text: it was called "empty file".
+expect 2 "/proc/self/status: a file that gives its size as 0 but is not empty" "$d" -M M.mtx -K /proc/self/status -output_dir $out
+# A UTF-8 byte order mark before the header is skipped, as in the CSV readers (the header was refused,
+# the mark invisible in the message).
+printf '\xEF\xBB\xBF' > K_bom.mtx && cat K.mtx >> K_bom.mtx
+expect 0 "" "$d" -M M.mtx -K K_bom.mtx -T 0.01 -output_dir $out
 expect 2 "/nonexistent.mtx: cannot open the file" "$d" -M /nonexistent.mtx -K K.mtx -output_dir $out
 expect 2 "M_zero_diag.mtx:2: M is not positive definite" "$d" -M M_zero_diag.mtx -K K.mtx -output_dir $out
 # omega_max dt past 1e7 puts M below the round-off of dt^2 K: said (Newmark "lost" all its energy, silently).

@@ -36,6 +36,33 @@ expect 2 "Unable to find requested KSP type GMRES; accepted: PETSc's type names,
 expect 2 "Unable to find requested Line Search type BT; accepted: PETSc's type names, in lower case ('bt')" "${chain[@]}" -ms_snes_linesearch_type BT
 expect 2 "Unable to find requested KSP type gmress; accepted: a KSP type -help lists, by its name in lower case" "${chain[@]}" -ms_ksp_type gmress
 expect 2 "Unknown GAMG type AGG given; accepted: a GAMG type -help lists, by its name in lower case" "${chain[@]}" -ms_pc_type gamg -ms_pc_gamg_type AGG
+# A preconditioner PETSc checks only when it first applies it: refused at the set-up, before the run
+# writes (shell and composite were refused at the first step, after energy.csv, the .pvd and a snapshot
+# had been written over an earlier run's, until 2026-12-01); a shell inside another crashed (SEGV).
+rm -rf sc_refused && mkdir sc_refused && echo keep > sc_refused/energy.csv
+expect 2 "No composite preconditioners supplied via PCCompositeAddPCType() or -pc_composite_pcs; accepted: pc_type composite with" \
+  "$labs/mass_spring" -model chain -scheme implicit_euler -T 0.01 -ms_pc_type composite -output_dir sc_refused
+[ -s out.txt ] && fail "mass_spring -ms_pc_type composite: the refused run printed $(head -c 200 out.txt)"
+[ "$(cat sc_refused/energy.csv)" = keep ] || fail "mass_spring -ms_pc_type composite: the earlier energy.csv was replaced"
+[ "$(ls sc_refused)" = energy.csv ] || fail "mass_spring -ms_pc_type composite: the refused run wrote $(ls sc_refused)"
+expect 2 "No apply() routine provided to Shell PC; accepted: another pc_type" \
+  "$labs/mass_spring" -model chain -scheme implicit_euler -T 0.01 -ms_pc_type shell -output_dir sc_refused2
+[ -e sc_refused2 ] && fail "mass_spring -ms_pc_type shell: the refused run created its output directory"
+expect 2 "No apply() routine provided to Shell PC; accepted: another pc_type" "$m" -shifted_pc_type shell -output_dir sc_refused2
+[ -e sc_refused2 ] && fail "midpoint -shifted_pc_type shell: the refused run created its output directory"
+expect 2 "-ms_mg_levels_pc_type shell: a shell preconditioner is the program's code, and none is given inside another; accepted: another -ms_mg_levels_pc_type" \
+  "${chain[@]}" -ms_pc_type gamg -ms_mg_levels_pc_type shell
+expect 2 "-shifted_sub_pc_type SHELL: a shell preconditioner is the program's code" "$m" -shifted_pc_type bjacobi -shifted_sub_pc_type SHELL -output_dir $out
+expect 0 "" "${chain[@]}" -ms_pc_type composite -ms_pc_composite_pcs jacobi,sor
+# Named as given (exotic is PETSc's multigrid: the line said "-ms_pc_type mg").
+expect 2 "-ms_pc_type exotic (multigrid) with 2 levels: needs the interpolation between levels" "${chain[@]}" -ms_pc_type exotic
+# PETSc's set-up refusals that name nothing accepted get the solver's accepted part; one accepted part
+# only (an eigensolver's set-up failure added its own after PETSc's).
+expect 2 "Amat should be of type MATIS; accepted: the solver's defaults, or -ms_ksp_* and -ms_pc_* options PETSc can set up" "${chain[@]}" -ms_ksp_type fetidp
+expect 2 "requires matrix of type MATIS; accepted: the solver's defaults, or -shifted_ksp_*" "$m" -shifted_pc_type bddc -output_dir $out
+expect 2 "Unable to find requested PC type ICC; accepted: PETSc's type names, in lower case ('icc')" "$labs/stability" -mx 6 -my 2 \
+  -omega_min_st_pc_type bjacobi -omega_min_st_ksp_type cg -omega_min_st_sub_pc_type ICC -output_dir $out
+[ "$(grep -o 'accepted:' err.txt | wc -l)" = 1 ] || fail "stability -omega_min_st_sub_pc_type ICC: not one accepted part: $(head -c 400 err.txt)"
 expect 2 "options of the 'shifted_' solver: Unable to find requested PC type LU; accepted: PETSc's type names, in lower case ('lu')" \
   "$m" -shifted_pc_type LU -output_dir $out
 expect 2 "options of the 'shifted_' solver: KSP cg does not support norm type NATURAL with preconditioner side RIGHT" \
