@@ -87,7 +87,7 @@ std::string readHeader(std::istream &in, MatrixMarketFile &f) {
   if (!std::getline(in, line)) throw inputError(f.at(1) + "empty file; " + kAcceptedHeader);
   // A UTF-8 byte order mark, which editors write and a terminal does not show (the header was refused,
   // the mark invisible in the message): skipped, as the CSV readers do.
-  if (line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);
+  dropByteOrderMark(line);
   const auto h = words(line);
   if (h.size() != 5 || lower(h[0]) != "%%matrixmarket" || lower(h[1]) != "matrix")
     throw inputError(f.at(1) + "bad header '" + line + "'; " + kAcceptedHeader);

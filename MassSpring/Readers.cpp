@@ -51,7 +51,7 @@ Table readTable(const std::string &option, const std::string &path, const std::v
   Table t;
   std::string line;
   for (long lineno = 1; std::getline(in, line); ++lineno) {
-    if (lineno == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3); // UTF-8 byte order mark
+    if (lineno == 1) dropByteOrderMark(line);
     const std::string text = trim(line);
     if (text.empty() || text[0] == '#') continue;
     const auto fields = splitList(text); // the line is trimmed of its \r first

@@ -48,6 +48,10 @@ std::string inputFileProblem(const std::string &path, std::uintmax_t max_bytes) 
   return "";
 }
 
+void dropByteOrderMark(std::string &first_line) {
+  if (first_line.compare(0, 3, "\xEF\xBB\xBF") == 0) first_line.erase(0, 3);
+}
+
 void checkInputFile(const std::string &option, const std::string &path, std::uintmax_t max_bytes, const std::string &what) {
   const std::string why = inputFileProblem(path, max_bytes);
   if (!why.empty()) throw inputError(option + ": '" + path + "': " + why + "; accepted: " + what);

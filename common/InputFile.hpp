@@ -12,6 +12,9 @@ namespace beam {
 // file", "N bytes, more than the M its content can take".
 std::string inputFileProblem(const std::string &path, std::uintmax_t max_bytes);
 // The same as one line "<option>: '<path>' <problem>; accepted: <what>" ("a CSV file", ...).
+// Drops a UTF-8 byte order mark (editors write it, a terminal does not show it) from a file's first line.
+void dropByteOrderMark(std::string &first_line);
+
 void checkInputFile(const std::string &option, const std::string &path, std::uintmax_t max_bytes, const std::string &what);
 // Every file that passed the check is noted with its option; the option of the input file that `path`
 // names (the same file by any path), "" for none: an output may not replace the run's own input

@@ -341,13 +341,16 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
   // -snes_type aspin is newtonls with a left nasm preconditioner PETSc makes itself: named as given (the
   // line named -ms_npc_snes_type nasm, an option the user never gave, until 2026-12-01), in any case
   // (PETSc's "Unable to find requested SNES type ASPIN" pointed to 'aspin', refused then).
-  char given_type[64] = "";
-  PetscBool type_given = PETSC_FALSE;
-  BEAM_PETSC(PetscOptionsGetString(nullptr, newton_prefix_.c_str(), "-snes_type", given_type, sizeof given_type, &type_given));
-  if (type_given && strcasecmp(given_type, SNESASPIN) == 0)
-    throw inputError("-" + newton_prefix_ + "snes_type " + given_type + ": Newton with PETSc's additive Schwarz (nasm) nonlinear "
-                     "preconditioner, which needs subdomain problems the step does not give; accepted: newtonls, newtontr, qn, "
-                     "ngmres, anderson, ncg, nrichardson");
+  // As a nonlinear preconditioner (-ms_npc_snes_type aspin) it crashed in PETSc (SEGV).
+  for (const char *option : {"-snes_type", "-npc_snes_type"}) {
+    char given_type[64] = "";
+    PetscBool type_given = PETSC_FALSE;
+    BEAM_PETSC(PetscOptionsGetString(nullptr, newton_prefix_.c_str(), option, given_type, sizeof given_type, &type_given));
+    if (type_given && strcasecmp(given_type, SNESASPIN) == 0)
+      throw inputError("-" + newton_prefix_ + (option + 1) + " " + given_type + ": Newton with PETSc's additive Schwarz (nasm) "
+                       "nonlinear preconditioner, which needs subdomain problems the step does not give; accepted: newtonls, "
+                       "newtontr, qn, ngmres, anderson, ncg, nrichardson" + (option[1] == 'n' ? ", ksponly, ms" : ""));
+  }
   try {
     BEAM_PETSC(SNESSetFromOptions(snes_));
   } catch (const Error &e) { // e.g. -ms_snes_lag_preconditioner 0: PETSc's own check, a bad option

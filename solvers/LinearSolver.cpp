@@ -315,24 +315,45 @@ std::optional<std::set<std::string>> LinearSolver::solverPrefixes(KSP ksp) {
 
 void LinearSolver::refuseGivenOutOfRange(const std::string &prefix) { checkOptionRangesBelow(prefix, allRanges(), false); }
 
-void LinearSolver::refuseValuesThatCrash(const std::string &prefix) {
+void LinearSolver::refuseValuesThatCrash(const std::string &prefix, bool own_shell) {
   // PCMGSetLevels with fewer than one level writes out of bounds (a segmentation fault, exit 59, for
   // -ms_pc_type mg -ms_pc_mg_levels 0, -1 or mouse): judged before any SetFromOptions reads it.
   for (const OptionRange &r : parameterRanges())
     if (std::string(r.name) == "pc_mg_levels") checkOptionRangesBelow(prefix, {r}, false);
-  // A shell preconditioner inside another (-ms_mg_levels_pc_type shell, -ms_sub_pc_type shell) has no
-  // code to apply, and PETSc 3.18 crashed tearing the solver down after saying so (SEGV, exit 59). The
-  // solver's own shell is the model's where it sets one (a shell without code fails its first
-  // application, at the set-up: setUp).
+  // Preconditioners PETSc makes from options but can only apply with more (until 2026-12-01 refused at the
+  // first step, after the run had written over an earlier one's output, or a crash): a shell has no code
+  // unless the program gives it (the model's own, `own_shell`; never inside another: PETSc 3.18 crashed
+  // tearing the solver down, SEGV), a composite needs its preconditioners named, and Eisenstat inside a
+  // composite crashed (it works only as a solver's own preconditioner, through the solve's pre-step).
+  auto ends = [](const std::string &text, const std::string &tail) {
+    return text.size() >= tail.size() && strcasecmp(text.c_str() + text.size() - tail.size(), tail.c_str()) == 0;
+  };
   for (const auto &[option, value] : databaseOptions()) {
     const std::string name = option.substr(option.rfind('-', 0) == 0 ? 1 : 0);
-    const std::string tail = "pc_type";
-    if (strncasecmp(name.c_str(), prefix.c_str(), prefix.size()) != 0 || name.size() <= prefix.size() + tail.size() ||
-        strcasecmp(name.c_str() + name.size() - tail.size(), tail.c_str()) != 0 || name[name.size() - tail.size() - 1] != '_' ||
-        strcasecmp(value.c_str(), PCSHELL) != 0)
-      continue;
-    throw inputError("-" + name + " " + value + ": a shell preconditioner is the program's code, and none is given inside "
-                     "another; accepted: another -" + name);
+    if (strncasecmp(name.c_str(), prefix.c_str(), prefix.size()) != 0) continue;
+    const std::string rest = name.substr(prefix.size());
+    for (const std::string tail : {"pc_type", "pc_composite_pcs"}) {
+      if (!ends(rest, tail)) continue;
+      const std::string inner = rest.substr(0, rest.size() - tail.size()); // "" or an inner solver's "sub_", "mg_levels_"
+      if (!inner.empty() && (inner.size() < 2 || inner.back() != '_')) continue; // not a solver's name: unknown, later
+      if (tail == "pc_type" && strcasecmp(value.c_str(), PCSHELL) == 0 && !(inner.empty() && own_shell))
+        throw inputError("-" + name + " " + value + ": a shell preconditioner is the program's code, and " +
+                         (inner.empty() ? "this solver has none" : "none is given inside another") + "; accepted: another -" + name);
+      if (tail == "pc_type" && strcasecmp(value.c_str(), PCCOMPOSITE) == 0) {
+        PetscBool named = PETSC_FALSE;
+        BEAM_PETSC(PetscOptionsHasName(nullptr, nullptr, ("-" + prefix + inner + "pc_composite_pcs").c_str(), &named));
+        if (!named)
+          throw inputError("-" + name + " " + value + ": needs its preconditioners named; accepted: with -" + prefix + inner +
+                           "pc_composite_pcs a,b (e.g. jacobi,sor)");
+      }
+      if (tail == "pc_composite_pcs")
+        for (const auto &part : splitList(value))
+          if (strcasecmp(part.c_str(), PCSHELL) == 0 || strcasecmp(part.c_str(), PCEISENSTAT) == 0)
+            throw inputError("-" + name + " " + value + ": " + part + (strcasecmp(part.c_str(), PCSHELL) == 0
+                                 ? " has no code to apply here"
+                                 : " works only as a solver's own preconditioner, not inside a composite") +
+                             "; accepted: composites of other preconditioners (jacobi, sor, ilu, ...)");
+    }
   }
 }
 
@@ -379,22 +400,11 @@ void LinearSolver::checkSetUp(KSP ksp, const std::string &prefix) {
 
 std::string LinearSolver::withAccepted(const std::string &message, const std::string &prefix) {
   // PETSc's line where it names nothing accepted (-ms_ksp_type fetidp: "Amat should be of type MATIS").
-  if (message.find("accepted:") != std::string::npos) return message;
+  // (PETSc's own list of a bad enum value, "Available options: ...", says it.)
+  if (message.find("accepted:") != std::string::npos || message.find("Available options:") != std::string::npos)
+    return message;
   return message + "; accepted: the solver's defaults, or -" + prefix + "ksp_* and -" + prefix +
          "pc_* options PETSc can set up on an assembled matrix without a mesh (see -help)";
-}
-
-PetscErrorCode LinearSolver::applyOnce(KSP ksp) {
-  PC pc;
-  Mat A;
-  Vec b = nullptr, x = nullptr;
-  PetscErrorCode error = KSPGetPC(ksp, &pc);
-  if (!error) error = PCGetOperators(pc, &A, nullptr);
-  if (!error) error = MatCreateVecs(A, &x, &b);
-  if (!error) error = VecSet(b, 1.0);
-  if (!error) error = PCApply(pc, b, x);
-  const PetscErrorCode freed_x = x ? VecDestroy(&x) : 0, freed_b = b ? VecDestroy(&b) : 0;
-  return error ? error : freed_x ? freed_x : freed_b;
 }
 
 PetscErrorCode LinearSolver::setUp(KSP ksp) {
@@ -403,10 +413,6 @@ PetscErrorCode LinearSolver::setUp(KSP ksp) {
   // after it (-ms_sub_mat_mumps_icntl_14 was refused as unread).
   PetscErrorCode error = KSPSetUp(ksp);
   if (!error) error = KSPSetUpOnBlocks(ksp);
-  // One application of the preconditioner, on a vector of ones: what PETSc checks only there fails here,
-  // before the run starts (-ms_pc_type shell, "No apply() routine", or composite without its
-  // preconditioners were refused at the first step, after the output had been written, until 2026-12-01).
-  if (!error) error = applyOnce(ksp);
   // A field split's solvers set their own blocks up at their first solve (-ms_fieldsplit_0_sub_pc_type).
   PC pc;
   PetscBool split = PETSC_FALSE;
@@ -525,7 +531,9 @@ void LinearSolver::checkPreconditionerOptions(KSP ksp, Mat A, const std::string 
 void LinearSolver::finish(Mat A, const std::string &prefix, const std::vector<std::string> &also_exact) {
   PC pc;
   BEAM_PETSC(KSPGetPC(ksp_, &pc));
-  refuseValuesThatCrash(prefix);
+  PetscBool own_shell = PETSC_FALSE; // the model's exact inverse (-operator matfree), set before the options
+  BEAM_PETSC(PetscObjectTypeCompare(PetscObject(pc), PCSHELL, &own_shell));
+  refuseValuesThatCrash(prefix, own_shell);
   try {
     BEAM_PETSC(KSPSetFromOptions(ksp_));
   } catch (const Error &e) { // e.g. -mass_ksp_type nonsense

@@ -75,13 +75,12 @@ public:
   // where none is, for the caller's message.
   static void refuseGivenOutOfRange(const std::string &prefix);
   // Refuses the given values under `prefix` (or below) that crash PETSc when read (-<prefix>pc_mg_levels
-  // 0): called before the solver's SetFromOptions.
-  static void refuseValuesThatCrash(const std::string &prefix);
+  // 0) or that it can set up but not apply (a shell, unless `own_shell`: the program's; a composite without
+  // its preconditioners): called before the solver's SetFromOptions.
+  static void refuseValuesThatCrash(const std::string &prefix, bool own_shell = false);
   // KSPSetUp and the set-up of the inner solvers on the blocks (KSPSetUpOnBlocks), which read their
   // options then: the PETSc error code (an argument error is the options').
   static PetscErrorCode setUp(KSP ksp);
-  // One preconditioner application on a vector of ones (setUp's last part).
-  static PetscErrorCode applyOnce(KSP ksp);
   // PETSc's message with an accepted part for the solver under `prefix` where it has none.
   static std::string withAccepted(const std::string &message, const std::string &prefix);
   // True when the options give -<prefix>pc_type a preconditioner that does not solve by itself (not a

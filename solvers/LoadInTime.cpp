@@ -54,7 +54,7 @@ LoadCurve LoadCurve::read(const std::string &path) {
   int lineno = 0;
   bool seen_first = false;
   while (std::getline(in, line)) {
-    ++lineno;
+    if (++lineno == 1) dropByteOrderMark(line); // (as in the other readers: it was refused, unseen in the message)
     const std::string s = trim(line);
     if (s.empty() || s[0] == '#') continue;
     const auto where = path + ":" + std::to_string(lineno) + ": ";
@@ -75,7 +75,7 @@ LoadCurve LoadCurve::read(const std::string &path) {
     }
     if (fields.size() != 2)
       throw inputError(where + "expected two comma-separated numbers t,g; got " + std::to_string(fields.size()) +
-                       " fields in '" + s + "'");
+                       " fields in '" + s + "'; accepted: rows t,g (a header t,g first, '#' comments)");
     for (const auto &field : fields) { // an underflow (1e-320) or overflow (1e400) was called "not two numbers"
       const std::string problem = realProblem(trim(field));
       if (problem.rfind("underflows", 0) == 0 || problem.rfind("overflows", 0) == 0)

@@ -217,6 +217,13 @@ expect 2 "/proc/self/status: a file that gives its size as 0 but is not empty" "
 # the mark invisible in the message).
 printf '\xEF\xBB\xBF' > K_bom.mtx && cat K.mtx >> K_bom.mtx
 expect 0 "" "$d" -M M.mtx -K K_bom.mtx -T 0.01 -output_dir $out
+printf '\xEF\xBB\xBFt,g\n0,0\n1,1\n' > lc_bom.csv && printf '\xEF\xBB\xBF1.0\n' > th_bom.txt
+expect 0 "" "$m" -T 0.01 -load_curve lc_bom.csv -output_dir $out
+expect 0 "" "$m" -T 0.01 -mx 1 -my 1 -thickness_file th_bom.txt -output_dir $out
+printf 'abc\n' > th_text.txt
+expect 2 "th_text.txt:1: 'abc' is not a finite real number; accepted: reals separated by spaces or lines" "$m" -thickness_file th_text.txt -output_dir $out
+printf 'x\n' > lc_x.csv
+expect 2 "lc_x.csv:1: expected two comma-separated numbers t,g; got 1 fields in 'x'; accepted: rows t,g" "$m" -load_curve lc_x.csv -output_dir $out
 expect 2 "/nonexistent.mtx: cannot open the file" "$d" -M /nonexistent.mtx -K K.mtx -output_dir $out
 expect 2 "M_zero_diag.mtx:2: M is not positive definite" "$d" -M M_zero_diag.mtx -K K.mtx -output_dir $out
 # omega_max dt past 1e7 puts M below the round-off of dt^2 K: said (Newmark "lost" all its energy, silently).

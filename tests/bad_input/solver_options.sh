@@ -36,24 +36,38 @@ expect 2 "Unable to find requested KSP type GMRES; accepted: PETSc's type names,
 expect 2 "Unable to find requested Line Search type BT; accepted: PETSc's type names, in lower case ('bt')" "${chain[@]}" -ms_snes_linesearch_type BT
 expect 2 "Unable to find requested KSP type gmress; accepted: a KSP type -help lists, by its name in lower case" "${chain[@]}" -ms_ksp_type gmress
 expect 2 "Unknown GAMG type AGG given; accepted: a GAMG type -help lists, by its name in lower case" "${chain[@]}" -ms_pc_type gamg -ms_pc_gamg_type AGG
-# A preconditioner PETSc checks only when it first applies it: refused at the set-up, before the run
-# writes (shell and composite were refused at the first step, after energy.csv, the .pvd and a snapshot
-# had been written over an earlier run's, until 2026-12-01); a shell inside another crashed (SEGV).
+# Preconditioners PETSc makes from options but can only apply with more: refused before the run writes
+# (shell and composite were refused at the first step, after energy.csv, the .pvd and a snapshot had
+# been written over an earlier run's, until 2026-12-01; a shell inside another, and eisenstat inside a
+# composite, crashed: SEGV).
 rm -rf sc_refused && mkdir sc_refused && echo keep > sc_refused/energy.csv
-expect 2 "No composite preconditioners supplied via PCCompositeAddPCType() or -pc_composite_pcs; accepted: pc_type composite with" \
+expect 2 "-ms_pc_type composite: needs its preconditioners named; accepted: with -ms_pc_composite_pcs a,b (e.g. jacobi,sor)" \
   "$labs/mass_spring" -model chain -scheme implicit_euler -T 0.01 -ms_pc_type composite -output_dir sc_refused
 [ -s out.txt ] && fail "mass_spring -ms_pc_type composite: the refused run printed $(head -c 200 out.txt)"
 [ "$(cat sc_refused/energy.csv)" = keep ] || fail "mass_spring -ms_pc_type composite: the earlier energy.csv was replaced"
 [ "$(ls sc_refused)" = energy.csv ] || fail "mass_spring -ms_pc_type composite: the refused run wrote $(ls sc_refused)"
-expect 2 "No apply() routine provided to Shell PC; accepted: another pc_type" \
+expect 2 "-ms_pc_type shell: a shell preconditioner is the program's code, and this solver has none; accepted: another -ms_pc_type" \
   "$labs/mass_spring" -model chain -scheme implicit_euler -T 0.01 -ms_pc_type shell -output_dir sc_refused2
 [ -e sc_refused2 ] && fail "mass_spring -ms_pc_type shell: the refused run created its output directory"
-expect 2 "No apply() routine provided to Shell PC; accepted: another pc_type" "$m" -shifted_pc_type shell -output_dir sc_refused2
+expect 2 "-shifted_pc_type shell: a shell preconditioner is the program's code, and this solver has none" "$m" -shifted_pc_type shell -output_dir sc_refused2
 [ -e sc_refused2 ] && fail "midpoint -shifted_pc_type shell: the refused run created its output directory"
+expect 2 "-shifted_sub_pc_type composite: needs its preconditioners named; accepted: with -shifted_sub_pc_composite_pcs" \
+  "$m" -shifted_pc_type bjacobi -shifted_sub_pc_type composite -output_dir $out
 expect 2 "-ms_mg_levels_pc_type shell: a shell preconditioner is the program's code, and none is given inside another; accepted: another -ms_mg_levels_pc_type" \
   "${chain[@]}" -ms_pc_type gamg -ms_mg_levels_pc_type shell
 expect 2 "-shifted_sub_pc_type SHELL: a shell preconditioner is the program's code" "$m" -shifted_pc_type bjacobi -shifted_sub_pc_type SHELL -output_dir $out
+expect 2 "-shifted_pc_composite_pcs eisenstat,jacobi: eisenstat works only as a solver's own preconditioner, not inside a composite" \
+  "$m" -shifted_ksp_type cg -shifted_pc_type composite -shifted_pc_composite_pcs eisenstat,jacobi -output_dir $out
+expect 2 "-ms_npc_snes_type aspin: Newton with PETSc's additive Schwarz (nasm) nonlinear preconditioner" "${chain[@]}" -ms_npc_snes_type aspin
 expect 0 "" "${chain[@]}" -ms_pc_type composite -ms_pc_composite_pcs jacobi,sor
+expect 0 "" "$m" -T 0.05 -shifted_ksp_type cg -shifted_pc_type eisenstat -output_dir $out
+# (A -mass_pc_type chooses the assembled path, where the model's shell inverse is not: refused too.)
+expect 2 "-mass_pc_type shell: a shell preconditioner is the program's code, and this solver has none" "$labs/semi_implicit" \
+  -T 0.02 -operator matfree -mass_pc_type shell -output_dir $out
+# PETSc's list of a bad enum value is its accepted part: no second one.
+expect 2 "Available options: additive multiplicative" "$m" -shifted_ksp_type gmres -shifted_pc_type composite \
+  -shifted_pc_composite_pcs jacobi -shifted_pc_composite_type NOPE -output_dir $out
+grep -q 'accepted:' err.txt && fail "-shifted_pc_composite_type NOPE: an accepted part after PETSc's list: $(head -c 300 err.txt)"
 # Named as given (exotic is PETSc's multigrid: the line said "-ms_pc_type mg").
 expect 2 "-ms_pc_type exotic (multigrid) with 2 levels: needs the interpolation between levels" "${chain[@]}" -ms_pc_type exotic
 # PETSc's set-up refusals that name nothing accepted get the solver's accepted part; one accepted part
