@@ -107,7 +107,7 @@ Watchdog *g_watchdog = nullptr; // the session's, while it lives
 // What PETSc's line accepts, where it names nothing. Its type names are matched exactly and are lower
 // case; its "Unable to find requested KSP type GMRES" named no accepted value (PETSc's enums,
 // -ms_ksp_pc_side LEFT, are read in any case).
-std::string unknownTypeHint(const std::string &message) {
+std::string acceptedHint(const std::string &message) {
   // "Unable to find requested KSP type GMRES" (KSP, PC, SNES, line search) or "Unknown GAMG type AGG given".
   static const std::regex forms[] = {std::regex("Unable to find requested (.+?) type (\\S+)"),
                                      std::regex("Unknown (\\S+) type (\\S+) given")};
@@ -142,7 +142,7 @@ std::string unknownTypeHint(const std::string &message) {
 // Error handler that records PETSc's message instead of printing a traceback.
 PetscErrorCode captureHandler(MPI_Comm, int, const char *, const char *, PetscErrorCode n, PetscErrorType p,
                               const char *mess, void *) {
-  if (p == PETSC_ERROR_INITIAL && mess && *mess) g_last_message = std::string(mess) + unknownTypeHint(mess);
+  if (p == PETSC_ERROR_INITIAL && mess && *mess) g_last_message = std::string(mess) + acceptedHint(mess);
   else if (p == PETSC_ERROR_INITIAL) {
     const char *text = nullptr;
     PetscErrorMessage(n, &text, nullptr);

@@ -338,10 +338,9 @@ void ImplicitTheta::setup(const Model &model, const SchemeSettings &settings) {
     throw inputError("-" + newton_prefix_ + "snes_convergence_test: replaces the implicit step's stopping rule (the README's, under "
                      "implicit_euler); accepted: no -" + newton_prefix_ + "snes_convergence_test (-" + newton_prefix_ +
                      "snes_rtol, -" + newton_prefix_ + "snes_atol, -" + newton_prefix_ + "snes_stol tune it)");
-  // -snes_type aspin is newtonls with a left nasm preconditioner PETSc makes itself: named as given (the
-  // line named -ms_npc_snes_type nasm, an option the user never gave, until 2026-12-01), in any case
-  // (PETSc's "Unable to find requested SNES type ASPIN" pointed to 'aspin', refused then).
-  // As a nonlinear preconditioner (-ms_npc_snes_type aspin) it crashed in PETSc (SEGV).
+  // -snes_type aspin is newtonls with a left nasm preconditioner PETSc makes itself: named as given, in any
+  // case (the line named -ms_npc_snes_type nasm, an option never given, and ASPIN got PETSc's line, until
+  // 2026-12-01). As the nonlinear preconditioner (-ms_npc_snes_type aspin) it crashed in PETSc (SEGV).
   for (const char *option : {"-snes_type", "-npc_snes_type"}) {
     char given_type[64] = "";
     PetscBool type_given = PETSC_FALSE;
