@@ -116,14 +116,7 @@ std::string acceptedHint(const std::string &message) {
   bool matched = false;
   for (const auto &form : forms)
     if (!matched && std::regex_search(message, m, form)) matched = true;
-  if (!matched) {
-    // Preconditioners PETSc makes but cannot fill from options alone.
-    if (message.find("No apply() routine provided to Shell PC") != std::string::npos)
-      return "; accepted: another pc_type (a shell preconditioner is the program's code, and none is given here)";
-    if (message.find("No composite preconditioners supplied") != std::string::npos)
-      return "; accepted: pc_type composite with its preconditioners named by the same prefix's pc_composite_pcs (jacobi,sor)";
-    return "";
-  }
+  if (!matched) return "";
   const std::string kind = m[1], name = m[2];
   std::string lower = name;
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });

@@ -315,16 +315,16 @@ std::optional<std::set<std::string>> LinearSolver::solverPrefixes(KSP ksp) {
 
 void LinearSolver::refuseGivenOutOfRange(const std::string &prefix) { checkOptionRangesBelow(prefix, allRanges(), false); }
 
-void LinearSolver::refuseValuesThatCrash(const std::string &prefix, bool own_shell) {
+void LinearSolver::refuseValuesThatCrash(const std::string &prefix) {
   // PCMGSetLevels with fewer than one level writes out of bounds (a segmentation fault, exit 59, for
   // -ms_pc_type mg -ms_pc_mg_levels 0, -1 or mouse): judged before any SetFromOptions reads it.
   for (const OptionRange &r : parameterRanges())
     if (std::string(r.name) == "pc_mg_levels") checkOptionRangesBelow(prefix, {r}, false);
   // Preconditioners PETSc makes from options but can only apply with more (until 2026-12-01 refused at the
   // first step, after the run had written over an earlier one's output, or a crash): a shell has no code
-  // unless the program gives it (the model's own, `own_shell`; never inside another: PETSc 3.18 crashed
-  // tearing the solver down, SEGV), a composite needs its preconditioners named, and Eisenstat inside a
-  // composite crashed (it works only as a solver's own preconditioner, through the solve's pre-step).
+  // (the model's own shell inverse is on the matrix-free path, which a -<prefix>pc_type leaves; inside
+  // another, PETSc 3.18 crashed tearing the solver down, SEGV); a composite needs its preconditioners
+  // named; Eisenstat inside a composite crashed (it works only as a solver's own preconditioner).
   auto ends = [](const std::string &text, const std::string &tail) {
     return text.size() >= tail.size() && strcasecmp(text.c_str() + text.size() - tail.size(), tail.c_str()) == 0;
   };
@@ -336,7 +336,7 @@ void LinearSolver::refuseValuesThatCrash(const std::string &prefix, bool own_she
       if (!ends(rest, tail)) continue;
       const std::string inner = rest.substr(0, rest.size() - tail.size()); // "" or an inner solver's "sub_", "mg_levels_"
       if (!inner.empty() && (inner.size() < 2 || inner.back() != '_')) continue; // not a solver's name: unknown, later
-      if (tail == "pc_type" && strcasecmp(value.c_str(), PCSHELL) == 0 && !(inner.empty() && own_shell))
+      if (tail == "pc_type" && strcasecmp(value.c_str(), PCSHELL) == 0)
         throw inputError("-" + name + " " + value + ": a shell preconditioner is the program's code, and " +
                          (inner.empty() ? "this solver has none" : "none is given inside another") + "; accepted: another -" + name);
       if (tail == "pc_type" && strcasecmp(value.c_str(), PCCOMPOSITE) == 0) {
@@ -531,9 +531,7 @@ void LinearSolver::checkPreconditionerOptions(KSP ksp, Mat A, const std::string 
 void LinearSolver::finish(Mat A, const std::string &prefix, const std::vector<std::string> &also_exact) {
   PC pc;
   BEAM_PETSC(KSPGetPC(ksp_, &pc));
-  PetscBool own_shell = PETSC_FALSE; // the model's exact inverse (-operator matfree), set before the options
-  BEAM_PETSC(PetscObjectTypeCompare(PetscObject(pc), PCSHELL, &own_shell));
-  refuseValuesThatCrash(prefix, own_shell);
+  refuseValuesThatCrash(prefix);
   try {
     BEAM_PETSC(KSPSetFromOptions(ksp_));
   } catch (const Error &e) { // e.g. -mass_ksp_type nonsense

@@ -75,9 +75,9 @@ public:
   // where none is, for the caller's message.
   static void refuseGivenOutOfRange(const std::string &prefix);
   // Refuses the given values under `prefix` (or below) that crash PETSc when read (-<prefix>pc_mg_levels
-  // 0) or that it can set up but not apply (a shell, unless `own_shell`: the program's; a composite without
+  // 0) or that it can set up but not apply (a shell; a composite without
   // its preconditioners): called before the solver's SetFromOptions.
-  static void refuseValuesThatCrash(const std::string &prefix, bool own_shell = false);
+  static void refuseValuesThatCrash(const std::string &prefix);
   // KSPSetUp and the set-up of the inner solvers on the blocks (KSPSetUpOnBlocks), which read their
   // options then: the PETSc error code (an argument error is the options').
   static PetscErrorCode setUp(KSP ksp);

@@ -98,7 +98,7 @@ TimeLoop::TimeLoop(TimeScheme &scheme, const Model &model, const RunSettings &se
   s.stop_on_signal = !settings.checkpoint_path.empty();
   scheme_.setup(model, s);
   reference_energy_ = model.referenceEnergy();
-  // Here as well as at the start: a lab that sets its runs up before any starts (energy_drift) refuses
+  // At the set-up, not at the start: a lab that sets its runs up before any starts (energy_drift) refuses
   // before it writes (-top_load 1e308 was refused once the earlier table had gone, until 2026-12-01).
   refuseInfiniteScale(model_, reference_energy_);
 }
@@ -149,7 +149,6 @@ void TimeLoop::start(Progress &p, const std::vector<Monitor *> &monitors) {
   p.state.newton_its = scheme_.newtonIterations() >= 0 ? 0 : -1;
   const double origin_part = model_.offsetEnergy(0.0, p.state.x, p.state.y);
   refuseNonFinite(model_, p.state.energy);
-  refuseInfiniteScale(model_, reference_energy_);
   const double fixed = settings_.energy_scale > 0 ? settings_.energy_scale
                                                  : modelDriftScale(p.state.energy.total() - origin_part, reference_energy_);
   p.scale_follows = !(fixed > 0);
@@ -161,7 +160,6 @@ void TimeLoop::prepareStart(Vec x, Vec y) {
   if (!settings_.restart_path.empty()) return;
   EnergyMeter meter(model_);
   refuseNonFinite(model_, meter.start(0.0, x, y));
-  refuseInfiniteScale(model_, reference_energy_);
   scheme_.begin(x, y);
 }
 
